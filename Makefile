@@ -1,0 +1,29 @@
+# Two commands do all set-up on a fresh machine:
+#   make run    computes the standings of the bundled example tournaments
+#   make test   runs the linter and the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/tiebreak: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+.PHONY: run test lint bench readme
+run: $(BIN)/tiebreak
+	$(BIN)/tiebreak standings ranking/examples/xiangqi-rr.toml
+	$(BIN)/tiebreak standings ranking/examples/chess-swiss.trf --rules fide-swiss
+
+lint: $(BIN)/tiebreak
+	$(BIN)/ruff check ranking bot site_builder tests benchmarks
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(BIN)/tiebreak
+	$(BIN)/python benchmarks/standings.py
+
+readme: $(BIN)/tiebreak
+	$(BIN)/python -m ranking.docs README.md

@@ -1,0 +1,1 @@
+"""Static standings site builder (Jinja2 + themes/); built by a later issue."""
