@@ -128,6 +128,7 @@ class Game:
     result: Result | None
     board: int = 0
     rated: bool = True
+    colours_known: bool = True  # False when a TRF gave no colour (e.g. some forfeits)
     fouls_white: int = 0
     fouls_black: int = 0
 
