@@ -45,6 +45,14 @@ class Result(enum.StrEnum):
     WHITE_WINS_FORFEIT = "+-"
     BLACK_WINS_FORFEIT = "-+"
     DOUBLE_FORFEIT = "--"
+    BOTH_LOSE = "0-0"  # played, both scored zero (arbiter's decision; TRF 0/0)
+    WHITE_HALF = "1/2-0"  # played, white half a point, black nothing (TRF =/0)
+    BLACK_HALF = "0-1/2"
+
+    @property
+    def outcomes(self) -> tuple[int, int]:
+        """(white's, black's) outcome as 2 win, 1 draw, 0 loss (``ranking.rules.Outcome``)."""
+        return _OUTCOMES[self]
 
     @property
     def is_forfeit(self) -> bool:
@@ -67,6 +75,18 @@ class Result(enum.StrEnum):
         return found
 
 
+_OUTCOMES = {
+    Result.WHITE_WINS: (2, 0),
+    Result.BLACK_WINS: (0, 2),
+    Result.DRAW: (1, 1),
+    Result.WHITE_WINS_FORFEIT: (2, 0),
+    Result.BLACK_WINS_FORFEIT: (0, 2),
+    Result.DOUBLE_FORFEIT: (0, 0),
+    Result.BOTH_LOSE: (0, 0),
+    Result.WHITE_HALF: (1, 0),
+    Result.BLACK_HALF: (0, 1),
+}
+
 _RESULT_SPELLINGS = {
     "1-0": Result.WHITE_WINS,
     "2-0": Result.WHITE_WINS,
@@ -81,6 +101,9 @@ _RESULT_SPELLINGS = {
     "-:+": Result.BLACK_WINS_FORFEIT,
     "--": Result.DOUBLE_FORFEIT,
     "-:-": Result.DOUBLE_FORFEIT,
+    "0-0": Result.BOTH_LOSE,
+    "1/2-0": Result.WHITE_HALF,
+    "0-1/2": Result.BLACK_HALF,
 }
 
 

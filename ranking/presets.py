@@ -1,0 +1,93 @@
+"""Named rule presets (RULES.md section 4): a scoring system, a tie-break chain and options.
+
+Each preset cites the article it implements; ``tiebreak presets`` lists them and every field
+can be overridden on the command line or in a tournament file.
+"""
+
+from __future__ import annotations
+
+from ranking.errors import InputError
+from ranking.rules import (
+    CHESS,
+    XIANGQI,
+    ByeValue,
+    DirectEncounterMode,
+    Options,
+    Rules,
+    Scoring,
+)
+
+#: CXA 14.2: games between two players in one round of a multiple round robin form a match,
+#: scored 2/1/0 match points from the 2/1/0 game points.
+XIANGQI_MATCH = Scoring(win=2.0, draw=1.0, loss=0.0, match=(2.0, 1.0, 0.0))
+
+PRESETS: dict[str, Rules] = {
+    "fide-swiss": Rules(
+        CHESS, ("BH-C1", "BH", "SB", "DE", "WIN"),
+        description="FIDE C.07 (2026) default for individual Swiss events",
+    ),
+    "fide-rr": Rules(
+        CHESS, ("DE", "SB", "WIN", "KS"),
+        description="FIDE C.07 (2026) default for individual round robins",
+    ),
+    "cxa-rr": Rules(
+        XIANGQI, ("SB", "WIN", "DE", "FOUL", "BPG", "DEB"),
+        description="CXA 14.1: individual round robin, 小分 (SB), wins, direct encounter, fouls, "
+        "games as second mover, second mover in the direct game",
+    ),
+    "cxa-multi-rr": Rules(
+        XIANGQI_MATCH, ("GP", "WIN", "DE", "FOUL", "BWG"),
+        description="CXA 14.2: double or multiple round robin, match points then game points, wins, "
+        "direct encounter, fouls, wins as second mover",
+    ),
+    "cxa-swiss-bh": Rules(
+        XIANGQI, ("BH", "WIN", "FOUL", "BPG", "PREV"),
+        Options(bye_value_in_bh=ByeValue.LOWEST_SCORE),
+        description="CXA 14.3.1: Swiss by opponents' score (bye counts as the lowest score, CXA 14.4), "
+        "wins, fouls, games as second mover, then earlier rounds",
+    ),
+    "cxa-swiss-ps": Rules(
+        XIANGQI, ("PS", "WIN", "FOUL", "BPG", "PS-D"),
+        description="CXA 14.3.2: Swiss by progressive score, wins, fouls, games as second mover, "
+        "then progressive score without the first rounds",
+    ),
+    "cxa-national-swiss": Rules(
+        XIANGQI, ("DE", "BH", "BH-M1", "WIN", "LOT"),
+        description="ZS: Chinese national events, Swiss",
+    ),
+    "cxa-national-rr": Rules(
+        XIANGQI, ("DE", "SB", "WIN", "LOT"),
+        description="ZS: Chinese national events, round robin",
+    ),
+    "zs-swiss-1": Rules(
+        XIANGQI, ("DE", "WIN", "BPG", "BH-C1", "BH", "SB"),
+        Options(keep_rounds=7, de_mode=DirectEncounterMode.ALL_MET),
+        description="ZS Swiss ①: keep at least 7 rounds when cutting",
+    ),
+    "zs-swiss-2": Rules(
+        XIANGQI, ("DE", "BH", "BH-M1", "WIN"),
+        Options(keep_rounds=7, de_mode=DirectEncounterMode.ALL_MET),
+        description="ZS Swiss ②: keep at least 7 rounds when cutting",
+    ),
+    "vn-rr": Rules(
+        CHESS, ("DE", "SB", "WIN", "BWG", "LOT"),
+        description="VN 21.3: round robin, direct encounter, hệ số (SB), wins, wins with black, lots",
+    ),
+    "vn-swiss": Rules(
+        CHESS, ("BH", "SB", "WIN", "BWG", "LOT"),
+        description="VN 21.4: Swiss by hệ số; Buchholz first (inferred reading), then SB, wins, "
+        "wins with black, lots",
+    ),
+    "axf-swiss": Rules(
+        XIANGQI, ("BH", "DE", "WIN", "BWG", "BPG", "FOUL"),
+        description="Asian Xiangqi Federation championships, Swiss",
+    ),
+}
+
+
+def get_preset(name: str) -> Rules:
+    """The preset called ``name``; an unknown name raises InputError listing the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise InputError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}") from None

@@ -1,0 +1,149 @@
+"""Standings: points, then the tie-break chain applied inside groups still tied (C.07 4.2).
+
+>>> from ranking.model import Player, Game, Result, Tournament
+>>> t = Tournament("Mini", (Player(1, "A"), Player(2, "B")), 1, (Game(1, 1, 2, Result.WHITE_WINS),))
+>>> [(row.rank, row.player.name, row.points) for row in compute_standings(t).rows]
+[(1, 'A', 1.0), (2, 'B', 0.0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ranking.codes import TiebreakSpec, parse_code
+from ranking.errors import InputError
+from ranking.model import Player, Tournament
+from ranking.presets import get_preset
+from ranking.rules import Rules
+from ranking.scoresheet import Scoresheet
+from ranking.tiebreaks import REGISTRY, Value
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """One line of the standings; ``values`` maps each code as given to its value."""
+
+    rank: int
+    player: Player
+    points: float
+    values: dict[str, Value]
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    rules: Rules
+    after_round: int
+    rows: tuple[StandingRow, ...]
+
+    @property
+    def tiebreaks(self) -> tuple[str, ...]:
+        return self.rules.tiebreaks
+
+    def as_json(self) -> dict[str, Any]:
+        """The JSON shape of DESIGN.md (``tiebreak standings --json``)."""
+        return {
+            "tournament": self.tournament.name,
+            "after_round": self.after_round,
+            "points": self.rules.scoring.as_json(),
+            "tiebreaks": list(self.tiebreaks),
+            "standings": [
+                {"rank": row.rank, "id": row.player.id, "name": row.player.name, "points": row.points,
+                 "tiebreaks": dict(row.values)}
+                for row in self.rows
+            ],
+        }
+
+
+def default_rules(tournament: Tournament) -> Rules:
+    """The tournament's own rules; a missing chain comes from the FIDE preset for its system
+    (C.07 2.1: when regulations are silent the chief arbiter completes the list)."""
+    preset = get_preset("fide-rr" if tournament.system.is_round_robin else "fide-swiss")
+    rules = tournament.rules
+    if rules is None:
+        return preset
+    if not rules.tiebreaks:
+        return replace(rules, tiebreaks=preset.tiebreaks)
+    return rules
+
+
+def parse_chain(codes: tuple[str, ...] | list[str]) -> list[TiebreakSpec]:
+    """Parse every code of a chain; a code given twice (``BH-C1`` and ``BH/C1``) is refused."""
+    specs = [parse_code(code) for code in codes]
+    seen: set[str] = set()
+    for spec in specs:
+        if spec.code in seen:
+            raise InputError(f"tie-break {spec.code!r} appears twice in the chain")
+        seen.add(spec.code)
+    return specs
+
+
+def compute_standings(tournament: Tournament, rules: Rules | None = None,
+                      after_round: int | None = None) -> Standings:
+    """Rank the players after ``after_round`` (default: the last round with a result).
+
+    Players equal on points and on every tie-break share the better place (1, 2, 2, 4).
+    """
+    rules = rules or default_rules(tournament)
+    specs = parse_chain(rules.tiebreaks)
+    sheet = Scoresheet(tournament, rules, after_round)
+    scores = sheet.scores
+    order = sorted(range(len(sheet.players)), key=lambda me: (-scores[me], sheet.players[me].id))
+    groups = _tiers(order, scores.__getitem__)
+    columns: dict[str, list[Value]] = {}
+    for spec in specs:
+        tiebreak = REGISTRY[spec.name]
+        if tiebreak.orders:
+            places: list[Value] = [0] * len(order)
+            split: list[list[int]] = []
+            for group in groups:
+                tiers = tiebreak.compute(sheet, spec, group) if len(group) > 1 else [group]
+                if len(tiers) > 1:
+                    place = 1
+                    for tier in tiers:
+                        for member in tier:
+                            places[member] = place
+                        place += len(tier)
+                split.extend(sorted(tier, key=lambda me: sheet.players[me].id) for tier in tiers)
+            columns[spec.code] = places
+            groups = split
+        else:
+            values = tiebreak.compute(sheet, spec)
+            columns[spec.code] = values
+            key = _sort_key(values, tiebreak.lower_is_better)
+            groups = [tier for group in groups
+                      for tier in _tiers(sorted(group, key=lambda me: (key(me), sheet.players[me].id)), key)]
+    rows = []
+    position = 0
+    for group in groups:
+        for member in group:
+            rows.append(StandingRow(
+                rank=position + 1,
+                player=sheet.players[member],
+                points=scores[member],
+                values={code: column[member] for code, column in columns.items()},
+            ))
+        position += len(group)
+    return Standings(tournament, rules, sheet.rounds, tuple(rows))
+
+
+def _sort_key(values: list[Value], lower_is_better: bool):
+    """Ascending key: best first; a missing value (None) sorts last."""
+    if lower_is_better:
+        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
+    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)
+
+
+def _tiers(ordered: list[int], key) -> list[list[int]]:
+    """Cut an ordered list into runs of equal ``key``."""
+    tiers: list[list[int]] = []
+    previous: object = object()
+    for member in ordered:
+        value = key(member)
+        if tiers and value == previous:
+            tiers[-1].append(member)
+        else:
+            tiers.append([member])
+        previous = value
+    return tiers

@@ -1,0 +1,520 @@
+"""The tie-break registry: one small function per code.
+
+Scored tie-breaks return one value per player (index order of ``Scoresheet.players``);
+ordering tie-breaks (DE, DEB, PREV, PS-D, LOT) split a group of tied players into tiers,
+best first.  Each entry names the rule it implements.  Adding a tie-break is one function
+and one decorator.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ranking.codes import TiebreakSpec
+from ranking.ratings import expected_score, rating_difference, round_half_up
+from ranking.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
+from ranking.scoresheet import NO_OPPONENT, Kind, RoundRecord, Scoresheet
+
+Value = float | int | None
+ScoreFunction = Callable[[Scoresheet, TiebreakSpec], list[Value]]
+SplitFunction = Callable[[Scoresheet, TiebreakSpec, list[int]], list[list[int]]]
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """A registry entry: its code, name, source article and one-line definition."""
+
+    code: str
+    name: str
+    article: str
+    definition: str
+    compute: Callable[..., Any]
+    orders: bool = False  # True: splits tied groups (reports places), False: scores players
+    lower_is_better: bool = False
+    modifiers: str = ""  # accepted modifier letters: C (cut), M (median), L (limit), P (forfeits)
+
+
+REGISTRY: dict[str, Tiebreak] = {}
+
+
+def _register(code: str, name: str, article: str, definition: str, *, orders: bool = False,
+              lower_is_better: bool = False, modifiers: str = "", aliases: Sequence[str] = ()):
+    def decorate(function):
+        entry = Tiebreak(code, name, article, definition, function, orders, lower_is_better, modifiers)
+        REGISTRY[code] = entry
+        for alias in aliases:
+            REGISTRY[alias] = entry
+        return function
+    return decorate
+
+
+# -- helpers shared by several tie-breaks -------------------------------------------------
+
+def _counts_as_game(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
+    """A game over the board, or a forfeit treated as one (C.07 15.2 round robins, /P)."""
+    return record.kind is Kind.PLAYED or sheet.forfeit_counts_as_played(record, spec.forfeits_played)
+
+
+def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
+    """Games for type-B tie-breaks (WON, BPG, BWG): C.07 15.2 counts round-robin forfeits as
+    games, except that the 2026 edition keeps forfeit losses unplayed."""
+    if record.kind is Kind.PLAYED:
+        return True
+    if not sheet.forfeit_counts_as_played(record, spec.forfeits_played):
+        return False
+    return not (record.kind is Kind.FORFEIT_LOSS and sheet.options.fide_edition is Edition.FIDE_2026
+                and not spec.forfeits_played)
+
+
+def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
+    """Rated games over the board against a rated opponent (C.07 10; 2026 15.2: forfeits stay
+    unplayed for rating tie-breaks even in round robins)."""
+    if record.kind is not Kind.PLAYED:
+        if not (spec.forfeits_played and record.kind.is_forfeit and record.opponent != NO_OPPONENT):
+            return False
+    return record.rated and sheet.players[record.opponent].rating > 0
+
+
+def _dummy_score(sheet: Scoresheet, record: RoundRecord, own: float, seen: list[float]) -> float:
+    """The opponent's score counted for an unplayed round (C.07 16.4, RULES.md 3).
+
+    2024 edition: the player's own score.  2026 edition: capped by the scheduled opponent's
+    adjusted score for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2).
+    """
+    mode = sheet.options.bye_value_in_bh
+    if mode is ByeValue.ZERO:
+        return 0.0
+    if mode is ByeValue.LOWEST_SCORE:
+        return sheet.lowest_score
+    if sheet.options.fide_edition is Edition.FIDE_2024:
+        return own
+    if record.kind.is_forfeit and record.opponent != NO_OPPONENT:
+        return min(own, seen[record.opponent])
+    return min(own, sheet.draw_value * sheet.rounds)
+
+
+# An opponent's contribution: (value, fraction of the game won, voluntary unplayed round).
+Contribution = tuple[float, float, bool]
+
+
+def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float],
+                   seen: list[float]) -> list[list[Contribution]]:
+    """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16)."""
+    fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
+    result = []
+    for me, rows in enumerate(sheet.records):
+        own = scores[me]
+        items = []
+        for record in rows:
+            kind = record.kind
+            if kind is Kind.PENDING:
+                continue
+            if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
+                    record, spec.forfeits_played)):
+                items.append((seen[record.opponent], record.outcome / 2, False))
+            else:
+                items.append((_dummy_score(sheet, record, own, seen), record.outcome / 2, fide and record.vur))
+        result.append(items)
+    return result
+
+
+def _cached_contributions(sheet: Scoresheet, spec: TiebreakSpec, fore: bool = False) -> list[list[Contribution]]:
+    key = ("contributions", spec.forfeits_played, fore)
+    cached = sheet.cache.get(key)
+    if cached is None:
+        scores, seen = _fore_scores(sheet) if fore else (sheet.scores, _seen_scores(sheet))
+        cached = sheet.cache[key] = _contributions(sheet, spec, scores, seen)
+    return cached  # type: ignore[return-value]
+
+
+def _seen_scores(sheet: Scoresheet) -> list[float]:
+    """Opponents' scores as BH and SB see them: C.07 16.3 adjusted, unless an option replaces
+    articles 16.3-16.5 (C.07 16.6)."""
+    return sheet.adjusted_scores if sheet.options.bye_value_in_bh is ByeValue.FIDE else sheet.scores
+
+
+def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
+    """Scores as if every paired game of the last round were a draw (FB, C.07 8.3)."""
+    scores = list(sheet.scores)
+    for me, rows in enumerate(sheet.records):
+        if rows and rows[-1].opponent != NO_OPPONENT and rows[-1].kind is not Kind.PENDING:
+            scores[me] += sheet.draw_value - rows[-1].points
+    if sheet.options.bye_value_in_bh is not ByeValue.FIDE:
+        return scores, scores
+    seen = [score + sum(sheet.draw_value - record.points for record in rows if record.category == 5)
+            for score, rows in zip(scores, sheet.records, strict=True)]
+    return scores, seen
+
+
+def _cut_total(sheet: Scoresheet, spec: TiebreakSpec, items: list[tuple[float, Any, bool]]) -> float:
+    """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
+
+    A low cut drops the least significant value, except that where the player has VURs
+    the lowest VUR contribution is cut instead when it is higher (C.07 16.5).  Cuts stop
+    when they would leave fewer than ``keep_rounds`` values (RULES.md 3).
+    """
+    low = spec.cut + spec.median
+    high = spec.median
+    if not (low or high):
+        return sum(item[0] for item in items)
+    items = list(items)
+    keep = sheet.options.keep_rounds
+    for step in range(max(low, high)):
+        if step < low and len(items) > max(keep, 0) and items:
+            least = min(items, key=lambda item: item[1])
+            vurs = [item for item in items if item[2]]
+            if vurs:
+                lowest_vur = min(vurs, key=lambda item: item[0])
+                if lowest_vur[0] >= least[0]:
+                    least = lowest_vur
+            items.remove(least)
+        if step < high and len(items) > max(keep, 0) and items:
+            items.remove(max(items, key=lambda item: item[1]))
+    return sum(item[0] for item in items)
+
+
+# -- Buchholz family (C.07 8) --------------------------------------------------------------
+
+@_register("BH", "Buchholz", "FIDE C.07 8.1; CXA 14.3.1 对手分",
+           "sum of the opponents' scores (unplayed rounds per art. 16)", modifiers="CMP")
+def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
+            for items in _cached_contributions(sheet, spec)]
+
+
+@_register("FB", "Fore Buchholz", "FIDE C.07 8.3",
+           "Buchholz with every paired game of the last round counted as a draw", modifiers="CMP")
+def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
+            for items in _cached_contributions(sheet, spec, fore=True)]
+
+
+@_register("AOB", "Average of opponents' Buchholz", "FIDE C.07 8.2",
+           "average Buchholz of the opponents met over the board, to two decimals", modifiers="P")
+def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    plain = TiebreakSpec("BH", "BH", forfeits_played=spec.forfeits_played)
+    values = buchholz(sheet, plain)
+    result: list[Value] = []
+    for rows in sheet.records:
+        met = [values[record.opponent] for record in rows if _counts_as_game(sheet, record, spec)]
+        result.append(round_half_up(Fraction(sum(Fraction(v) for v in met)) / len(met), 2) if met else None)
+    return result
+
+
+# -- Sonneborn-Berger and Koya (C.07 9) ----------------------------------------------------
+
+@_register("SB", "Sonneborn-Berger", "FIDE C.07 9.1; CXA 14.1 小分; VN 21.3 hệ số",
+           "sum of each opponent's score times the share of the game won (1, 1/2, 0)", modifiers="CMP")
+def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [_cut_total(sheet, spec, [(value * fraction, (value, value * fraction), vur)
+                                     for value, fraction, vur in items])
+            for items in _cached_contributions(sheet, spec)]
+
+
+@_register("KS", "Koya", "FIDE C.07 9.2",
+           "points scored against opponents with at least half the maximum score "
+           "(L±n moves that limit by n half-points)", modifiers="LP")
+def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    seen = _seen_scores(sheet)
+    threshold = sheet.win_value * sheet.rounds / 2 + spec.limit * sheet.win_value / 2
+    return [sum(record.points for record in rows
+                if _counts_as_game(sheet, record, spec) and seen[record.opponent] >= threshold)
+            for rows in sheet.records]
+
+
+# -- the player's own results (C.07 7) -----------------------------------------------------
+
+@_register("WIN", "Wins", "FIDE C.07 7.1; CXA 14.1 胜局",
+           "rounds in which a win's points were obtained, played or not")
+def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(1 for record in rows if record.outcome is Outcome.WIN and record.kind is not Kind.PENDING)
+            for rows in sheet.records]
+
+
+@_register("WON", "Games won", "FIDE C.07 7.2", "games won over the board", modifiers="P")
+def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(1 for record in rows
+                if record.outcome is Outcome.WIN and _counts_for_own_results(sheet, record, spec))
+            for rows in sheet.records]
+
+
+@_register("BPG", "Games with black", "FIDE C.07 7.3; CXA 14.1 后走局数",
+           "games played over the board as second mover (black)", modifiers="P")
+def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(1 for record in rows
+                if record.first_mover is False and _counts_for_own_results(sheet, record, spec))
+            for rows in sheet.records]
+
+
+@_register("BWG", "Wins with black", "FIDE C.07 7.4; CXA 14.2 后走胜局; VN 21.3",
+           "games won over the board as second mover (black)", modifiers="P")
+def wins_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(1 for record in rows
+                if record.first_mover is False and record.outcome is Outcome.WIN
+                and _counts_for_own_results(sheet, record, spec))
+            for rows in sheet.records]
+
+
+@_register("PS", "Progressive score", "FIDE C.07 7.5; CXA 14.3.2 累进分",
+           "sum of the running scores after each round (Cn drops the first n)", modifiers="C")
+def progressive_score(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(running[spec.cut:]) for running in sheet.running_scores]
+
+
+@_register("REP", "Rounds one elected to play", "FIDE C.07 7.6 (GE before 2024-08)",
+           "rounds minus half- and zero-point byes and forfeit losses", aliases=("GE",))
+def rounds_elected_to_play(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sheet.rounds - sum(1 for record in rows if record.vur) for rows in sheet.records]
+
+
+@_register("STD", "Standard points", "FIDE C.07 7.7 (2026)",
+           "1 for each round scoring more than the opponent (or more than a draw unpaired), "
+           "1/2 for each round scoring the same")
+def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    result: list[Value] = []
+    for rows in sheet.records:
+        total = 0.0
+        for record in rows:
+            if record.kind is Kind.PENDING:
+                continue
+            if record.opponent == NO_OPPONENT:
+                difference = record.points - sheet.draw_value
+            else:
+                difference = record.outcome - Outcome.DRAW
+            total += 1.0 if difference > 0 else 0.5 if difference == 0 else 0.0
+        result.append(total)
+    return result
+
+
+@_register("FOUL", "Fouls", "CXA 14.1-14.3 犯规",
+           "fouls recorded against the player (fewer is better)", lower_is_better=True)
+def fouls(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(record.fouls for record in rows) for rows in sheet.records]
+
+
+@_register("GP", "Game points", "CXA 13.2, 14.2 局分; VN 21.2 điểm ván",
+           "total game points (differs from the score only under match scoring)")
+def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [sum(record.game_points for record in rows if record.kind is not Kind.PENDING)
+            for rows in sheet.records]
+
+
+@_register("TPN", "Pairing number", "FIDE C.07 7.8 (2026)",
+           "the starting number (lower is better)", lower_is_better=True)
+def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [player.id for player in sheet.players]
+
+
+@_register("RTNG", "Rating", "FIDE C.07 10.6 (2026)", "the player's own rating")
+def own_rating(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return [player.rating for player in sheet.players]
+
+
+# -- ratings (C.07 10) ---------------------------------------------------------------------
+
+def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord]]:
+    key = ("rated-games", spec.forfeits_played)
+    cached = sheet.cache.get(key)
+    if cached is None:
+        cached = sheet.cache[key] = [[record for record in rows if _counts_for_ratings(sheet, record, spec)]
+                                     for rows in sheet.records]
+    return cached  # type: ignore[return-value]
+
+
+@_register("ARO", "Average rating of opponents", "FIDE C.07 10.1",
+           "average rating of the rated opponents met over the board, rounded half up "
+           "(Cn drops the n lowest)", modifiers="CP")
+def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    result: list[Value] = []
+    for games in _rated_games(sheet, spec):
+        ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
+        result.append(round_half_up(Fraction(sum(ratings), len(ratings))) if ratings else None)
+    return result
+
+
+def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
+    ratings = [sheet.players[record.opponent].rating for record in games]
+    return ratings, Fraction(sum(int(record.outcome) for record in games), 2)
+
+
+@_register("TPR", "Tournament performance rating", "FIDE C.07 10.2",
+           "ARO plus the FIDE B.02 8.1.1 rating difference for the fractional score", modifiers="P")
+def tournament_performance(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    plain = TiebreakSpec("ARO", "ARO", forfeits_played=spec.forfeits_played)
+    average = average_rating_of_opponents(sheet, plain)
+    result: list[Value] = []
+    for aro, games in zip(average, _rated_games(sheet, spec), strict=True):
+        if aro is None:
+            result.append(None)
+            continue
+        _, score = _performance(sheet, games)
+        result.append(int(aro) + rating_difference(score / len(games)))
+    return result
+
+
+@_register("PTP", "Perfect tournament performance", "FIDE C.07 10.3",
+           "lowest rating whose expected score (B.02 8.1.2) against the opponents reaches the score",
+           modifiers="P")
+def perfect_performance(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    result: list[Value] = []
+    for games in _rated_games(sheet, spec):
+        if not games:
+            result.append(None)
+            continue
+        ratings, score = _performance(sheet, games)
+        if score == 0:
+            result.append(min(ratings) - 800)
+        elif score == len(games):
+            result.append(max(ratings) + 800)
+        else:
+            low, high = min(ratings) - 800, max(ratings) + 800
+            while low < high:  # the expected score never falls as the rating rises
+                middle = (low + high) // 2
+                if sum(expected_score(middle - rating) for rating in ratings) >= score:
+                    high = middle
+                else:
+                    low = middle + 1
+            result.append(low)
+    return result
+
+
+def _average_of_opponents(sheet: Scoresheet, spec: TiebreakSpec, values: list[Value]) -> list[Value]:
+    result: list[Value] = []
+    for games in _rated_games(sheet, spec):
+        known = [values[record.opponent] for record in games if values[record.opponent] is not None]
+        result.append(round_half_up(Fraction(sum(known), len(known))) if known else None)  # type: ignore[arg-type]
+    return result
+
+
+@_register("APRO", "Average performance rating of opponents", "FIDE C.07 10.4",
+           "average TPR of the opponents, rounded half up", modifiers="P")
+def average_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return _average_of_opponents(sheet, spec, tournament_performance(sheet, spec))
+
+
+@_register("APPO", "Average perfect performance of opponents", "FIDE C.07 10.5",
+           "average PTP of the opponents, rounded half up", modifiers="P")
+def average_perfect_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    return _average_of_opponents(sheet, spec, perfect_performance(sheet, spec))
+
+
+# -- criteria that order a tied group ------------------------------------------------------
+
+def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """Split ``group`` into tiers of equal ``key``, highest key first."""
+    ordered = sorted(group, key=key, reverse=True)
+    tiers: list[list[int]] = []
+    previous = object()
+    for member in ordered:
+        value = key(member)
+        if tiers and value == previous:
+            tiers[-1].append(member)
+        else:
+            tiers.append([member])
+        previous = value
+    return tiers
+
+
+@_register("DE", "Direct encounter", "FIDE C.07 6; CXA 14.1 直胜; VN 21.3",
+           "results among the tied players only; if not all met, a player is placed only when "
+           "the missing games could not change it (6.3)", orders=True, modifiers="P")
+def direct_encounter(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
+    members = set(group)
+    totals: dict[tuple[int, int], list[float]] = {}
+    for me in group:
+        for record in sheet.records[me]:
+            if record.opponent in members and _counts_as_game(sheet, record, spec):
+                pair = totals.setdefault((me, record.opponent), [0.0, 0])
+                pair[0] += record.points
+                pair[1] += 1
+    return _direct_encounter_tiers(sheet, group, totals)
+
+
+def _direct_encounter_tiers(sheet: Scoresheet, group: list[int],
+                            totals: dict[tuple[int, int], list[float]]) -> list[list[int]]:
+    """C.07 6.2/6.3 on the mini-table ``totals`` (points, games) per ordered pair; repeated
+    games count as their average (6.1.2) and sub-ties are split again on their own games."""
+    if len(group) < 2:
+        return [group]
+    members = set(group)
+    score = {me: 0.0 for me in group}
+    opponents_met = {me: 0 for me in group}
+    for (me, other), (points, games) in totals.items():
+        if me in members and other in members:
+            score[me] += points / games
+            opponents_met[me] += 1
+    missing = {me: len(group) - 1 - opponents_met[me] for me in group}
+    if all(count == 0 for count in missing.values()):
+        tiers = _tiers_by_key(group, score.__getitem__)
+    elif sheet.options.de_mode is DirectEncounterMode.ALL_MET:
+        return [group]
+    else:
+        # 6.3: a leader is placed only if no one else could reach its score by winning
+        # every game still missing among the tied players.
+        remaining = sorted(group, key=score.__getitem__, reverse=True)
+        tiers = []
+        while len(remaining) > 1:
+            leader, rest = remaining[0], remaining[1:]
+            best_chance = max(score[other] + sheet.win_value * missing[other] for other in rest)
+            if score[leader] <= best_chance:
+                break
+            tiers.append([leader])
+            remaining = rest
+        tiers.append(remaining)
+    if len(tiers) == 1:
+        return tiers
+    result: list[list[int]] = []
+    for tier in tiers:
+        result.extend(_direct_encounter_tiers(sheet, tier, totals) if len(tier) > 1 else [tier])
+    return result
+
+
+@_register("DEB", "Second mover in the direct game", "CXA 14.1 对局时后走 (inferred reading)",
+           "of exactly two tied players who met once, the one who had black (moved second)",
+           orders=True)
+def direct_encounter_black(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
+    if len(group) != 2:
+        return [group]
+    first, second = group
+    meetings = [record for record in sheet.records[first]
+                if record.opponent == second and record.kind is Kind.PLAYED and record.first_mover is not None]
+    if len(meetings) != 1:
+        return [group]
+    return [[first], [second]] if meetings[0].first_mover is False else [[second], [first]]
+
+
+@_register("PREV", "Earlier rounds", "CXA 14.3.1 (tail)",
+           "score after round n-1, then n-2, ... (prev_mode = round-result: points in round n, n-1, ...)",
+           orders=True)
+def earlier_rounds(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
+    if sheet.options.prev_mode is PreviousMode.ROUND_RESULT:
+        def key(me: int) -> tuple[float, ...]:
+            return tuple(record.points for record in reversed(sheet.records[me]))
+    else:
+        def key(me: int) -> tuple[float, ...]:
+            return tuple(reversed(sheet.running_scores[me][:-1]))
+    return _tiers_by_key(group, key)
+
+
+@_register("PS-D", "Progressive score without the first rounds", "CXA 14.3.2 (tail)",
+           "progressive score without round 1, then without rounds 1-2, and so on", orders=True)
+def progressive_score_dropping(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
+    def key(me: int) -> tuple[float, ...]:
+        running = sheet.running_scores[me]
+        return tuple(sum(running[cut:]) for cut in range(1, len(running)))
+    return _tiers_by_key(group, key)
+
+
+@_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签; VN bốc thăm",
+           "a reproducible draw: SHA-256 of the lots seed and the starting number", orders=True)
+def drawing_of_lots(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
+    seed = sheet.options.lots_seed or sheet.tournament.name
+
+    def key(me: int) -> str:
+        digest = hashlib.sha256(f"{seed}|{sheet.players[me].id}".encode()).hexdigest()
+        return digest
+    return [[member] for member in sorted(group, key=key)]
