@@ -53,10 +53,12 @@ PRESETS: dict[str, Rules] = {
     ),
     "cxa-national-swiss": Rules(
         XIANGQI, ("DE", "BH", "BH-M1", "WIN", "LOT"),
-        description="ZS: Chinese national events, Swiss",
+        Options(de_mode=DirectEncounterMode.ALL_MET),
+        description="ZS: Chinese national events, Swiss (direct encounter only when all tied players met)",
     ),
     "cxa-national-rr": Rules(
         XIANGQI, ("DE", "SB", "WIN", "LOT"),
+        Options(de_mode=DirectEncounterMode.ALL_MET),
         description="ZS: Chinese national events, round robin",
     ),
     "zs-swiss-1": Rules(

@@ -71,11 +71,11 @@ def default_rules(tournament: Tournament) -> Rules:
 def parse_chain(codes: tuple[str, ...] | list[str]) -> list[TiebreakSpec]:
     """Parse every code of a chain; a code given twice (``BH-C1`` and ``BH/C1``) is refused."""
     specs = [parse_code(code) for code in codes]
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for spec in specs:
-        if spec.code in seen:
-            raise InputError(f"tie-break {spec.code!r} appears twice in the chain")
-        seen.add(spec.code)
+        if spec.canonical in seen:
+            raise InputError(f"tie-break {spec.code!r} appears twice in the chain (as {seen[spec.canonical]!r})")
+        seen[spec.canonical] = spec.code
     return specs
 
 

@@ -1,0 +1,153 @@
+"""The ``tiebreak`` command (also ``python -m ranking``), as DESIGN.md specifies it.
+
+    tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L]
+                             [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
+    tiebreak presets
+    tiebreak tiebreaks
+
+Bad input prints one line naming the file, line and problem and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ranking.codes import split_codes
+from ranking.errors import InputError
+from ranking.presets import PRESETS, get_preset
+from ranking.rules import Edition, Rules, Scoring
+from ranking.standings import Standings, compute_standings, default_rules
+from ranking.text import format_number, render_table
+from ranking.tiebreaks import REGISTRY
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tiebreak",
+        description="Standings for chess and xiangqi tournaments with FIDE, CXA and VN tie-breaks.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    standings = commands.add_parser("standings", help="compute the standings of a TRF or tournament TOML file",
+                                    description="Compute the standings of a TRF-16/TRF-2026 or tournament "
+                                    "TOML file (detected by content).")
+    standings.add_argument("input", metavar="INPUT", help="a TRF file or a tournament TOML file")
+    standings.add_argument("--after-round", type=int, metavar="N", help="standings after round N")
+    standings.add_argument("--rules", metavar="PRESET", help="a rule preset (see `tiebreak presets`)")
+    standings.add_argument("--points", metavar="W,D,L", help="points for a win, draw and loss, e.g. 2,1,0")
+    standings.add_argument("--tiebreaks", metavar="CODES", help="the tie-break chain, e.g. BH-C1,BH,SB,DE")
+    standings.add_argument("--fide-edition", choices=[edition.value for edition in Edition],
+                           help="FIDE C.07 edition for unplayed rounds (default 2026)")
+    standings.add_argument("--json", action="store_true", help="print the standings as JSON")
+    commands.add_parser("presets", help="list the rule presets")
+    commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "presets":
+            print(presets_table())
+        elif args.command == "tiebreaks":
+            print(tiebreaks_table())
+        else:
+            return standings_command(args)
+    except InputError as error:
+        print(f"tiebreak: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
+    return 0
+
+
+def standings_command(args: argparse.Namespace) -> int:
+    from ranking.loading import load_tournament
+
+    tournament = load_tournament(args.input)
+    rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
+                         tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
+    standings = compute_standings(tournament, rules, args.after_round)
+    if args.json:
+        json.dump(standings.as_json(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(standings_table(standings))
+    return 0
+
+
+def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,
+                 tiebreaks: str | None, fide_edition: str | None) -> Rules:
+    """The tournament's rules, replaced by ``--rules`` and then overridden field by field."""
+    rules = get_preset(preset) if preset else tournament_rules
+    if points:
+        try:
+            parsed = Scoring.parse(points)
+        except ValueError as error:
+            raise InputError(f"--points: {error}") from None
+        rules = replace(rules, scoring=replace(rules.scoring, win=parsed.win, draw=parsed.draw, loss=parsed.loss,
+                                               draw_first=None, draw_second=None))
+    if tiebreaks is not None:
+        codes = tuple(split_codes(tiebreaks))
+        rules = replace(rules, tiebreaks=codes)
+    if fide_edition:
+        rules = replace(rules, options=replace(rules.options, fide_edition=Edition(fide_edition)))
+    return rules
+
+
+def standings_table(standings: Standings) -> str:
+    """The standings as an aligned table, with a heading naming the rules used."""
+    codes = list(standings.tiebreaks)
+    header = ["#", "No", "Name", "Fed", "Rtg", "Pts", *codes]
+    numeric = [True, True, False, False, True, True, *([True] * len(codes))]
+    rows = [
+        [str(row.rank), str(row.player.id), row.player.name, row.player.federation,
+         str(row.player.rating or ""), format_number(row.points),
+         *(format_number(row.values[code]) for code in codes)]
+        for row in standings.rows
+    ]
+    scoring = standings.rules.scoring
+    lines = [
+        standings.tournament.name,
+        f"after round {standings.after_round}; points {format_number(scoring.win)}/"
+        f"{format_number(scoring.draw)}/{format_number(scoring.loss)}; "
+        f"tie-breaks: {', '.join(codes) or 'none'}; FIDE C.07 {standings.rules.options.fide_edition}",
+    ]
+    if "LOT" in codes:
+        seed = standings.rules.options.lots_seed or standings.tournament.name
+        lines.append(f"lots drawn with seed {seed!r}")
+    lines.append("")
+    lines.append(render_table(header, rows, numeric))
+    return "\n".join(lines)
+
+
+def presets_table() -> str:
+    rows = []
+    for name, rules in PRESETS.items():
+        scoring = rules.scoring
+        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
+        if scoring.match:
+            points += " (match)"
+        rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
+    return render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4)
+
+
+def tiebreaks_table() -> str:
+    rows = []
+    for code, entry in REGISTRY.items():
+        if entry.code != code:
+            continue  # an alias (GE) is listed with its entry
+        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
+        name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
+        modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
+        rows.append([code, name, entry.definition, entry.article, modifiers])
+    return render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Generate the README's tie-break and preset tables from the registry, so they cannot drift.
+
+``python -m ranking.docs README.md`` rewrites the text between the markers
+``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``; a test fails when the README
+differs from what this module generates.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from ranking.presets import PRESETS
+from ranking.text import format_number
+from ranking.tiebreaks import REGISTRY
+
+
+def tiebreaks_markdown() -> str:
+    lines = ["| code | name | definition | source | modifiers |", "|---|---|---|---|---|"]
+    for code, entry in REGISTRY.items():
+        if entry.code != code:
+            continue
+        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
+        name = entry.name + (f" (old code {', '.join(aliases)})" if aliases else "")
+        if entry.lower_is_better:
+            name += ", fewer is better"
+        if entry.orders:
+            name += ", orders a tied group"
+        modifiers = ", ".join(entry.modifiers)
+        lines.append(f"| `{code}` | {name} | {entry.definition} | {entry.article} | {modifiers} |")
+    return "\n".join(lines)
+
+
+def presets_markdown() -> str:
+    lines = ["| preset | points | tie-breaks | options | rule |", "|---|---|---|---|---|"]
+    for name, rules in PRESETS.items():
+        scoring = rules.scoring
+        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
+        if scoring.match:
+            points += ", match points " + "/".join(format_number(value) for value in scoring.match)
+        defaults = type(rules.options)()
+        options = ", ".join(
+            f"`{key} = {value}`" for key, value in vars(rules.options).items() if getattr(defaults, key) != value
+        )
+        lines.append(f"| `{name}` | {points} | {', '.join(rules.tiebreaks)} | {options} | {rules.description} |")
+    return "\n".join(lines)
+
+
+SECTIONS = {"tiebreaks": tiebreaks_markdown, "presets": presets_markdown}
+
+
+def render(text: str) -> str:
+    """``text`` with every generated section replaced by its current content."""
+    for name, generate in SECTIONS.items():
+        pattern = re.compile(rf"(<!-- generated:{name} -->\n).*?(\n<!-- /generated:{name} -->)", re.S)
+        text = pattern.sub(lambda match, generate=generate: match.group(1) + generate() + match.group(2), text)
+    return text
+
+
+def main(argv: list[str]) -> int:
+    path = Path(argv[0] if argv else "README.md")
+    path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,48 @@
+"""Plain-text tables padded by display width, so Chinese and Vietnamese names line up.
+
+>>> display_width("许银川"), display_width("Lại Lý Huynh")
+(6, 12)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide (CJK) characters count 2, combining marks 0."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` display columns (right-aligned if asked)."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def format_number(value: float | int | None) -> str:
+    """A score as people write it: ``7.5``, ``52``, ``9.75``; an absent value as ``-``."""
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
+    """Columns separated by two spaces; numeric columns right-aligned."""
+    widths = [display_width(title) for title in header]
+    for row in rows:
+        for column, cell in enumerate(row):
+            widths[column] = max(widths[column], display_width(cell))
+    lines = []
+    for row in (header, *rows):
+        cells = [pad(cell, widths[column], numeric[column]) for column, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)

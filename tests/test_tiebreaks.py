@@ -1,0 +1,212 @@
+"""Tie-breaks and options pinned on small tournaments written by hand."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from build import make
+
+from ranking.codes import parse_code
+from ranking.errors import InputError
+from ranking.model import System
+from ranking.presets import PRESETS, XIANGQI_MATCH, get_preset
+from ranking.rules import (
+    THREE_POINT_COLOUR,
+    XIANGQI,
+    ByeValue,
+    Edition,
+    Options,
+    PreviousMode,
+    Rules,
+    Scoring,
+)
+from ranking.standings import compute_standings
+
+
+def table(tournament, *codes: str, scoring: Scoring | None = None, **options) -> dict[int, tuple]:
+    rules = Rules(scoring or Scoring(), tuple(codes), Options(**options))
+    standings = compute_standings(tournament, rules)
+    return {row.player.id: (row.rank, row.points, *(row.values[code] for code in codes)) for row in standings.rows}
+
+
+def test_slash_and_dash_modifiers_are_the_same_code() -> None:
+    assert parse_code("BH/C1").canonical == parse_code("BH-C1").canonical == "BH/C1"
+    assert parse_code("bh/m2/p") == replace(parse_code("BH/M2/P"), code="bh/m2/p")
+    assert parse_code("PS-D").name == "PS-D"
+    assert parse_code("GE").name == "GE"
+
+
+@pytest.mark.parametrize(("code", "message"), [
+    ("XYZ", "unknown tie-break 'XYZ'"),
+    ("BH/Q1", "unknown modifier 'Q1'"),
+    ("WIN/C1", "WIN takes no C modifier"),
+    ("BH/C1/C2", "modifier cut given twice"),
+])
+def test_bad_codes_are_refused_with_the_reason(code: str, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        parse_code(code)
+
+
+def test_a_code_given_twice_in_a_chain_is_refused() -> None:
+    with pytest.raises(InputError, match="appears twice"):
+        compute_standings(make(["1-2 1-0"]), Rules(tiebreaks=("BH-C1", "BH/C1")))
+
+
+def test_json_keys_are_the_codes_as_given() -> None:
+    standings = compute_standings(make(["1-2 1-0", "2-1 ="]), Rules(tiebreaks=("BH/C1", "sb")))
+    assert standings.as_json()["standings"][0]["tiebreaks"].keys() == {"BH/C1", "sb"}
+
+
+def test_players_equal_on_everything_share_the_better_place() -> None:
+    tournament = make(["1-2 1-0; 3-4 1-0", "1-3 =; 2-4 ="])
+    ranks = {pid: row[0] for pid, row in table(tournament, "BH").items()}
+    assert ranks == {1: 1, 3: 1, 2: 3, 4: 3}
+
+
+def test_three_point_colour_scoring_favours_the_second_mover_in_draws() -> None:
+    """CXA 13.3: win 3, loss 0, a draw 1 for red (first mover) and 2 for black."""
+    rows = table(make(["1-2 ="]), scoring=THREE_POINT_COLOUR)
+    assert rows[1][1] == 1.0 and rows[2][1] == 2.0
+
+
+def test_custom_bye_values() -> None:
+    tournament = make(["1-2 1-0; 3 U", "1-3 =; 2 H"])
+    custom = Scoring(pairing_bye=0.5, half_bye=0.0)
+    rows = table(tournament, scoring=custom)
+    assert rows[3][1] == 1.0 and rows[2][1] == 0.0
+
+
+def test_double_forfeit_scores_nothing_for_either_player() -> None:
+    rows = table(make(["1-2 --"]))
+    assert rows[1][1] == rows[2][1] == 0.0
+
+
+def test_cxa_bye_counts_as_the_lowest_final_score_in_buchholz() -> None:
+    """CXA 14.4: the bye's missing opponent counts as the lowest final score in the field."""
+    tournament = make(["1-2 1-0; 3 U", "1-3 1-0; 2 U"])
+    rows = table(tournament, "BH", scoring=XIANGQI, bye_value_in_bh=ByeValue.LOWEST_SCORE)
+    # scores: 1 -> 4, 2 -> 2, 3 -> 2; the lowest is 2
+    assert rows[3][2] == 4.0 + 2.0
+    assert table(tournament, "BH", scoring=XIANGQI, bye_value_in_bh=ByeValue.ZERO)[3][2] == 4.0
+
+
+def test_fide_2026_caps_the_bye_dummy_at_draw_points_per_round() -> None:
+    tournament = make(["1 U; 2-3 1-0", "1-2 1-0", "1-3 1-0"])
+    # 2 ends on 1 point but was absent in the last round: opponents count 1.5 (16.3); 3 has 0.
+    assert table(tournament, "BH", fide_edition=Edition.FIDE_2024)[1][2] == 3.0 + 1.5 + 0.0
+    assert table(tournament, "BH", fide_edition=Edition.FIDE_2026)[1][2] == 1.5 + 1.5 + 0.0
+
+
+def test_foul_counts_fouls_and_fewer_is_better() -> None:
+    tournament = make(["1-2 =; 3-4 ="], fouls={(1, 1): 2, (1, 4): 1})
+    rows = table(tournament, "FOUL")
+    assert (rows[1][2], rows[4][2], rows[2][2]) == (2, 1, 0)
+    assert rows[2][0] == 1 and rows[4][0] == 3 and rows[1][0] == 4
+
+
+def test_deb_ranks_the_player_who_had_black_in_their_game() -> None:
+    tournament = make(["1-2 =; 3-4 1-0"])
+    rows = table(tournament, "DEB")
+    assert (rows[2][0], rows[1][0], rows[2][2], rows[1][2]) == (2, 3, 1, 2)
+
+
+def test_prev_compares_the_score_after_earlier_rounds() -> None:
+    # 1 and 2 end on 2 points: running scores 1 -> 0, 1, 2 and 2 -> 1, 1, 2.
+    tournament = make(["1-3 0-1; 2-4 1-0", "1-5 1-0; 2-6 0-1", "1-7 1-0; 2-8 1-0"])
+    cumulative = table(tournament, "PREV")
+    assert (cumulative[2][2], cumulative[1][2]) == (1, 2)  # after round 2: 1 each; round 1: 2 led
+    by_round = table(tournament, "PREV", prev_mode=PreviousMode.ROUND_RESULT)
+    assert (by_round[1][2], by_round[2][2]) == (1, 2)  # round 3 equal; round 2: 1 won
+
+
+def test_ps_d_drops_the_first_rounds_one_by_one() -> None:
+    # running scores 1 -> 1, 1, 2, 3 and 2 -> 0.5, 1.5, 2, 3: equal PS (7); without
+    # round 1: 6 against 6.5.
+    tournament = make(["1-3 1-0; 2-4 =", "1-5 0-1; 2-6 1-0", "1-7 1-0; 2-8 =", "1-9 1-0; 2-10 1-0"])
+    rows = table(tournament, "PS", "PS-D")
+    assert rows[1][2] == rows[2][2] == 7.0
+    assert (rows[2][3], rows[1][3]) == (1, 2)
+    assert (rows[2][0], rows[1][0]) == (1, 2)
+
+
+def test_lots_are_reproducible_from_the_seed() -> None:
+    tournament = make(["1-2 =; 3-4 ="])
+    first = table(tournament, "LOT", lots_seed="2026-hanoi")
+    assert first == table(tournament, "LOT", lots_seed="2026-hanoi")
+    assert sorted(row[0] for row in first.values()) == [1, 2, 3, 4]
+    assert {tuple(sorted(row[0] for row in table(tournament, "LOT", lots_seed=str(seed)).values()))
+            for seed in range(5)} == {(1, 2, 3, 4)}
+
+
+def test_koya_limit_moves_the_threshold_by_half_points() -> None:
+    tournament = make(["1-2 1-0; 3-4 =", "1-3 1-0; 2-4 1-0", "1-4 =; 2-3 ="], system=System.ROUND_ROBIN)
+    # final: 1 -> 2.5, 2 -> 1.5, 3 -> 1, 4 -> 1; half of the maximum is 1.5
+    rows = {limit: table(tournament, f"KS/L{limit:+d}" if limit else "KS") for limit in (-1, 0, 1)}
+    assert rows[0][1][2] == 1.0  # only 2 (1.5) qualifies among 1's opponents
+    assert rows[-1][1][2] == 2.5  # threshold 1: everyone
+    assert rows[1][1][2] == 0.0  # threshold 2: nobody
+
+
+def test_standard_points() -> None:
+    tournament = make(["1-2 1-0; 3 H", "1-3 +-; 2 U"])
+    rows = table(tournament, "STD")
+    assert rows[1][2] == 2.0 and rows[3][2] == 0.5 and rows[2][2] == 1.0
+
+
+def test_match_scoring_counts_match_points_and_game_points() -> None:
+    """CXA 14.2 / VN 21.2: two games per round form a match; MP decide, GP break ties."""
+    rounds = ["1-2 1-0; 2-1 =; 3-4 =; 4-3 =", "1-3 =; 3-1 =; 2-4 1-0; 4-2 1-0"]
+    rows = table(make(rounds), "GP", scoring=XIANGQI_MATCH)
+    assert rows[1][1:] == (3.0, 5.0)  # match won 3-1 (2 MP), match drawn 2-2 (1 MP)
+    assert rows[3][1:] == (2.0, 4.0)
+    assert rows[2][1:] == (1.0, 3.0)
+
+
+def test_unfinished_games_count_for_nothing_yet() -> None:
+    rows = table(make(["1-2 1-0; 3-4 ?"]), "BH")
+    assert rows[3][1] == rows[4][1] == 0.0
+    assert rows[1][2] == 0.0
+
+
+def test_after_round_limits_the_rounds_counted() -> None:
+    tournament = make(["1-2 1-0", "2-1 1-0"])
+    standings = compute_standings(tournament, Rules(), after_round=1)
+    assert standings.after_round == 1
+    assert [row.points for row in standings.rows] == [1.0, 0.0]
+    with pytest.raises(InputError, match="after-round 5"):
+        compute_standings(tournament, Rules(), after_round=5)
+
+
+def test_round_robin_counts_forfeits_as_games_but_swiss_does_not() -> None:
+    """C.07 15.2 (round robins) against 16 (Swiss), seen through SB."""
+    rounds = ["1-2 +-; 3-4 1-0", "1-3 1-0; 2-4 =", "1-4 1-0; 2-3 ="]
+    rr = table(make(rounds, system=System.ROUND_ROBIN), "SB", fide_edition=Edition.FIDE_2024)
+    swiss = table(make(rounds), "SB", fide_edition=Edition.FIDE_2024)
+    assert rr[1][2] == 1.0 + 1.5 + 0.5  # 2 scored 1, 3 scored 1.5, 4 scored 0.5
+    assert swiss[1][2] == 3.0 + 1.5 + 0.5  # the forfeit win counts the dummy: own score 3
+
+
+def test_every_preset_cites_its_rule_and_parses() -> None:
+    tournament = make(["1-2 1-0; 3-4 =", "1-3 =; 2-4 1-0"])
+    for name, rules in PRESETS.items():
+        assert rules.description, name
+        standings = compute_standings(tournament, rules)
+        assert len(standings.rows) == 4
+    with pytest.raises(InputError, match="unknown preset 'nope'"):
+        get_preset("nope")
+
+
+def test_rating_tie_breaks_ignore_unrated_opponents() -> None:
+    tournament = make(["1-2 1-0", "1-3 ="], ratings={1: 2000, 2: 1800, 3: 0})
+    rows = table(tournament, "ARO", "TPR", "PTP")
+    assert rows[1][2:] == (1800, 1800 + 800, 1800 + 800)
+    assert rows[3][2] == 2000
+
+
+def test_options_from_a_mapping_name_the_bad_key_and_value() -> None:
+    assert Options.from_mapping({"keep_rounds": 7, "fide_edition": "2024"}).keep_rounds == 7
+    with pytest.raises(ValueError, match="unknown option 'keep'"):
+        Options.from_mapping({"keep": 7})
+    with pytest.raises(ValueError, match="expected fide, lowest-score, zero"):
+        Options.from_mapping({"bye_value_in_bh": "low"})
