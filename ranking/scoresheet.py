@@ -9,8 +9,8 @@ here once; every tie-break reads them from here.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from ranking.errors import InputError
 from ranking.model import ByeKind, Game, Player, Result, Tournament
@@ -44,8 +44,7 @@ _BYE_KINDS = {
 NO_OPPONENT = -1
 
 
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
+class RoundRecord(NamedTuple):
     """One player's round.
 
     ``opponent`` is an index into ``Scoresheet.players`` (or NO_OPPONENT); ``points`` are
@@ -70,18 +69,9 @@ class RoundRecord:
     category: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Side:
-    """One player's view of the games of one round, before categories are known."""
-
-    kind: Kind
-    opponent: int
-    first_mover: bool | None
-    outcome: Outcome
-    points: float
-    game_points: float
-    rated: bool
-    fouls: int
+#: One player's view of one round before its category is known: (kind, opponent,
+#: first_mover, outcome, points, game_points, rated, fouls), the first fields of a RoundRecord.
+_Side = tuple[Kind, int, "bool | None", Outcome, float, float, bool, int]
 
 
 class Scoresheet:
@@ -115,36 +105,49 @@ class Scoresheet:
         self.loss_value = match[2] if match else self.scoring.loss
         self.cache: dict[object, object] = {}  # tie-breaks share intermediate results here
         self.records = self._build_records()
-        self.scores = [sum(record.points for record in rows) for rows in self.records]
-        self.adjusted_scores = [
-            score + sum(self.draw_value - record.points for record in rows if record.category == 5)
+        self.scores = [sum([record.points for record in rows]) for rows in self.records]
+        self.adjusted_scores = [  # C.07 16.3: category-5 rounds count as draws for opponents
+            score + sum([self.draw_value - record.points for record in rows if record.category == 5])
             for score, rows in zip(self.scores, self.records, strict=True)
         ]
 
     # -- building ------------------------------------------------------------------
 
     def _build_records(self) -> list[list[RoundRecord]]:
-        count = len(self.players)
-        sides: list[list[_Side | None]] = [[None] * self.rounds for _ in range(count)]
-        games_by_round_pair: dict[tuple[int, int, int], list[Game]] = {}
+        rounds, index = self.rounds, self.index
+        sides: list[list[_Side | None]] = [[None] * rounds for _ in self.players]
+        single = self._single_game_sides()
+        matches: set[tuple[int, int, int]] = set()  # (round, player, player) meeting more than once
         for game in self.tournament.games:
-            if game.round > self.rounds:
+            number = game.round
+            if number > rounds:
                 continue
-            white, black = self._player_index(game.white), self._player_index(game.black)
+            white, black = index.get(game.white), index.get(game.black)
+            if white is None or black is None:
+                self._player_index(game.white if white is None else game.black)
             if white == black:
-                raise InputError(f"round {game.round}: player {game.white} is paired with themselves")
-            key = (game.round, min(white, black), max(white, black))
-            games_by_round_pair.setdefault(key, []).append(game)
-        games_per_match = max((len(games) for games in games_by_round_pair.values()), default=1)
-        for (round_number, first, second), games in games_by_round_pair.items():
-            for me, other in ((first, second), (second, first)):
-                if sides[me][round_number - 1] is not None:
-                    raise InputError(
-                        f"round {round_number}: player {self.players[me].id} has more than one opponent"
-                    )
-                sides[me][round_number - 1] = self._side(me, other, games)
+                raise InputError(f"round {number}: player {game.white} is paired with themselves")
+            for me, other in ((white, black), (black, white)):
+                taken = sides[me][number - 1]
+                if taken is not None:
+                    if taken[1] != other:  # the opponent
+                        raise InputError(
+                            f"round {number}: player {self.players[me].id} has more than one opponent")
+                    matches.add((number, min(me, other), max(me, other)))
+            sides[white][number - 1], sides[black][number - 1] = single(game)
+        games_per_match = 1
+        if matches:
+            grouped: dict[tuple[int, int, int], list[Game]] = {key: [] for key in matches}
+            for game in self.tournament.games:
+                key = (game.round, *sorted((index[game.white], index[game.black])))
+                if key in grouped:
+                    grouped[key].append(game)  # type: ignore[index]
+            for (number, first, second), games in grouped.items():
+                sides[first][number - 1] = self._side(first, second, games)
+                sides[second][number - 1] = self._side(second, first, games)
+            games_per_match = max(len(games) for games in grouped.values())
         for bye in self.tournament.byes:
-            if bye.round > self.rounds:
+            if bye.round > rounds:
                 continue
             me = self._player_index(bye.player)
             if sides[me][bye.round - 1] is not None:
@@ -160,6 +163,37 @@ class Scoresheet:
             return self.index[player_id]
         except KeyError:
             raise InputError(f"player {player_id} is not in the tournament") from None
+
+    def _single_game_sides(self):
+        """A function giving (white's side, black's side) of one game, with each result's
+        outcomes and points worked out once (this is the hot path of large events)."""
+        scoring, index, match = self.scoring, self.index, self.scoring.match
+        table = {}
+        for result in Result:
+            white_outcome, white_points, black_points = _score_game(scoring, result, True)
+            black_outcome = Outcome(result.outcomes[1])
+            if result.is_forfeit:
+                kinds = tuple(Kind.FORFEIT_WIN if outcome is Outcome.WIN else Kind.FORFEIT_LOSS
+                              for outcome in (white_outcome, black_outcome))
+            else:
+                kinds = (Kind.PLAYED, Kind.PLAYED)
+            if match is not None:
+                counted = (match[2 - white_outcome], match[2 - black_outcome])
+            else:
+                counted = (white_points, black_points)
+            table[result] = (kinds, (white_outcome, black_outcome), counted, (white_points, black_points))
+
+        def sides(game: Game) -> tuple[_Side, _Side]:
+            white, black = index[game.white], index[game.black]
+            known = True if game.colours_known else None
+            second = False if game.colours_known else None
+            if game.result is None:
+                return ((Kind.PENDING, black, known, Outcome.LOSS, 0.0, 0.0, game.rated, game.fouls_white),
+                        (Kind.PENDING, white, second, Outcome.LOSS, 0.0, 0.0, game.rated, game.fouls_black))
+            kinds, outcomes, counted, points = table[game.result]
+            return ((kinds[0], black, known, outcomes[0], counted[0], points[0], game.rated, game.fouls_white),
+                    (kinds[1], white, second, outcomes[1], counted[1], points[1], game.rated, game.fouls_black))
+        return sides
 
     def _side(self, me: int, other: int, games: list[Game]) -> _Side:
         """My side of the games against one opponent in one round (one game, or a match)."""
@@ -183,7 +217,7 @@ class Scoresheet:
             other_points += theirs
             played = played or not game.result.is_forfeit
         if pending:
-            return _Side(Kind.PENDING, other, first_mover, Outcome.LOSS, 0.0, 0.0, rated, fouls)
+            return (Kind.PENDING, other, first_mover, Outcome.LOSS, 0.0, 0.0, rated, fouls)
         if len(games) > 1:
             outcome = (Outcome.WIN if my_points > other_points
                        else Outcome.DRAW if my_points == other_points else Outcome.LOSS)
@@ -193,7 +227,7 @@ class Scoresheet:
             kind = Kind.FORFEIT_WIN if outcome is Outcome.WIN else Kind.FORFEIT_LOSS
         match = self.scoring.match
         points = my_points if match is None else match[2 - outcome]
-        return _Side(kind, other, first_mover, outcome, points, my_points, rated, fouls)
+        return (kind, other, first_mover, outcome, points, my_points, rated, fouls)
 
     def _bye_side(self, kind: Kind, games_per_match: int) -> _Side:
         scoring = self.scoring
@@ -205,32 +239,31 @@ class Scoresheet:
         }[kind]
         outcome = scoring.outcome_of(game_points)
         points = game_points if scoring.match is None else scoring.match[2 - outcome]
-        return _Side(kind, NO_OPPONENT, None, outcome, points, game_points * games_per_match, True, 0)
+        return (kind, NO_OPPONENT, None, outcome, points, game_points * games_per_match, True, 0)
 
-    def _categorise(self, sides: list[_Side]) -> list[RoundRecord]:
+    @staticmethod
+    def _categorise(sides: list[_Side]) -> list[RoundRecord]:
         """FIDE C.07 16.2 categories; a requested bye is .5 when only VURs follow it."""
+        played, pending, forfeit_win, forfeit_loss = Kind.PLAYED, Kind.PENDING, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS
         records: list[RoundRecord] = []
         only_vurs_follow = True
         for number in range(len(sides), 0, -1):
-            side = sides[number - 1]
-            kind = side.kind
-            vur = kind in (Kind.HALF_BYE, Kind.ZERO_BYE, Kind.FORFEIT_LOSS)
-            if kind is Kind.PLAYED or kind is Kind.PENDING:
+            kind, opponent, first_mover, outcome, points, game_points, rated, fouls = sides[number - 1]
+            vur = False
+            if kind is played or kind is pending:
                 category = 0
+            elif kind is forfeit_win:
+                category = 2
+            elif kind is forfeit_loss:
+                category, vur = 4, True
             elif kind is Kind.PAIRING_BYE or kind is Kind.FULL_BYE:
                 category = 1
-            elif kind is Kind.FORFEIT_WIN:
-                category = 2
-            elif kind is Kind.FORFEIT_LOSS:
-                category = 4
             else:
-                category = 5 if only_vurs_follow else 3
+                category, vur = (5 if only_vurs_follow else 3), True
             if not vur:
                 only_vurs_follow = False
-            records.append(RoundRecord(
-                number, kind, side.opponent, side.first_mover, side.outcome, side.points,
-                side.game_points, side.rated, side.fouls, vur, category,
-            ))
+            records.append(_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points,
+                                                     game_points, rated, fouls, vur, category)))
         records.reverse()
         return records
 
@@ -262,6 +295,9 @@ class Scoresheet:
         """
         return record.kind.is_forfeit and record.opponent != NO_OPPONENT and (
             self.round_robin or forfeits_played)
+
+
+_new_record = tuple.__new__  # builds a RoundRecord without NamedTuple's slower __new__
 
 
 def _score_game(scoring: Scoring, result: Result, white: bool) -> tuple[Outcome, float, float]:

@@ -112,8 +112,13 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
             values = tiebreak.compute(sheet, spec)
             columns[spec.code] = values
             key = _sort_key(values, tiebreak.lower_is_better)
-            groups = [tier for group in groups
-                      for tier in _tiers(sorted(group, key=lambda me: (key(me), sheet.players[me].id)), key)]
+            split = []
+            for group in groups:
+                if len(group) == 1:
+                    split.append(group)
+                else:  # members are in starting-number order, and sorted() is stable
+                    split.extend(_tiers(sorted(group, key=key), key))
+            groups = split
     rows = []
     position = 0
     for group in groups:

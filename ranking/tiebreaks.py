@@ -182,15 +182,19 @@ def _cut_total(sheet: Scoresheet, spec: TiebreakSpec, items: list[tuple[float, A
 @_register("BH", "Buchholz", "FIDE C.07 8.1; CXA 14.3.1 对手分",
            "sum of the opponents' scores (unplayed rounds per art. 16)", modifiers="CMP")
 def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
-            for items in _cached_contributions(sheet, spec)]
+    return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec))
+
+
+def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[list[Contribution]]) -> list[Value]:
+    if not (spec.cut or spec.median):
+        return [sum(item[0] for item in items) for items in contributions]
+    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items]) for items in contributions]
 
 
 @_register("FB", "Fore Buchholz", "FIDE C.07 8.3",
            "Buchholz with every paired game of the last round counted as a draw", modifiers="CMP")
 def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
-            for items in _cached_contributions(sheet, spec, fore=True)]
+    return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec, fore=True))
 
 
 @_register("AOB", "Average of opponents' Buchholz", "FIDE C.07 8.2",
@@ -210,9 +214,12 @@ def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list
 @_register("SB", "Sonneborn-Berger", "FIDE C.07 9.1; CXA 14.1 小分; VN 21.3 hệ số",
            "sum of each opponent's score times the share of the game won (1, 1/2, 0)", modifiers="CMP")
 def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    contributions = _cached_contributions(sheet, spec)
+    if not (spec.cut or spec.median):
+        return [sum(value * fraction for value, fraction, _ in items) for items in contributions]
     return [_cut_total(sheet, spec, [(value * fraction, (value, value * fraction), vur)
                                      for value, fraction, vur in items])
-            for items in _cached_contributions(sheet, spec)]
+            for items in contributions]
 
 
 @_register("KS", "Koya", "FIDE C.07 9.2",
