@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from generate import generate_swiss  # noqa: E402
+from generate import generate_swiss
 
-from ranking.rules import Rules  # noqa: E402
-from ranking.standings import compute_standings  # noqa: E402
-from ranking.trf import write_trf  # noqa: E402
+from ranking.rules import Rules
+from ranking.standings import compute_standings
+from ranking.trf import write_trf
 
 CHAIN = ("BH-C1", "BH", "SB", "DE", "WIN", "PS", "ARO")
 

@@ -21,7 +21,7 @@ from ranking.errors import InputError
 from ranking.presets import PRESETS, get_preset
 from ranking.rules import Edition, Rules, Scoring
 from ranking.standings import Standings, compute_standings, default_rules
-from ranking.text import format_number, render_table
+from ranking.text import format_column, format_number, render_table
 from ranking.tiebreaks import REGISTRY
 
 EXIT_BAD_INPUT = 2
@@ -105,11 +105,12 @@ def standings_table(standings: Standings) -> str:
     codes = list(standings.tiebreaks)
     header = ["#", "No", "Name", "Fed", "Rtg", "Pts", *codes]
     numeric = [True, True, False, False, True, True, *([True] * len(codes))]
+    columns = [format_column([row.points for row in standings.rows])]
+    columns += [format_column([row.values[code] for row in standings.rows]) for code in codes]
     rows = [
         [str(row.rank), str(row.player.id), row.player.name, row.player.federation,
-         str(row.player.rating or ""), format_number(row.points),
-         *(format_number(row.values[code]) for code in codes)]
-        for row in standings.rows
+         str(row.player.rating or ""), *(column[number] for column in columns)]
+        for number, row in enumerate(standings.rows)
     ]
     scoring = standings.rules.scoring
     lines = [

@@ -221,10 +221,7 @@ class Scoresheet:
         if len(games) > 1:
             outcome = (Outcome.WIN if my_points > other_points
                        else Outcome.DRAW if my_points == other_points else Outcome.LOSS)
-        if played:
-            kind = Kind.PLAYED
-        else:
-            kind = Kind.FORFEIT_WIN if outcome is Outcome.WIN else Kind.FORFEIT_LOSS
+        kind = Kind.PLAYED if played else Kind.FORFEIT_WIN if outcome is Outcome.WIN else Kind.FORFEIT_LOSS
         match = self.scoring.match
         points = my_points if match is None else match[2 - outcome]
         return (kind, other, first_mover, outcome, points, my_points, rated, fouls)

@@ -35,6 +35,19 @@ def format_number(value: float | int | None) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def format_column(values: Sequence[float | int | None]) -> list[str]:
+    """Numbers of one column with the same number of decimals, so the points line up.
+
+    >>> format_column([4.0, 3.5, 9.25])
+    ['4.00', '3.50', '9.25']
+    """
+    decimals = 0
+    for value in values:
+        if isinstance(value, float) and not value.is_integer():
+            decimals = max(decimals, min(2, len(f"{value:g}".partition(".")[2])))
+    return ["-" if value is None else f"{value:.{decimals}f}" for value in values]
+
+
 def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
     """Columns separated by two spaces; numeric columns right-aligned."""
     widths = [display_width(title) for title in header]

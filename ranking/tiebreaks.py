@@ -73,9 +73,9 @@ def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: Tiebre
 def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
     """Rated games over the board against a rated opponent (C.07 10; 2026 15.2: forfeits stay
     unplayed for rating tie-breaks even in round robins)."""
-    if record.kind is not Kind.PLAYED:
-        if not (spec.forfeits_played and record.kind.is_forfeit and record.opponent != NO_OPPONENT):
-            return False
+    forfeit_as_game = spec.forfeits_played and record.kind.is_forfeit and record.opponent != NO_OPPONENT
+    if record.kind is not Kind.PLAYED and not forfeit_as_game:
+        return False
     return record.rated and sheet.players[record.opponent].rating > 0
 
 

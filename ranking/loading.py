@@ -1,0 +1,72 @@
+"""Read a tournament file: a FIDE TRF (TRF-16 / TRF-2026) or a tournament TOML file.
+
+The format is told by content (DESIGN.md "Command line": "detected by content"): a TOML
+file has a ``[tournament]`` table, a TRF has records such as ``001 `` or ``012 ``.  The
+file name's extension only decides when the content does not.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ranking.errors import InputError
+from ranking.model import Tournament
+from ranking.tomlfile import parse_tournament_toml
+from ranking.trf import parse_trf
+
+__all__ = ["detect_format", "load_tournament"]
+
+_TOML_TABLE = re.compile(r"^\s*\[\s*tournament\s*\]", re.MULTILINE)
+_TRF_RECORD = re.compile(r"^(?:001|012|XXR|142|062|092) ", re.MULTILINE)
+
+
+def detect_format(text: str, name: str = "") -> str | None:
+    """``"toml"``, ``"trf"`` or None, from the content and then the extension of ``name``.
+
+    >>> detect_format("[tournament]\\nname = 'A'\\n"), detect_format("012 Open\\n")
+    ('toml', 'trf')
+    """
+    if _TOML_TABLE.search(text):
+        return "toml"
+    if _TRF_RECORD.search(text.removeprefix("\ufeff")):
+        return "trf"
+    suffix = Path(name).suffix.lower()
+    if suffix == ".toml":
+        return "toml"
+    if suffix in (".trf", ".trfx", ".txt"):
+        return "trf"
+    return None
+
+
+def load_tournament(path: str | os.PathLike[str]) -> Tournament:
+    """The tournament in the file at ``path`` (UTF-8; a TRF may also be Latin-1).
+
+    Raises InputError naming the file for a file that cannot be read, that is neither
+    format, or whose content is wrong (with the line).
+    """
+    source = os.fspath(path)
+    try:
+        data = Path(source).read_bytes()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise InputError(f"cannot read {source}: {reason}", source=source) from None
+    try:
+        text = data.decode("utf-8-sig")
+        utf8 = True
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+        utf8 = False
+    kind = detect_format(text, source)
+    if kind == "toml":
+        if not utf8:
+            raise InputError("a tournament TOML file must be UTF-8 encoded", source=source)
+        return parse_tournament_toml(text, source=source)
+    if kind == "trf":
+        return parse_trf(text, source=source)
+    raise InputError(
+        "neither a FIDE TRF file (lines starting with 001, 012, XXR, ...) nor a tournament TOML file "
+        "(a [tournament] table)",
+        source=source,
+    )

@@ -1,0 +1,816 @@
+"""The tournament TOML file (DESIGN.md "Tournament file"): read with tomllib, written with tomli-w.
+
+Layout::
+
+    [tournament]
+    slug = "hanoi-xiangqi-2026"      # kept as the record ("slug", value)
+    name = "Hanoi Xiangqi Open 2026"
+    game = "xiangqi"                 # "chess" (default) | "xiangqi"
+    system = "swiss"                 # "swiss" | "round-robin" | "double-round-robin"; else inferred
+    rounds = 9                       # else the last round named by a game or bye
+    rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
+    scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
+    tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
+    options = { keep_rounds = 7 }    # changes only the options named
+    records = [["022", "Hanoi"]]     # TRF records kept for export (written by Tiebreak)
+
+    [[players]]   id, name, rating, federation, club, title, sex, fide_id, birth
+    [[games]]     round, board, white (or red), black, result, fouls = {white|red, black}, rated,
+                  colours_known
+    [[byes]]      round, player, kind ("pab" "full" "half" "zero" or U F H Z)
+    [[withdrawals]] player, after_round
+
+Every mistake raises ``InputError`` with the source, the line where it can be found and what
+was expected.  ``parse_tournament_toml(write_tournament_toml(t)) == t``.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, TypeVar
+
+import tomli_w
+
+from ranking.errors import InputError
+from ranking.model import (
+    Bye,
+    ByeKind,
+    Game,
+    GameKind,
+    Player,
+    Result,
+    System,
+    Tournament,
+    Withdrawal,
+)
+from ranking.rules import Options, Rules, Scoring
+from ranking.trf import infer_system
+
+__all__ = ["parse_tournament_toml", "write_tournament_toml"]
+
+SLUG = "slug"
+MAX_ROUNDS = 9999
+_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals")
+_TOURNAMENT_KEYS = (
+    "slug",
+    "name",
+    "game",
+    "system",
+    "rounds",
+    "rules",
+    "scoring",
+    "tiebreaks",
+    "options",
+    "records",
+)
+_PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
+_GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
+_BYE_KEYS = ("round", "player", "kind")
+_WITHDRAWAL_KEYS = ("player", "after_round")
+_SCORING_KEYS = (
+    "win",
+    "draw",
+    "loss",
+    "draw_first",
+    "draw_second",
+    "pairing_bye",
+    "half_bye",
+    "full_bye",
+    "zero_bye",
+    "forfeit_win",
+    "forfeit_loss",
+    "match",
+)
+_BYE_KINDS = {
+    "pab": ByeKind.PAIRING,
+    "full": ByeKind.FULL,
+    "half": ByeKind.HALF,
+    "zero": ByeKind.ZERO,
+    "u": ByeKind.PAIRING,
+    "f": ByeKind.FULL,
+    "h": ByeKind.HALF,
+    "z": ByeKind.ZERO,
+}
+_BYE_NAMES = {ByeKind.PAIRING: "pab", ByeKind.FULL: "full", ByeKind.HALF: "half", ByeKind.ZERO: "zero"}
+_SYSTEMS = {s.value: s for s in System}
+_GAMES = {g.value: g for g in GameKind}
+
+T = TypeVar("T")
+
+
+# ---------------------------------------------------------------------------------------
+# Where things are: line numbers for error messages
+# ---------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.\" ]+?)\s*\]\]?\s*(?:#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*(?:\.[^=]*)?=")
+_INLINE_ARRAY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=\s*\[\s*(?:#.*)?$")
+
+
+@dataclass
+class _Section:
+    line: int
+    keys: dict[str, int] = field(default_factory=dict)
+
+
+class _Lines:
+    """Line numbers of tables, array-of-tables entries and keys, found by scanning the text.
+
+    Handles ``[table]``, ``[[array]]`` and one-entry-per-line inline arrays
+    (``players = [`` then ``{ ... },`` lines, as tomli-w writes them); anything else
+    simply has no known line.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[str, _Section] = {}
+        self.entries: dict[str, list[_Section]] = defaultdict(list)
+        current: _Section | None = None
+        array_name: str | None = None  # inside a multi-line inline array ``name = [``
+        table_name = ""
+        for number, line in enumerate(text.split("\n"), start=1):
+            stripped = line.strip()
+            if array_name is not None:
+                if stripped.startswith("{"):
+                    entry = _Section(number)
+                    for key in re.findall(r"[{,]\s*([A-Za-z0-9_-]+)\s*=", stripped):
+                        entry.keys.setdefault(key, number)
+                    self.entries[array_name].append(entry)
+                elif stripped.startswith("]"):
+                    array_name = None
+                continue
+            header = _HEADER.match(line)
+            if header:
+                name = header.group(2).replace('"', "").replace(" ", "")
+                if header.group(1) == "[[":
+                    current = _Section(number)
+                    self.entries[name].append(current)
+                    table_name = name
+                elif "." in name and name.split(".")[0] == table_name and self.entries.get(table_name):
+                    pass  # a sub-table of the current array entry, e.g. [games.fouls]
+                else:
+                    current = self.tables.setdefault(name, _Section(number))
+                    table_name = name
+                continue
+            inline = _INLINE_ARRAY.match(line)
+            if inline and table_name == "":
+                array_name = inline.group(1)
+            key = _KEY.match(line)
+            if key:
+                name = key.group(1).strip('"')
+                if current is None:
+                    self.tables.setdefault("", _Section(1)).keys.setdefault(name, number)
+                else:
+                    current.keys.setdefault(name, number)
+
+    def table(self, name: str, key: str | None = None) -> int | None:
+        section = self.tables.get(name)
+        if section is None:
+            return None
+        return section.keys.get(key, section.line) if key else section.line
+
+    def entry(self, name: str, index: int, key: str | None = None) -> int | None:
+        found = self.entries.get(name, [])
+        if index >= len(found):
+            return self.table("", name)
+        section = found[index]
+        return section.keys.get(key, section.line) if key else section.line
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Reader:
+    source: str
+    lines: _Lines
+
+    def fail(self, message: str, line: int | None) -> InputError:
+        return InputError(message, source=self.source, line=line)
+
+
+def _type_name(value: object) -> str:
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "a table",
+    }.get(type(value), type(value).__name__)
+
+
+def _check_keys(
+    r: _Reader,
+    table: Mapping[str, Any],
+    allowed: tuple[str, ...],
+    what: str,
+    where: Callable[[str | None], int | None],
+) -> None:
+    for key in table:
+        if key not in allowed:
+            raise r.fail(f"{what}: unknown key {key!r}: expected one of {', '.join(allowed)}", where(key))
+
+
+def _get(
+    r: _Reader,
+    table: Mapping[str, Any],
+    key: str,
+    kind: type[T] | tuple[type, ...],
+    what: str,
+    where: Callable[[str | None], int | None],
+    *,
+    required: bool = False,
+    expected: str = "",
+) -> Any:
+    """``table[key]`` checked against ``kind`` (booleans are never integers), or None."""
+    if key not in table:
+        if required:
+            raise r.fail(
+                f"{what}: missing key {key!r}" + (f": expected {expected}" if expected else ""), where(None)
+            )
+        return None
+    value = table[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        wanted = expected or " or ".join(_type_name(k()) if k is not dict else "a table" for k in kinds)
+        raise r.fail(f"{what}: {key} = {_show(value)}: expected {wanted}", where(key))
+    return value
+
+
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _int(
+    r: _Reader,
+    table: Mapping[str, Any],
+    key: str,
+    what: str,
+    where: Callable[[str | None], int | None],
+    *,
+    minimum: int,
+    maximum: int | None = None,
+    required: bool = False,
+    default: int = 0,
+) -> int:
+    expected = f"an integer >= {minimum}" if maximum is None else f"an integer {minimum}-{maximum}"
+    value = _get(r, table, key, int, what, where, required=required, expected=expected)
+    if value is None:
+        return default
+    if value < minimum or (maximum is not None and value > maximum):
+        raise r.fail(f"{what}: {key} = {value}: expected {expected}", where(key))
+    return int(value)
+
+
+def _str(
+    r: _Reader,
+    table: Mapping[str, Any],
+    key: str,
+    what: str,
+    where: Callable[[str | None], int | None],
+    *,
+    required: bool = False,
+) -> str:
+    value = _get(r, table, key, str, what, where, required=required, expected="a string")
+    return "" if value is None else value
+
+
+def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
+    """Read a tournament TOML file (DESIGN.md "Tournament file") into a Tournament.
+
+    ``rules`` names a preset (``ranking.presets.get_preset``); ``scoring`` and
+    ``tiebreaks`` replace the preset's, ``options`` change the options named.  Without a
+    preset but with overrides the base is ``Rules()``; with neither, ``rules`` is None.
+    The slug is kept as the first record, ``("slug", value)``.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        at = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        line = int(at.group(1)) if at else (text.count("\n") + 1 if "end of document" in message else None)
+        message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+        column = f" (column {at.group(2)})" if at else ""
+        raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
+    r = _Reader(source, _Lines(text))
+
+    def top(key: str | None) -> int | None:
+        return r.lines.table("", key) if key else None
+
+    _check_keys(r, data, _TOP_KEYS, "the file", lambda key: r.lines.table(key or "") or top(key))
+    if "tournament" not in data:
+        raise r.fail('missing the [tournament] table: expected [tournament] with at least name = "..."', None)
+    info = _get(r, data, "tournament", dict, "the file", top, expected="a [tournament] table")
+
+    def at(key: str | None) -> int | None:
+        return r.lines.table("tournament", key)
+
+    _check_keys(r, info, _TOURNAMENT_KEYS, "[tournament]", at)
+    name = _str(r, info, "name", "[tournament]", at, required=True)
+    records: list[tuple[str, str]] = []
+    slug = _get(r, info, "slug", str, "[tournament]", at, expected="a string")
+    if slug is not None:
+        if not _SLUG.fullmatch(slug):
+            raise r.fail(
+                f"[tournament]: slug = {_show(slug)}: expected letters, digits, '-', '_' or '.', "
+                "starting with a letter or digit (it is used in URLs and commands)",
+                at("slug"),
+            )
+        records.append((SLUG, slug))
+    records += _records(r, info, at)
+    game_kind = _choice(r, info, "game", _GAMES, "[tournament]", at, GameKind.CHESS)
+
+    players = _players(r, data.get("players", []))
+    ids = {p.id for p in players}
+    games = _games(r, data.get("games", []), ids)
+    byes = _byes(r, data.get("byes", []), ids)
+    withdrawals = _withdrawals(r, data.get("withdrawals", []), ids)
+
+    used = max([g.round for g in games] + [b.round for b in byes], default=0)
+    if "rounds" in info:
+        rounds = _int(r, info, "rounds", "[tournament]", at, minimum=0, maximum=MAX_ROUNDS)
+        if used > rounds:
+            late = [f"[[games]] entry {k + 1}" for k, g in enumerate(games) if g.round > rounds]
+            late += [f"[[byes]] entry {k + 1}" for k, b in enumerate(byes) if b.round > rounds]
+            raise r.fail(
+                f"[tournament]: rounds = {rounds}, but {late[0]} is in a later round: expected "
+                f"rounds of at least {used}",
+                at("rounds"),
+            )
+    else:
+        rounds = used
+    for k, w in enumerate(withdrawals):
+        if w.after_round > rounds:
+            raise r.fail(
+                f"[[withdrawals]] entry {k + 1}: after_round = {w.after_round}, but the tournament "
+                f"has {rounds} rounds",
+                r.lines.entry("withdrawals", k, "after_round"),
+            )
+    _check_schedule(r, games, byes, withdrawals)
+
+    if "system" in info:
+        system = _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
+    else:
+        system = infer_system(players, games)
+
+    return Tournament(
+        name=name,
+        players=players,
+        rounds=rounds,
+        games=games,
+        byes=byes,
+        withdrawals=withdrawals,
+        system=system,
+        game=game_kind,
+        rules=_rules(r, info, at),
+        records=tuple(records),
+    )
+
+
+def _choice(
+    r: _Reader,
+    table: Mapping[str, Any],
+    key: str,
+    choices: Mapping[str, T],
+    what: str,
+    where: Callable[[str | None], int | None],
+    default: T,
+) -> T:
+    value = _get(r, table, key, str, what, where, expected=" or ".join(f'"{c}"' for c in choices))
+    if value is None:
+        return default
+    if value not in choices:
+        raise r.fail(
+            f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key)
+        )
+    return choices[value]
+
+
+def _records(
+    r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]
+) -> list[tuple[str, str]]:
+    value = _get(r, info, "records", list, "[tournament]", at, expected='an array of ["tag", "text"] pairs')
+    records = []
+    for item in value or []:
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or not all(isinstance(part, str) for part in item)
+            or item[0] == SLUG
+        ):
+            raise r.fail(
+                f'[tournament]: records: {_show(item)}: expected a ["tag", "text"] pair of strings '
+                'such as ["022", "Hanoi"]',
+                at("records"),
+            )
+        records.append((item[0], item[1]))
+    return records
+
+
+def _entries(r: _Reader, value: object, name: str) -> list[tuple[int, Mapping[str, Any], Callable]]:
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise r.fail(f"{name}: expected an array of tables ([[{name}]])", r.lines.table("", name))
+    result = []
+    for index, item in enumerate(value):
+
+        def where(key: str | None, index: int = index) -> int | None:
+            return r.lines.entry(name, index, key)
+
+        result.append((index, item, where))
+    return result
+
+
+def _players(r: _Reader, value: object) -> tuple[Player, ...]:
+    players: list[Player] = []
+    seen: dict[int, int] = {}
+    for index, item, where in _entries(r, value, "players"):
+        what = f"[[players]] entry {index + 1}"
+        _check_keys(r, item, _PLAYER_KEYS, what, where)
+        pid = _int(r, item, "id", what, where, minimum=1, required=True)
+        if pid in seen:
+            raise r.fail(
+                f"{what}: duplicate id {pid}: already used by [[players]] entry {seen[pid] + 1}", where("id")
+            )
+        seen[pid] = index
+        fide_id = _get(r, item, "fide_id", (str, int), what, where, expected="a string")
+        players.append(
+            Player(
+                id=pid,
+                name=_str(r, item, "name", what, where, required=True),
+                rating=_int(r, item, "rating", what, where, minimum=0),
+                federation=_str(r, item, "federation", what, where),
+                club=_str(r, item, "club", what, where),
+                title=_str(r, item, "title", what, where),
+                sex=_str(r, item, "sex", what, where),
+                fide_id="" if fide_id is None else str(fide_id),
+                birth=_str(r, item, "birth", what, where),
+            )
+        )
+    return tuple(players)
+
+
+def _player_ref(
+    r: _Reader, item: Mapping[str, Any], key: str, what: str, where: Callable, ids: set[int]
+) -> int:
+    pid = _int(r, item, key, what, where, minimum=1, required=True)
+    if pid not in ids:
+        raise r.fail(
+            f"{what}: {key} = {pid} is not a player: expected the id of a [[players]] entry", where(key)
+        )
+    return pid
+
+
+def _games(r: _Reader, value: object, ids: set[int]) -> tuple[Game, ...]:
+    games = []
+    for index, item, where in _entries(r, value, "games"):
+        what = f"[[games]] entry {index + 1}"
+        _check_keys(r, item, _GAME_KEYS, what, where)
+        if "red" in item and "white" in item:
+            raise r.fail(
+                f"{what}: both red and white: expected one of them (red is white in xiangqi)", where("red")
+            )
+        white = _player_ref(r, item, "red" if "red" in item else "white", what, where, ids)
+        black = _player_ref(r, item, "black", what, where, ids)
+        if white == black:
+            raise r.fail(f"{what}: player {white} cannot play themselves", where("black"))
+        result_text = _get(r, item, "result", str, what, where, expected='a result such as "1-0"')
+        result = None
+        if result_text is not None:
+            try:
+                result = Result.parse(result_text)
+            except ValueError as error:
+                raise r.fail(f"{what}: {error}", where("result")) from None
+        fouls = _get(r, item, "fouls", dict, what, where, expected="a table such as { black = 1 }") or {}
+        fouls_line = where("fouls")
+
+        def fouls_where(key: str | None, line: int | None = fouls_line) -> int | None:
+            return line
+
+        _check_keys(r, fouls, ("white", "red", "black"), f"{what}: fouls", fouls_where)
+        if "red" in fouls and "white" in fouls:
+            raise r.fail(f"{what}: fouls has both red and white: expected one of them", fouls_line)
+
+        fouls_white = _int(
+            r, fouls, "red" if "red" in fouls else "white", f"{what}: fouls", fouls_where, minimum=0
+        )
+        rated = _get(r, item, "rated", bool, what, where, expected="true or false")
+        colours_known = _get(r, item, "colours_known", bool, what, where, expected="true or false")
+        games.append(
+            Game(
+                round=_int(r, item, "round", what, where, minimum=1, maximum=MAX_ROUNDS, required=True),
+                white=white,
+                black=black,
+                result=result,
+                board=_int(r, item, "board", what, where, minimum=0),
+                rated=True if rated is None else rated,
+                colours_known=True if colours_known is None else colours_known,
+                fouls_white=fouls_white,
+                fouls_black=_int(r, fouls, "black", f"{what}: fouls", fouls_where, minimum=0),
+            )
+        )
+    return tuple(games)
+
+
+def _byes(r: _Reader, value: object, ids: set[int]) -> tuple[Bye, ...]:
+    byes = []
+    accepted = '"pab", "full", "half", "zero" (or U, F, H, Z)'
+    for index, item, where in _entries(r, value, "byes"):
+        what = f"[[byes]] entry {index + 1}"
+        _check_keys(r, item, _BYE_KEYS, what, where)
+        kind_text = _get(r, item, "kind", str, what, where, required=True, expected=accepted)
+        kind = _BYE_KINDS.get(kind_text.lower())
+        if kind is None:
+            raise r.fail(f"{what}: kind = {_show(kind_text)}: expected {accepted}", where("kind"))
+        byes.append(
+            Bye(
+                round=_int(r, item, "round", what, where, minimum=1, maximum=MAX_ROUNDS, required=True),
+                player=_player_ref(r, item, "player", what, where, ids),
+                kind=kind,
+            )
+        )
+    return tuple(byes)
+
+
+def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, ...]:
+    withdrawals = []
+    seen: set[int] = set()
+    for index, item, where in _entries(r, value, "withdrawals"):
+        what = f"[[withdrawals]] entry {index + 1}"
+        _check_keys(r, item, _WITHDRAWAL_KEYS, what, where)
+        player = _player_ref(r, item, "player", what, where, ids)
+        if player in seen:
+            raise r.fail(f"{what}: player {player} already withdrew in an earlier entry", where("player"))
+        seen.add(player)
+        after = _int(r, item, "after_round", what, where, minimum=0, maximum=MAX_ROUNDS, required=True)
+        withdrawals.append(Withdrawal(player, after))
+    return tuple(withdrawals)
+
+
+def _check_schedule(
+    r: _Reader, games: tuple[Game, ...], byes: tuple[Bye, ...], withdrawals: tuple[Withdrawal, ...]
+) -> None:
+    """One opponent (or one bye) per player per round; nothing but zero byes after withdrawing.
+
+    Several games between the same two players in one round are allowed: they form a match
+    (CXA 14.2, VN 21.2).
+    """
+    where_in_round: dict[tuple[int, int], tuple[str, int | None]] = {}  # (player, round) -> opponent/bye
+    withdrawn = {w.player: w.after_round for w in withdrawals}
+    for k, g in enumerate(games):
+        line = r.lines.entry("games", k)
+        for player, opponent in ((g.white, g.black), (g.black, g.white)):
+            if g.round > withdrawn.get(player, g.round):
+                raise r.fail(
+                    f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
+                    f"withdrawing after round {withdrawn[player]}",
+                    line,
+                )
+            previous = where_in_round.setdefault((player, g.round), ("game", opponent))
+            if previous != ("game", opponent):
+                raise r.fail(
+                    f"[[games]] entry {k + 1}: player {player} already has "
+                    f"{_describe(previous)} in round {g.round}: expected one opponent per round",
+                    line,
+                )
+    for k, b in enumerate(byes):
+        line = r.lines.entry("byes", k)
+        if b.round > withdrawn.get(b.player, b.round) and b.kind is not ByeKind.ZERO:
+            raise r.fail(
+                f"[[byes]] entry {k + 1}: player {b.player} withdrew after round "
+                f"{withdrawn[b.player]}: expected only zero-point byes later",
+                line,
+            )
+        previous = where_in_round.get((b.player, b.round))
+        if previous is not None:
+            raise r.fail(
+                f"[[byes]] entry {k + 1}: player {b.player} already has {_describe(previous)} in "
+                f"round {b.round}: expected one game or one bye per round",
+                line,
+            )
+        where_in_round[(b.player, b.round)] = ("bye", None)
+
+
+def _describe(entry: tuple[str, int | None]) -> str:
+    return "a bye" if entry[0] == "bye" else f"a game against {entry[1]}"
+
+
+def _number(r: _Reader, table: Mapping[str, Any], key: str, what: str, where: Callable) -> float | None:
+    value = _get(r, table, key, (int, float), what, where, expected="a number")
+    return None if value is None else float(value)
+
+
+def _scoring(r: _Reader, table: Mapping[str, Any], where: Callable[[str | None], int | None]) -> Scoring:
+    what = "[tournament] scoring"
+    _check_keys(r, table, _SCORING_KEYS, what, where)
+    win, draw, loss = (_number(r, table, key, what, where) for key in ("win", "draw", "loss"))
+    if win is None or draw is None or loss is None:
+        raise r.fail(
+            f"{what}: expected win, draw and loss, such as {{ win = 2, draw = 1, loss = 0 }}", where(None)
+        )
+    if not win > draw >= loss:
+        raise r.fail(f"{what}: a win must score more than a draw, a draw at least a loss", where(None))
+    match = _get(r, table, "match", list, what, where, expected="[win, draw, loss] match points")
+    if match is not None:
+        if len(match) != 3 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in match):
+            raise r.fail(
+                f"{what}: match = {_show(match)}: expected [win, draw, loss] match points such as [2, 1, 0]",
+                where("match"),
+            )
+        match = tuple(float(v) for v in match)
+    optional = {key: _number(r, table, key, what, where) for key in _SCORING_KEYS[3:-1]}
+    if optional["zero_bye"] is None:
+        optional["zero_bye"] = 0.0
+    return Scoring(win=win, draw=draw, loss=loss, match=match, **optional)
+
+
+def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]) -> Rules | None:
+    preset = _get(r, info, "rules", str, "[tournament]", at, expected="the name of a preset")
+    overrides = [key for key in ("scoring", "tiebreaks", "options") if key in info]
+    if preset is None and not overrides:
+        return None
+    if preset is None:
+        rules = Rules()
+    else:
+        from ranking.presets import get_preset
+
+        try:
+            rules = get_preset(preset)
+        except InputError as error:
+            raise r.fail(f"[tournament]: rules: {error.message}", at("rules")) from None
+    if "scoring" in info:
+        table = _get(
+            r, info, "scoring", dict, "[tournament]", at, expected="a table such as { win = 2, ... }"
+        )
+        rules = replace(rules, scoring=_scoring(r, table, lambda key: at("scoring")))
+    if "tiebreaks" in info:
+        chain = _get(
+            r, info, "tiebreaks", list, "[tournament]", at, expected='an array of codes such as ["BH"]'
+        )
+        for code in chain:
+            if not isinstance(code, str) or not code.strip():
+                raise r.fail(
+                    f'[tournament]: tiebreaks: {_show(code)}: expected a tie-break code such as "BH"',
+                    at("tiebreaks"),
+                )
+            _check_code(r, code, at("tiebreaks"))
+        rules = replace(rules, tiebreaks=tuple(chain))
+    if "options" in info:
+        values = _get(
+            r, info, "options", dict, "[tournament]", at, expected="a table such as { keep_rounds = 7 }"
+        )
+        try:
+            options = Options.from_mapping(values, base=rules.options)
+        except (ValueError, TypeError) as error:
+            raise r.fail(f"[tournament] options: {error}", at("options")) from None
+        rules = replace(rules, options=options)
+    return rules
+
+
+def _check_code(r: _Reader, code: str, line: int | None) -> None:
+    """A tie-break code the registry knows (``ranking.codes.parse_code``)."""
+    from ranking.codes import parse_code  # the registry imports much of ranking
+
+    try:
+        parse_code(code)
+    except InputError as error:
+        raise r.fail(f"[tournament]: tiebreaks: {error.message}", line) from None
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------
+
+
+def _num(value: float) -> int | float:
+    """Whole numbers as TOML integers (``2``), others as floats (``0.5``)."""
+    return int(value) if float(value).is_integer() else float(value)
+
+
+def write_tournament_toml(t: Tournament) -> str:
+    """The tournament as a TOML file that ``parse_tournament_toml`` reads back equal.
+
+    The rules are written as the preset whose description they carry (``ranking.presets``)
+    plus only what differs from it, or as plain overrides of ``Rules()``; a description
+    that no preset carries is not written.  The first ``("slug", ...)`` record becomes
+    ``slug``; other records go to ``records``.
+    """
+    info: dict[str, Any] = {}
+    records = list(t.records)
+    slug = next((k for k, (tag, _) in enumerate(records) if tag == SLUG), None)
+    if slug is not None:
+        info["slug"] = records.pop(slug)[1]
+    info["name"] = t.name
+    info["game"] = t.game.value
+    info["system"] = t.system.value
+    info["rounds"] = t.rounds
+    if t.rules is not None:
+        info.update(_rules_table(t.rules))
+    if records:
+        info["records"] = [[tag, rest] for tag, rest in records]
+    sections = {
+        "players": [_player_table(p) for p in t.players],
+        "games": [_game_table(g) for g in t.games],
+        "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
+        "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
+    }
+    chunks = ["[tournament]\n" + tomli_w.dumps(info)]
+    for name, entries in sections.items():
+        for entry in entries:
+            chunks.append(f"[[{name}]]\n" + _entry_text(entry))
+    return "\n".join(chunks)
+
+
+def _entry_text(entry: Mapping[str, Any]) -> str:
+    """One array-of-tables entry: its keys, with ``fouls`` as an inline table."""
+    fouls = entry.get("fouls")
+    text = tomli_w.dumps({key: value for key, value in entry.items() if key != "fouls"})
+    if fouls:
+        text += "fouls = { " + ", ".join(f"{key} = {value}" for key, value in fouls.items()) + " }\n"
+    return text
+
+
+def _player_table(p: Player) -> dict[str, Any]:
+    table: dict[str, Any] = {"id": p.id, "name": p.name}
+    if p.rating:
+        table["rating"] = p.rating
+    for key in ("federation", "club", "title", "sex", "fide_id", "birth"):
+        if getattr(p, key):
+            table[key] = getattr(p, key)
+    return table
+
+
+def _game_table(g: Game) -> dict[str, Any]:
+    table: dict[str, Any] = {"round": g.round}
+    if g.board:
+        table["board"] = g.board
+    table["white"] = g.white
+    table["black"] = g.black
+    if g.result is not None:
+        table["result"] = g.result.value
+    fouls = {key: value for key, value in (("white", g.fouls_white), ("black", g.fouls_black)) if value}
+    if fouls:
+        table["fouls"] = fouls
+    if not g.rated:
+        table["rated"] = False
+    if not g.colours_known:
+        table["colours_known"] = False
+    return table
+
+
+def _scoring_table(s: Scoring) -> dict[str, Any]:
+    table: dict[str, Any] = {"win": _num(s.win), "draw": _num(s.draw), "loss": _num(s.loss)}
+    for f in fields(Scoring):
+        if f.name in table or f.name == "match":
+            continue
+        value = getattr(s, f.name)
+        if value is not None and not (f.name == "zero_bye" and value == 0):
+            table[f.name] = _num(value)
+    if s.match is not None:
+        table["match"] = [_num(v) for v in s.match]
+    return table
+
+
+def _preset_for(rules: Rules) -> tuple[str, Rules] | None:
+    """The preset ``rules`` is (or was made from): equal, else the same description."""
+    from ranking.presets import PRESETS
+
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name, preset
+    if rules.description:
+        for name, preset in PRESETS.items():
+            if preset.description == rules.description:
+                return name, preset
+    return None
+
+
+def _rules_table(rules: Rules) -> dict[str, Any]:
+    found = _preset_for(rules)
+    table: dict[str, Any] = {}
+    base = Rules()
+    if found is not None:
+        table["rules"], base = found
+    if rules.scoring != base.scoring:
+        table["scoring"] = _scoring_table(rules.scoring)
+    if rules.tiebreaks != base.tiebreaks:
+        table["tiebreaks"] = list(rules.tiebreaks)
+    options = {}
+    for f in fields(Options):
+        value = getattr(rules.options, f.name)
+        if value != getattr(base.options, f.name):
+            options[f.name] = value.value if hasattr(value, "value") else value
+    if options:
+        table["options"] = options
+    if not table:
+        table["tiebreaks"] = []  # rules equal to Rules(): one override keeps them from being None
+    return table

@@ -1,0 +1,790 @@
+"""FIDE Tournament Report File: a strict TRF-16 / TRF-2026 reader and a TRF-16 writer.
+
+Sources: FIDE C.04 Annex 2 "TRF-16" (Krause 2006, approved Elista 2015) for the ``001``
+player record and the ``012``-``132`` tournament records; the TEC's TRF-2026 (approved by
+FIDE Council 12/05/2025) for ``###`` comments, ``142`` (rounds), ``162`` (scoring) and
+``202``/``212`` (tie-breaks); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
+(rounds) and ``XXS`` (scoring).
+
+``parse_trf`` turns text into a ``Tournament``; ``write_trf`` turns a ``Tournament`` back
+into TRF-16 text.  Both are pure: no file I/O (``ranking.loading`` reads files).
+
+>>> t = parse_trf('''012 Mini
+... 001    1      Alpha, A                          2100                             1.0    1     2 w 1
+... 001    2      Beta, B                           2000                             0.0    2     1 b 0
+... ''')
+>>> t.games[0].result
+<Result.WHITE_WINS: '1-0'>
+>>> parse_trf(write_trf(t)) == t
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ranking.errors import InputError
+from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament
+from ranking.rules import CHESS, Rules, Scoring
+
+__all__ = ["infer_system", "parse_trf", "system_from_type", "write_trf"]
+
+PLAYER = "001"
+NAME = "012"
+TYPE = "092"
+ENCODED_TYPE = "192"
+ROUNDS_TAGS = ("XXR", "142")
+SCORING_TAGS = ("XXS", "162")
+CHAIN_TAGS = ("202", "212")
+
+#: The ``092`` text ``write_trf`` writes for each system (and ``parse_trf`` does not keep).
+TYPE_NAMES = {
+    System.SWISS: "Swiss",
+    System.ROUND_ROBIN: "Round Robin",
+    System.DOUBLE_ROUND_ROBIN: "Double Round Robin",
+}
+
+_ROUND_START = 91  # 0-based index of round 1's block: column 92
+_ROUND_WIDTH = 10
+_MAX_ID = 9999
+_PLAYED_LETTERS = frozenset("10=WDL")
+_RESULT_LETTERS = frozenset("+-10=WDLHFUZ ")
+_COLOURS = {"w": "w", "b": "b", "-": "-", " ": "-"}
+_NUMBER = re.compile(r"-?[0-9]{1,6}(?:\.[0-9]{1,6})?")
+_DIGITS = re.compile(r"[0-9]{1,9}")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+#: Letters of the two players of one game (this player's, the opponent's) -> result from
+#: this player's side as white, and whether the game was rated (W/D/L: under one move).
+_PAIRS: dict[tuple[str, str], tuple[Result | None, bool]] = {
+    ("1", "0"): (Result.WHITE_WINS, True),
+    ("0", "1"): (Result.BLACK_WINS, True),
+    ("=", "="): (Result.DRAW, True),
+    ("0", "0"): (Result.BOTH_LOSE, True),
+    ("=", "0"): (Result.WHITE_HALF, True),
+    ("0", "="): (Result.BLACK_HALF, True),
+    ("W", "L"): (Result.WHITE_WINS, False),
+    ("L", "W"): (Result.BLACK_WINS, False),
+    ("D", "D"): (Result.DRAW, False),
+    ("L", "L"): (Result.BOTH_LOSE, False),
+    ("D", "L"): (Result.WHITE_HALF, False),
+    ("L", "D"): (Result.BLACK_HALF, False),
+    ("+", "-"): (Result.WHITE_WINS_FORFEIT, True),
+    ("-", "+"): (Result.BLACK_WINS_FORFEIT, True),
+    ("-", "-"): (Result.DOUBLE_FORFEIT, True),
+    (" ", " "): (None, True),
+}
+_LETTERS = {(result, rated): pair for pair, (result, rated) in _PAIRS.items() if result is not None}
+
+#: A letter without an opponent: the TRF bye letters, and tolerated game letters.
+_BYE_LETTERS = {
+    "U": ByeKind.PAIRING,
+    "F": ByeKind.FULL,
+    "H": ByeKind.HALF,
+    "Z": ByeKind.ZERO,
+    "+": ByeKind.FULL,
+    "1": ByeKind.FULL,
+    "=": ByeKind.HALF,
+    "-": ByeKind.ZERO,
+    "0": ByeKind.ZERO,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One round block of a ``001`` line."""
+
+    opponent: int | None
+    colour: str  # "w", "b" or "-"
+    letter: str  # upper case; " " = blank
+    line: int
+    column: int  # 1-based column of the block
+
+
+@dataclass(slots=True)
+class _PlayerLine:
+    player: Player
+    line: int
+    entries: dict[int, _Entry] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------
+
+
+def parse_trf(text: str, source: str = "<trf>") -> Tournament:
+    """Read a FIDE TRF-16 or TRF-2026 file (C.04 Annex 2; TEC TRF-2026) into a Tournament.
+
+    Player lines (``001``) are read by their fixed columns; trailing blanks and lines that
+    end after the last round played are fine, anything else out of place raises
+    ``InputError`` naming ``source``, the line and what was expected.  Both players of a
+    game must list each other in the same round with fitting colours and results.
+
+    Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used);
+    ``XXS`` (JaVaFo) and ``162`` (TRF-2026) scoring; ``212`` (without its leading ``PTS``),
+    else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
+    when there is no comma).  ``092`` (else ``192``) names the system, else
+    ``infer_system`` decides.  ``###`` comments and blank lines are skipped; every other
+    record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``.
+    TRF-2026 ``240`` bye records and NRS records are kept verbatim, not interpreted.
+
+    ``162`` layout (TRF-2026): a result code (W D L A P X) in column 6 and its points in
+    columns 7-10, repeated every 9 columns.  It is read forgivingly as any sequence of
+    ``<code> <points>`` pairs; W = win (also forfeit win and full-point bye), D = draw
+    (also half-point bye), L = loss, A = absence (zero-point bye and forfeit loss),
+    P = pairing-allocated bye, X (unknown result) is ignored; F, H, Z are accepted for
+    the full-, half- and zero-point bye.
+
+    Byes: a round without opponent gives a ``Bye`` for its letter (H F U Z, and ``+ 1``
+    full, ``=`` half, ``- 0`` zero); a blank round is a zero-point bye only up to the last
+    round in which a game has a result.  Boards are numbered in each round in the order
+    the games are met scanning players by starting number.
+    """
+    if not isinstance(text, str):
+        raise InputError(f"expected TRF text, got {type(text).__name__}", source=source)
+    name: str | None = None
+    players: dict[int, _PlayerLine] = {}
+    records: list[tuple[str, str]] = []
+    declared_rounds: tuple[int, int] | None = None  # (rounds, line)
+    scoring_values: dict[str, tuple[float, int]] = {}
+    chains: dict[str, tuple[tuple[str, ...], int]] = {}
+    system_texts: dict[str, str] = {}
+
+    text = text.removeprefix("\ufeff")
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+        line = raw.rstrip(" \t")
+        if not line.strip() or line.startswith("###"):
+            continue
+        tag = line[:3]
+        if len(tag) < 3 or any(ch.isspace() for ch in tag) or (len(line) > 3 and line[3] != " "):
+            raise InputError(
+                f"expected a record: a 3-character tag such as 001, 012 or XXR, then a blank; "
+                f"got {line[:16]!r}",
+                source=source,
+                line=number,
+            )
+        rest = line[4:]
+        if tag == PLAYER:
+            entry = _parse_player(line, number, source)
+            pid = entry.player.id
+            if pid in players:
+                raise InputError(
+                    f"duplicate start number {pid}: already used on line {players[pid].line}",
+                    source=source,
+                    line=number,
+                )
+            players[pid] = entry
+        elif tag == NAME and name is None:
+            name = rest.strip()
+        elif tag in ROUNDS_TAGS:
+            rounds = _parse_rounds(tag, rest, number, source)
+            if declared_rounds is not None and declared_rounds[0] != rounds:
+                raise InputError(
+                    f"{tag} says {rounds} rounds, but line {declared_rounds[1]} says {declared_rounds[0]}",
+                    source=source,
+                    line=number,
+                )
+            declared_rounds = (rounds, number)
+        elif tag == "XXS":
+            for key, value in _parse_xxs(rest, number, source).items():
+                scoring_values[key] = (value, number)
+        elif tag == "162":
+            for key, value in _parse_162(rest, number, source).items():
+                scoring_values[key] = (value, number)
+        elif tag in CHAIN_TAGS:
+            codes = _split_codes(rest)
+            if tag == "212" and codes and codes[0].upper() == "PTS":
+                codes = codes[1:]
+            if codes:
+                chains[tag] = (codes, number)
+        else:
+            if tag in (TYPE, ENCODED_TYPE) and tag not in system_texts:
+                system_texts[tag] = rest.strip()
+            if tag == TYPE and rest.strip() in TYPE_NAMES.values():
+                continue  # the canonical name: ``system`` carries it, the writer restores it
+            records.append((tag, rest.rstrip()))
+
+    if not players:
+        raise InputError("no player records (001 lines): expected at least one player", source=source)
+
+    used_rounds = max((max(p.entries, default=0) for p in players.values()), default=0)
+    if declared_rounds is not None:
+        rounds, rounds_line = declared_rounds
+        if used_rounds > rounds:
+            by_line = sorted(players.values(), key=lambda p: p.line)
+            late = next(p for p in by_line if max(p.entries, default=0) > rounds)
+            raise InputError(
+                f"player {late.player.id} has an entry in round {max(late.entries)}, but line {rounds_line} "
+                f"says the tournament has {rounds} rounds",
+                source=source,
+                line=late.line,
+            )
+    else:
+        rounds = used_rounds
+
+    games, byes = _pair_up(players, source)
+    player_tuple = tuple(players[pid].player for pid in sorted(players))
+    system = None
+    for tag in (TYPE, ENCODED_TYPE):
+        if system is None and tag in system_texts:
+            system = system_from_type(system_texts[tag])
+    if system is None:
+        system = infer_system(player_tuple, games)
+
+    rules = None
+    if scoring_values or chains:
+        scoring = _scoring_from_values(
+            {k: v for k, (v, _) in scoring_values.items()},
+            source,
+            max((ln for _, ln in scoring_values.values()), default=None),
+        )
+        chain = chains.get("212", chains.get("202", ((), 0)))[0]
+        rules = Rules(scoring=scoring, tiebreaks=chain)
+
+    return Tournament(
+        name=name or "",
+        players=player_tuple,
+        rounds=rounds,
+        games=games,
+        byes=byes,
+        system=system,
+        game=GameKind.CHESS,
+        rules=rules,
+        records=tuple(records),
+    )
+
+
+def _field(line: str, first: int, last: int) -> str:
+    """Columns ``first``..``last`` (1-based, inclusive) of ``line``, blank-padded."""
+    return line[first - 1 : last].ljust(last - first + 1)
+
+
+def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
+    """One ``001`` record (C.04 Annex 2 player section)."""
+
+    def fail(message: str) -> InputError:
+        return InputError(message, source=source, line=number)
+
+    start = _field(line, 5, 8).strip()
+    if not _DIGITS.fullmatch(start) or not 1 <= int(start) <= _MAX_ID:
+        raise fail(f"expected a start number 1-9999 in columns 5-8, got {start!r}")
+    if _field(line, 9, 9) != " ":
+        raise fail(f"expected a blank in column 9 after the start number, got {line[8]!r}")
+    sex = _field(line, 10, 10)
+    if sex != " " and not sex.isalpha():
+        raise fail(f"expected the sex (m, w or blank) in column 10, got {sex!r}")
+    title = _field(line, 11, 13).strip()
+    name = _field(line, 15, 47).strip()
+    rating_text = _field(line, 49, 52).strip()
+    if rating_text and not _DIGITS.fullmatch(rating_text):
+        raise fail(f"expected a rating (digits) in columns 49-52, got {rating_text!r}")
+    points = _field(line, 81, 84).strip()
+    if points and not _NUMBER.fullmatch(points):
+        raise fail(f"expected the points (such as 4.5) in columns 81-84, got {points!r}")
+    rank = _field(line, 86, 89).strip()
+    if rank and not _DIGITS.fullmatch(rank):
+        raise fail(f"expected the rank (digits) in columns 86-89, got {rank!r}")
+    if _field(line, 90, 91).strip():
+        raise fail(f"expected blanks in columns 90-91 before round 1, got {_field(line, 90, 91)!r}")
+    player = Player(
+        id=int(start),
+        name=name,
+        rating=int(rating_text) if rating_text else 0,
+        federation=_field(line, 54, 56).strip(),
+        title=title,
+        sex=sex.strip(),
+        fide_id=_field(line, 58, 68).strip(),
+        birth=_field(line, 70, 79).strip(),
+    )
+    parsed = _PlayerLine(player, number)
+    for index, start_at in enumerate(range(_ROUND_START, len(line), _ROUND_WIDTH), start=1):
+        block = line[start_at : start_at + _ROUND_WIDTH].ljust(_ROUND_WIDTH)
+        entry = _parse_round(block, index, start_at + 1, fail)
+        if entry is not None:
+            parsed.entries[index] = _Entry(entry[0], entry[1], entry[2], number, start_at + 1)
+    return parsed
+
+
+def _parse_round(
+    block: str, rnd: int, column: int, fail: Callable[[str], InputError]
+) -> tuple[int | None, str, str] | None:
+    """One 10-column round block: opponent (4), blank, colour, blank, result, 2 blanks."""
+    for offset in (4, 6, 8, 9):
+        if block[offset] != " ":
+            raise fail(
+                f"round {rnd}: expected a blank in column {column + offset}, got {block[offset]!r} "
+                f"(a round is 'oooo c r' from column {column}: opponent, colour, result)"
+            )
+    opponent_text = block[:4].strip()
+    if not opponent_text or set(opponent_text) == {"0"}:
+        opponent = None
+    elif _DIGITS.fullmatch(opponent_text):
+        opponent = int(opponent_text)
+    else:
+        raise fail(
+            f"round {rnd}: expected an opponent's start number (or 0000) in columns "
+            f"{column}-{column + 3}, got {opponent_text!r}"
+        )
+    colour = _COLOURS.get(block[5].lower())
+    if colour is None:
+        raise fail(f"round {rnd}: expected the colour w, b or - in column {column + 5}, got {block[5]!r}")
+    letter = block[7].upper()
+    if letter not in _RESULT_LETTERS:
+        raise fail(
+            f"round {rnd}: expected a result (1 = 0 + - W D L H F U Z or blank) in column {column + 7}, "
+            f"got {block[7]!r}"
+        )
+    if opponent is None:
+        if colour != "-":
+            raise fail(f"round {rnd}: colour {block[5]!r} in column {column + 5} without an opponent")
+        if letter in "WDL":
+            raise fail(f"round {rnd}: result {letter!r} in column {column + 7} needs an opponent")
+        if letter == " ":
+            return None  # blank: nothing recorded
+    elif letter in "HFUZ":
+        raise fail(
+            f"round {rnd}: result {letter!r} is a bye, but columns {column}-{column + 3} name "
+            f"opponent {opponent}: expected 0000 for a bye"
+        )
+    return opponent, colour, letter
+
+
+def _parse_rounds(tag: str, rest: str, number: int, source: str) -> int:
+    value = rest.strip()
+    if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= _MAX_ID:
+        raise InputError(
+            f"{tag}: expected the number of rounds (1-9999), got {value!r}", source=source, line=number
+        )
+    return int(value)
+
+
+_XXS_KEYS = frozenset(
+    {"WW", "BW", "WD", "BD", "WL", "BL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL", "W", "D", "L"}
+)
+
+
+def _number(text: str, what: str, number: int, source: str) -> float:
+    if not _NUMBER.fullmatch(text):
+        raise InputError(
+            f"{what}: expected a number such as 1 or 0.5, got {text!r}", source=source, line=number
+        )
+    return float(text)
+
+
+def _parse_xxs(rest: str, number: int, source: str) -> dict[str, float]:
+    """JaVaFo ``XXS KEY=points ...`` (keys WW BW WD BD WL BL ZPB HPB FPB PAB FW FL W D)."""
+    values: dict[str, float] = {}
+    for token in rest.split():
+        key, sep, value = token.partition("=")
+        key = key.upper()
+        if not sep or key not in _XXS_KEYS:
+            raise InputError(
+                f"XXS: expected KEY=points with KEY one of {', '.join(sorted(_XXS_KEYS))}, got {token!r}",
+                source=source,
+                line=number,
+            )
+        values[key] = _number(value, f"XXS {key}", number, source)
+    return values
+
+
+_162_CODES = {
+    "W": "W",
+    "D": "D",
+    "L": "L",
+    "A": "A",
+    "P": "PAB",
+    "X": "X",
+    "F": "FPB",
+    "H": "HPB",
+    "Z": "ZPB",
+}
+_162_PAIR = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)(?=\s|$)")
+
+
+def _parse_162(rest: str, number: int, source: str) -> dict[str, float]:
+    """TRF-2026 ``162``: result code at column 6, points at 7-10, every 9 columns."""
+    values: dict[str, float] = {}
+    position = 0
+    while position < len(rest) and rest[position:].strip():
+        matched = _162_PAIR.match(rest, position)
+        if matched is None or matched.group(1).upper() not in _162_CODES:
+            raise InputError(
+                "162: expected result codes W D L A P X, each followed by its points "
+                f"(such as '162  W 3.0    D 1.0'), got {rest.strip()!r}",
+                source=source,
+                line=number,
+            )
+        key = _162_CODES[matched.group(1).upper()]
+        values[key] = float(matched.group(2))
+        position = matched.end()
+    values.pop("X", None)  # unknown result (adjourned game): nothing in Scoring holds it
+    if "A" in values:
+        absent = values.pop("A")
+        values.setdefault("ZPB", absent)
+        values.setdefault("FL", absent)
+    return values
+
+
+def _scoring_from_values(values: Mapping[str, float], source: str, line: int | None) -> Scoring:
+    """A Scoring from XXS/162 keys; colour-dependent wins or losses are not supported."""
+
+    def one(plain: str, white: str, black: str, default: float) -> float:
+        found = {values[k] for k in (white, black) if k in values}
+        if plain in values:
+            found.discard(values[plain])
+            if found:
+                raise InputError(
+                    f"scoring: {white}/{black} differ from {plain}={values[plain]:g}; points that depend "
+                    "on the colour are supported for draws only",
+                    source=source,
+                    line=line,
+                )
+            return values[plain]
+        if len(found) > 1:
+            raise InputError(
+                f"scoring: {white} and {black} differ; points that depend on the colour are supported "
+                "for draws only",
+                source=source,
+                line=line,
+            )
+        return found.pop() if found else default
+
+    win = one("W", "WW", "BW", 1.0)
+    loss = one("L", "WL", "BL", 0.0)
+    draw = values.get("D", values.get("WD", values.get("BD", 0.5)))
+    draw_white = values.get("WD", draw)
+    draw_black = values.get("BD", draw)
+    coloured = not (draw_white == draw_black == draw)
+    if not win > draw >= loss or (coloured and not win > max(draw_white, draw_black)):
+        raise InputError(
+            f"scoring: win {win:g}, draw {draw:g}, loss {loss:g}: a win must score more than a draw, "
+            "a draw at least a loss",
+            source=source,
+            line=line,
+        )
+    return Scoring(
+        win=win,
+        draw=draw,
+        loss=loss,
+        draw_first=draw_white if coloured else None,
+        draw_second=draw_black if coloured else None,
+        pairing_bye=values.get("PAB"),
+        full_bye=values.get("FPB"),
+        half_bye=values.get("HPB"),
+        zero_bye=values.get("ZPB", 0.0),
+        forfeit_win=values.get("FW"),
+        forfeit_loss=values.get("FL"),
+    )
+
+
+def _split_codes(rest: str) -> tuple[str, ...]:
+    """Tie-break codes of ``202``/``212``: comma-separated, or blank-separated without commas."""
+    parts = rest.split(",") if "," in rest else rest.split()
+    return tuple(code.strip() for code in parts if code.strip())
+
+
+def system_from_type(text: str) -> System | None:
+    """The system a ``092``/``192`` type text names, or None when it does not say.
+
+    >>> system_from_type("swiss FIDE Dutch (JaVaFo)"), system_from_type("Double Round Robin")
+    (<System.SWISS: 'swiss'>, <System.DOUBLE_ROUND_ROBIN: 'double-round-robin'>)
+    """
+    lower = text.lower()
+    if "swiss" in lower:
+        return System.SWISS
+    robin = bool(re.search(r"round[\s_-]*robin|\brr\b|berger", lower))
+    if "double" in lower:
+        return System.DOUBLE_ROUND_ROBIN
+    if robin:
+        return System.ROUND_ROBIN
+    return None
+
+
+def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
+    """ROUND_ROBIN (DOUBLE_ROUND_ROBIN) when every pair of players is scheduled exactly once
+    (twice), counting played, forfeited and unfinished games; SWISS otherwise.
+
+    >>> a, b, c = (Player(i, str(i)) for i in (1, 2, 3))
+    >>> infer_system([a, b, c], [Game(1, 1, 2, None), Game(2, 3, 1, None), Game(3, 2, 3, None)])
+    <System.ROUND_ROBIN: 'round-robin'>
+    """
+    ids = sorted({p.id for p in players})
+    if len(ids) < 2:
+        return System.SWISS
+    meetings = Counter(frozenset((g.white, g.black)) for g in games)
+    counts = {meetings.get(frozenset(pair), 0) for pair in combinations(ids, 2)}
+    if len(counts) == 1:
+        (k,) = counts
+        if k == 1:
+            return System.ROUND_ROBIN
+        if k == 2:
+            return System.DOUBLE_ROUND_ROBIN
+    return System.SWISS
+
+
+def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
+    """Games from the mirrored entries of both players, byes from the rest."""
+    games: list[Game] = []
+    explicit: list[Bye] = []
+    for pid in sorted(players):
+        for rnd, entry in sorted(players[pid].entries.items()):
+            if entry.opponent is None:
+                explicit.append(Bye(rnd, pid, _BYE_LETTERS[entry.letter]))
+                continue
+            game = _game(pid, rnd, entry, players, source)
+            if game is not None:
+                games.append(game)
+
+    played_round = max((g.round for g in games if g.result is not None), default=0)
+    absent = [
+        Bye(rnd, pid, ByeKind.ZERO)
+        for pid in sorted(players)
+        for rnd in range(1, played_round + 1)
+        if rnd not in players[pid].entries
+    ]
+    byes = sorted(explicit + absent, key=lambda b: (b.round, b.player))
+
+    numbered: list[Game] = []
+    by_round: dict[int, list[Game]] = defaultdict(list)
+    for g in games:
+        by_round[g.round].append(g)
+    for rnd in sorted(by_round):
+        ordered = sorted(by_round[rnd], key=lambda g: min(g.white, g.black))
+        numbered.extend(
+            Game(g.round, g.white, g.black, g.result, board, g.rated, g.colours_known)
+            for board, g in enumerate(ordered, start=1)
+        )
+    return tuple(numbered), tuple(byes)
+
+
+def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], source: str) -> Game | None:
+    """The game ``entry`` of player ``pid`` describes, once per pair (from the lower id)."""
+    opponent = entry.opponent
+    assert opponent is not None
+
+    def fail(message: str) -> InputError:
+        return InputError(f"round {rnd} (column {entry.column}): {message}", source=source, line=entry.line)
+
+    if opponent == pid:
+        raise fail(f"player {pid} is listed as their own opponent")
+    if opponent not in players:
+        raise fail(f"opponent {opponent} is not a player: expected the start number of a 001 line")
+    other = players[opponent].entries.get(rnd)
+    if other is None or other.opponent != pid:
+        said = (
+            "nothing"
+            if other is None
+            else "a bye"
+            if other.opponent is None
+            else f"opponent {other.opponent}"
+        )
+        raise fail(
+            f"player {pid} is paired with {opponent}, but player {opponent} (line {players[opponent].line}) "
+            f"lists {said} in round {rnd}: expected {pid}"
+        )
+    if (entry.colour, other.colour) not in (("w", "b"), ("b", "w"), ("-", "-")):
+        raise fail(
+            f"colours {entry.colour!r} (player {pid}) and {other.colour!r} (player {opponent}, line "
+            f"{players[opponent].line}) do not fit: expected w/b, b/w or -/-"
+        )
+    pair = (entry.letter, other.letter)
+    if pair not in _PAIRS:
+        shown = tuple("blank" if letter == " " else letter for letter in pair)
+        raise fail(
+            f"results {shown[0]!r} (player {pid}) and {shown[1]!r} (player {opponent}, line "
+            f"{players[opponent].line}) do not fit: expected 1/0, =/=, 0/0, =/0, W/L, D/D, L/L, D/L, "
+            "+/-, -/- or both blank"
+        )
+    if pid > opponent:
+        return None  # made once, from the lower start number's line
+    colours_known = entry.colour != "-"
+    white_is_pid = entry.colour == "w" or not colours_known  # pid is the lower number
+    letters = pair if white_is_pid else (other.letter, entry.letter)
+    result, rated = _PAIRS[letters]
+    white, black = (pid, opponent) if white_is_pid else (opponent, pid)
+    return Game(rnd, white, black, result, 0, rated, colours_known)
+
+
+# ---------------------------------------------------------------------------------------
+# Writing
+# ---------------------------------------------------------------------------------------
+
+
+def write_trf(
+    tournament: Tournament,
+    points: Mapping[int, float] | None = None,
+    ranks: Mapping[int, int] | None = None,
+) -> str:
+    """The tournament as TRF-16 text (FIDE C.04 Annex 2), one ``001`` line per player.
+
+    Order: ``012`` name, the kept records in order (records whose tag is not 3 characters,
+    such as a TOML slug, are left out), ``XXR`` rounds, ``XXS`` when the scoring is not
+    chess 1/½/0, ``212 PTS,...`` when the rules have a tie-break chain, ``092`` when the
+    system is a round robin (or would not be inferred) and no ``092`` is kept, then the
+    players by starting number with the points and rank columns filled from ``points`` and
+    ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
+    round with results, are written as zero-point byes.  TRF has no boards, fouls, clubs
+    or game kind: those are lost.  Raises InputError when a value does not fit its columns
+    or a player has two entries in one round.
+    """
+    t = tournament
+    if _LINE_BREAK.search(t.name):
+        raise InputError("the tournament name contains a line break: TRF holds one line")
+    if not 0 <= t.rounds <= _MAX_ID:
+        raise InputError(f"{t.rounds} rounds: TRF holds 0-9999")
+    kept: list[tuple[str, str]] = []
+    for tag, rest in t.records:
+        if len(tag) != 3 or any(ch.isspace() for ch in tag) or tag in _REGENERATED or tag.startswith("###"):
+            continue  # not a TRF record (e.g. a TOML slug), or written from the model below
+        if _LINE_BREAK.search(rest):
+            raise InputError(f"record {tag} contains a line break: TRF holds one line per record")
+        kept.append((tag, rest))
+    type_at = next((k for k, (tag, _) in enumerate(kept) if tag == TYPE), None)
+    if type_at is not None and _derived_system(kept, t) is not t.system:
+        kept[type_at] = (TYPE, TYPE_NAMES[t.system])  # the kept text contradicts the system
+
+    lines = [f"{NAME} {t.name}".rstrip()]
+    lines += [f"{tag} {rest}".rstrip() for tag, rest in kept]
+    if t.rounds:
+        lines.append(f"XXR {t.rounds}")
+    if t.rules is not None:
+        if t.rules.scoring != CHESS:
+            lines.append(_xxs(t.rules.scoring))
+        if t.rules.tiebreaks:
+            if any("," in code or not code.strip() or _LINE_BREAK.search(code) for code in t.rules.tiebreaks):
+                raise InputError(
+                    "a tie-break code is blank or contains a comma or a line break: "
+                    "it cannot be written to 212"
+                )
+            lines.append("212 " + ",".join(("PTS", *(code.strip() for code in t.rules.tiebreaks))))
+    if type_at is None and (t.system.is_round_robin or _derived_system(kept, t) is not t.system):
+        lines.append(f"{TYPE} {TYPE_NAMES[t.system]}")
+
+    entries = _entries(t)
+    for player in sorted(t.players, key=lambda p: p.id):
+        lines.append(_player_line(player, t.rounds, entries.get(player.id, {}), points, ranks))
+    return "\n".join(lines) + "\n"
+
+
+#: Tags ``parse_trf`` turns into fields (never kept in ``records``) and ``write_trf`` writes
+#: from those fields.  ``092`` is kept (its text says more than the system) unless it is
+#: exactly the canonical name of ``TYPE_NAMES``; a second ``012`` is kept.
+_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS})
+
+
+def _derived_system(records: Iterable[tuple[str, str]], t: Tournament) -> System:
+    """The system ``parse_trf`` would read back: the first 092, else 192, else inferred."""
+    for wanted in (TYPE, ENCODED_TYPE):
+        text = next((rest for tag, rest in records if tag == wanted), None)
+        if text is not None:
+            found = system_from_type(text)
+            if found is not None:
+                return found
+    return infer_system(t.players, t.games)
+
+
+def _fmt(value: float) -> str:
+    """A number as JaVaFo writes it: ``1``, ``0.5``."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _xxs(s: Scoring) -> str:
+    """``XXS`` (JaVaFo TRF(x)) for a scoring system; read back by ``_scoring_from_values``."""
+    parts = [f"W={_fmt(s.win)}", f"D={_fmt(s.draw)}", f"WL={_fmt(s.loss)}", f"BL={_fmt(s.loss)}"]
+    if s.draw_first is not None or s.draw_second is not None:
+        first = s.draw if s.draw_first is None else s.draw_first
+        second = s.draw if s.draw_second is None else s.draw_second
+        parts += [f"WD={_fmt(first)}", f"BD={_fmt(second)}"]
+    if s.zero_bye != 0:
+        parts.append(f"ZPB={_fmt(s.zero_bye)}")
+    for key, value in (
+        ("HPB", s.half_bye),
+        ("FPB", s.full_bye),
+        ("PAB", s.pairing_bye),
+        ("FW", s.forfeit_win),
+        ("FL", s.forfeit_loss),
+    ):
+        if value is not None:
+            parts.append(f"{key}={_fmt(value)}")
+    return "XXS " + " ".join(parts)
+
+
+def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
+    """player -> round -> (opponent, colour, letter) for every game, bye and withdrawal."""
+    entries: dict[int, dict[int, tuple[str, str, str]]] = defaultdict(dict)
+    known = {p.id for p in t.players}
+
+    def put(pid: int, rnd: int, value: tuple[str, str, str]) -> None:
+        if pid not in known:
+            raise InputError(f"round {rnd}: player {pid} is not in the tournament's players")
+        if not 1 <= rnd <= t.rounds:
+            raise InputError(f"round {rnd} of player {pid} is outside rounds 1-{t.rounds}")
+        if rnd in entries[pid]:
+            raise InputError(f"player {pid} has two games or byes in round {rnd}: TRF holds one per round")
+        entries[pid][rnd] = value
+
+    for g in t.games:
+        if g.result is None:
+            white_letter = black_letter = " "
+        else:
+            rated = g.rated or g.result.is_forfeit
+            white_letter, black_letter = _LETTERS[(g.result, rated)]
+        white_colour, black_colour = ("w", "b") if g.colours_known else ("-", "-")
+        put(g.white, g.round, (f"{g.black:>4}", white_colour, white_letter))
+        put(g.black, g.round, (f"{g.white:>4}", black_colour, black_letter))
+    for b in t.byes:
+        put(b.player, b.round, ("0000", "-", b.kind.value))
+    last = t.rounds_with_results
+    for w in t.withdrawals:
+        for rnd in range(w.after_round + 1, last + 1):
+            if w.player not in known:
+                raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
+            if rnd not in entries[w.player]:
+                entries[w.player][rnd] = ("0000", "-", ByeKind.ZERO.value)
+    return entries
+
+
+def _fit(value: str, width: int, what: str, pid: int) -> str:
+    if len(value) > width or _LINE_BREAK.search(value):
+        raise InputError(f"player {pid}: {what} {value!r} does not fit TRF's {width} columns")
+    return value
+
+
+def _player_line(
+    p: Player,
+    rounds: int,
+    entries: Mapping[int, tuple[str, str, str]],
+    points: Mapping[int, float] | None,
+    ranks: Mapping[int, int] | None,
+) -> str:
+    if not 1 <= p.id <= _MAX_ID:
+        raise InputError(f"player {p.id}: TRF start numbers are 1-9999")
+    if p.sex and not (len(p.sex) == 1 and p.sex.isalpha()):
+        raise InputError(f"player {p.id}: sex {p.sex!r} is not one letter")
+    if not 0 <= p.rating <= _MAX_ID:
+        raise InputError(f"player {p.id}: rating {p.rating} does not fit TRF's 4 columns")
+    name = p.name[:33]
+    _fit(name, 33, "name", p.id)
+    score = ""
+    if points is not None and p.id in points:
+        score = f"{points[p.id]:4.1f}"
+        _fit(score, 4, "points", p.id)
+    rank = ""
+    if ranks is not None and p.id in ranks:
+        rank = _fit(str(ranks[p.id]), 4, "rank", p.id)
+    head = (
+        f"{PLAYER} {p.id:>4} {_fit(p.sex, 1, 'sex', p.id):1}{_fit(p.title, 3, 'title', p.id):>3} {name:<33} "
+        f"{str(p.rating) if p.rating else '':>4} {_fit(p.federation, 3, 'federation', p.id):<3} "
+        f"{_fit(p.fide_id, 11, 'FIDE id', p.id):>11} {_fit(p.birth, 10, 'birth date', p.id):<10} "
+        f"{score:>4} {rank:>4}"
+    )
+    blocks = []
+    for rnd in range(1, rounds + 1):
+        opponent, colour, letter = entries.get(rnd, ("    ", " ", " "))
+        blocks.append(f"{opponent} {colour} {letter}  ")
+    return (head + "  " + "".join(blocks)).rstrip()
