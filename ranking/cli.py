@@ -74,8 +74,7 @@ def standings_command(args: argparse.Namespace) -> int:
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     standings = compute_standings(tournament, rules, args.after_round)
     if args.json:
-        json.dump(standings.as_json(), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        sys.stdout.write(json.dumps(standings.as_json(), ensure_ascii=False) + "\n")
     else:
         print(standings_table(standings))
     return 0

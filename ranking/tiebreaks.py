@@ -187,8 +187,16 @@ def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 
 def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[list[Contribution]]) -> list[Value]:
     if not (spec.cut or spec.median):
-        return [sum(item[0] for item in items) for items in contributions]
-    return [_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items]) for items in contributions]
+        return [sum([item[0] for item in items]) for items in contributions]
+    result: list[Value] = []
+    simple_cut = spec.cut == 1 and not spec.median
+    for items in contributions:
+        values = [item[0] for item in items]
+        if simple_cut and len(values) > max(sheet.options.keep_rounds, 0) and not any(item[2] for item in items):
+            result.append(sum(values) - min(values))  # Cut-1 without VURs: drop the lowest (C.07 14.1)
+        else:
+            result.append(_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items]))
+    return result
 
 
 @_register("FB", "Fore Buchholz", "FIDE C.07 8.3",
@@ -327,8 +335,12 @@ def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord
     key = ("rated-games", spec.forfeits_played)
     cached = sheet.cache.get(key)
     if cached is None:
-        cached = sheet.cache[key] = [[record for record in rows if _counts_for_ratings(sheet, record, spec)]
-                                     for rows in sheet.records]
+        played, players = Kind.PLAYED, sheet.players
+        cached = sheet.cache[key] = [
+            [record for record in rows
+             if (record.kind is played and record.rated and players[record.opponent].rating > 0)
+             or (record.kind is not played and _counts_for_ratings(sheet, record, spec))]
+            for rows in sheet.records]
     return cached  # type: ignore[return-value]
 
 
@@ -339,8 +351,13 @@ def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[V
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
-        result.append(round_half_up(Fraction(sum(ratings), len(ratings))) if ratings else None)
+        result.append(_average_half_up(ratings) if ratings else None)
     return result
+
+
+def _average_half_up(ratings: list[int]) -> int:
+    """The average of whole ratings, rounded half up (C.07 10.1), in integer arithmetic."""
+    return (2 * sum(ratings) + len(ratings)) // (2 * len(ratings))
 
 
 def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
@@ -393,7 +410,7 @@ def _average_of_opponents(sheet: Scoresheet, spec: TiebreakSpec, values: list[Va
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         known = [values[record.opponent] for record in games if values[record.opponent] is not None]
-        result.append(round_half_up(Fraction(sum(known), len(known))) if known else None)  # type: ignore[arg-type]
+        result.append(_average_half_up(known) if known else None)  # type: ignore[arg-type]
     return result
 
 
