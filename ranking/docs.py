@@ -53,8 +53,8 @@ SECTIONS = {"tiebreaks": tiebreaks_markdown, "presets": presets_markdown}
 def render(text: str) -> str:
     """``text`` with every generated section replaced by its current content."""
     for name, generate in SECTIONS.items():
-        pattern = re.compile(rf"(<!-- generated:{name} -->\n).*?(\n<!-- /generated:{name} -->)", re.S)
-        text = pattern.sub(lambda match, generate=generate: match.group(1) + generate() + match.group(2), text)
+        pattern = re.compile(rf"(<!-- generated:{name} -->\n)(?:.*?\n)?(<!-- /generated:{name} -->)", re.S)
+        text = pattern.sub(lambda match, generate=generate: match.group(1) + generate() + "\n" + match.group(2), text)
     return text
 
 
