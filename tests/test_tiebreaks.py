@@ -210,3 +210,40 @@ def test_options_from_a_mapping_name_the_bad_key_and_value() -> None:
         Options.from_mapping({"keep": 7})
     with pytest.raises(ValueError, match="expected fide, lowest-score, zero"):
         Options.from_mapping({"bye_value_in_bh": "low"})
+
+
+def test_direct_encounter_places_a_leader_the_missing_games_cannot_catch() -> None:
+    """C.07 6.3: A beat B, C and D; B drew C; D met neither B nor C.  A's 3 points cannot be
+    reached (B or C: 0.5 + 1 missing game; D: 0 + 2), so A is first; B, C, D stay tied.
+    The fillers 5-10 bring everyone to 3 points."""
+    tournament = make([
+        "1-2 1-0; 3-5 1-0; 4-6 1-0",
+        "1-3 1-0; 2-5 1-0; 4-7 1-0",
+        "1-4 1-0; 2-3 =; 5-6 =",
+        "2-8 1-0; 3-9 1-0; 4-10 1-0",
+        "2-9 =; 3-10 =; 4-8 0-1",
+    ], players=10)
+    rows = table(tournament, "DE")
+    assert [rows[p][1] for p in (1, 2, 3, 4)] == [3.0, 3.0, 3.0, 3.0]
+    assert [rows[p][2] for p in (1, 2, 3, 4)] == [1, 2, 2, 2]
+    assert [rows[p][0] for p in (1, 2, 3, 4)] == [1, 2, 2, 2]
+
+
+def test_direct_encounter_averages_repeated_games() -> None:
+    """C.07 6.1.2: in a double round robin each opponent counts by the average score."""
+    rounds = ["1-2 1-0; 3-4 1-0", "1-3 =; 2-4 1-0", "4-1 0-1; 2-3 1-0",
+              "2-1 =; 4-3 =", "3-1 =; 4-2 =", "1-4 =; 3-2 0-1"]
+    tournament = make(rounds, system=System.DOUBLE_ROUND_ROBIN)
+    rows = table(tournament, "DE")
+    # 1 and 2 end on 4; between them 1 scored 1 and 0.5: an average of 0.75 against 0.25
+    assert rows[1][1] == rows[2][1] == 4.0
+    assert (rows[1][2], rows[2][2]) == (1, 2)
+
+
+def test_direct_encounter_is_applied_again_to_a_sub_group_left_tied() -> None:
+    """C.07 6.2: 1-4 all met and end on 2 points.  Mini-table: 1 and 2 on 2, 3 and 4 on 1.
+    Applied again to {1, 2}: they drew, still tied; to {3, 4}: 3 beat 4."""
+    rounds = ["1-2 =; 3-4 1-0", "1-3 1-0; 2-4 =", "1-4 =; 2-3 1-0", "3-5 1-0; 4-6 1-0; 7-1 1-0; 8-2 1-0"]
+    rows = table(make(rounds), "DE")
+    assert {rows[p][1] for p in (1, 2, 3, 4)} == {2.0}
+    assert [rows[p][2] for p in (1, 2, 3, 4)] == [1, 1, 3, 4]
