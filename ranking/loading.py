@@ -52,6 +52,8 @@ def load_tournament(path: str | os.PathLike[str]) -> Tournament:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise InputError(f"cannot read {source}: {reason}", source=source) from None
+    except ValueError as error:  # e.g. a NUL character in the path
+        raise InputError(f"cannot read {source!r}: {error}", source=source) from None
     try:
         text = data.decode("utf-8-sig")
         utf8 = True

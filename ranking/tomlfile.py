@@ -26,6 +26,7 @@ was expected.  ``parse_tournament_toml(write_tournament_toml(t)) == t``.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from collections import defaultdict
@@ -107,7 +108,7 @@ T = TypeVar("T")
 # Where things are: line numbers for error messages
 # ---------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_\-.\" ]+?)\s*\]\]?\s*(?:#.*)?$")
+_HEADER = re.compile(r"^\s*(\[\[?)([^\[\]#]+)\]")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*(?:\.[^=]*)?=")
 _INLINE_ARRAY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=\s*\[\s*(?:#.*)?$")
 
@@ -145,7 +146,7 @@ class _Lines:
                 continue
             header = _HEADER.match(line)
             if header:
-                name = header.group(2).replace('"', "").replace(" ", "")
+                name = "".join(header.group(2).replace('"', "").split())
                 if header.group(1) == "[[":
                     current = _Section(number)
                     self.entries[name].append(current)
@@ -195,17 +196,6 @@ class _Reader:
         return InputError(message, source=self.source, line=line)
 
 
-def _type_name(value: object) -> str:
-    return {
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        str: "a string",
-        list: "an array",
-        dict: "a table",
-    }.get(type(value), type(value).__name__)
-
-
 def _check_keys(
     r: _Reader,
     table: Mapping[str, Any],
@@ -227,20 +217,17 @@ def _get(
     where: Callable[[str | None], int | None],
     *,
     required: bool = False,
-    expected: str = "",
+    expected: str,
 ) -> Any:
     """``table[key]`` checked against ``kind`` (booleans are never integers), or None."""
     if key not in table:
         if required:
-            raise r.fail(
-                f"{what}: missing key {key!r}" + (f": expected {expected}" if expected else ""), where(None)
-            )
+            raise r.fail(f"{what}: missing key {key!r}: expected {expected}", where(None))
         return None
     value = table[key]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-        wanted = expected or " or ".join(_type_name(k()) if k is not dict else "a table" for k in kinds)
-        raise r.fail(f"{what}: {key} = {_show(value)}: expected {wanted}", where(key))
+        raise r.fail(f"{what}: {key} = {_show(value)}: expected {expected}", where(key))
     return value
 
 
@@ -295,6 +282,8 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise InputError("TOML: arrays or tables nested too deeply", source=source) from None
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         at = re.search(r"\(at line (\d+), column (\d+)\)", message)
@@ -302,6 +291,8 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         column = f" (column {at.group(2)})" if at else ""
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"TOML: {error}", source=source) from None
     r = _Reader(source, _Lines(text))
 
     def top(key: str | None) -> int | None:
@@ -352,8 +343,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     for k, w in enumerate(withdrawals):
         if w.after_round > rounds:
             raise r.fail(
-                f"[[withdrawals]] entry {k + 1}: after_round = {w.after_round}, but the tournament "
-                f"has {rounds} rounds",
+                f"[[withdrawals]] entry {k + 1}: after_round = {w.after_round}, but the tournament has {rounds} rounds",
                 r.lines.entry("withdrawals", k, "after_round"),
             )
     _check_schedule(r, games, byes, withdrawals)
@@ -390,15 +380,11 @@ def _choice(
     if value is None:
         return default
     if value not in choices:
-        raise r.fail(
-            f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key)
-        )
+        raise r.fail(f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key))
     return choices[value]
 
 
-def _records(
-    r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]
-) -> list[tuple[str, str]]:
+def _records(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
     value = _get(r, info, "records", list, "[tournament]", at, expected='an array of ["tag", "text"] pairs')
     records = []
     for item in value or []:
@@ -438,9 +424,7 @@ def _players(r: _Reader, value: object) -> tuple[Player, ...]:
         _check_keys(r, item, _PLAYER_KEYS, what, where)
         pid = _int(r, item, "id", what, where, minimum=1, required=True)
         if pid in seen:
-            raise r.fail(
-                f"{what}: duplicate id {pid}: already used by [[players]] entry {seen[pid] + 1}", where("id")
-            )
+            raise r.fail(f"{what}: duplicate id {pid}: already used by [[players]] entry {seen[pid] + 1}", where("id"))
         seen[pid] = index
         fide_id = _get(r, item, "fide_id", (str, int), what, where, expected="a string")
         players.append(
@@ -459,14 +443,10 @@ def _players(r: _Reader, value: object) -> tuple[Player, ...]:
     return tuple(players)
 
 
-def _player_ref(
-    r: _Reader, item: Mapping[str, Any], key: str, what: str, where: Callable, ids: set[int]
-) -> int:
+def _player_ref(r: _Reader, item: Mapping[str, Any], key: str, what: str, where: Callable, ids: set[int]) -> int:
     pid = _int(r, item, key, what, where, minimum=1, required=True)
     if pid not in ids:
-        raise r.fail(
-            f"{what}: {key} = {pid} is not a player: expected the id of a [[players]] entry", where(key)
-        )
+        raise r.fail(f"{what}: {key} = {pid} is not a player: expected the id of a [[players]] entry", where(key))
     return pid
 
 
@@ -476,9 +456,7 @@ def _games(r: _Reader, value: object, ids: set[int]) -> tuple[Game, ...]:
         what = f"[[games]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)
         if "red" in item and "white" in item:
-            raise r.fail(
-                f"{what}: both red and white: expected one of them (red is white in xiangqi)", where("red")
-            )
+            raise r.fail(f"{what}: both red and white: expected one of them (red is white in xiangqi)", where("red"))
         white = _player_ref(r, item, "red" if "red" in item else "white", what, where, ids)
         black = _player_ref(r, item, "black", what, where, ids)
         if white == black:
@@ -500,9 +478,7 @@ def _games(r: _Reader, value: object, ids: set[int]) -> tuple[Game, ...]:
         if "red" in fouls and "white" in fouls:
             raise r.fail(f"{what}: fouls has both red and white: expected one of them", fouls_line)
 
-        fouls_white = _int(
-            r, fouls, "red" if "red" in fouls else "white", f"{what}: fouls", fouls_where, minimum=0
-        )
+        fouls_white = _int(r, fouls, "red" if "red" in fouls else "white", f"{what}: fouls", fouls_where, minimum=0)
         rated = _get(r, item, "rated", bool, what, where, expected="true or false")
         colours_known = _get(r, item, "colours_known", bool, what, where, expected="true or false")
         games.append(
@@ -606,6 +582,8 @@ def _describe(entry: tuple[str, int | None]) -> str:
 
 def _number(r: _Reader, table: Mapping[str, Any], key: str, what: str, where: Callable) -> float | None:
     value = _get(r, table, key, (int, float), what, where, expected="a number")
+    if value is not None and not math.isfinite(value):
+        raise r.fail(f"{what}: {key} = {value}: expected a finite number", where(key))
     return None if value is None else float(value)
 
 
@@ -614,14 +592,14 @@ def _scoring(r: _Reader, table: Mapping[str, Any], where: Callable[[str | None],
     _check_keys(r, table, _SCORING_KEYS, what, where)
     win, draw, loss = (_number(r, table, key, what, where) for key in ("win", "draw", "loss"))
     if win is None or draw is None or loss is None:
-        raise r.fail(
-            f"{what}: expected win, draw and loss, such as {{ win = 2, draw = 1, loss = 0 }}", where(None)
-        )
+        raise r.fail(f"{what}: expected win, draw and loss, such as {{ win = 2, draw = 1, loss = 0 }}", where(None))
     if not win > draw >= loss:
         raise r.fail(f"{what}: a win must score more than a draw, a draw at least a loss", where(None))
     match = _get(r, table, "match", list, what, where, expected="[win, draw, loss] match points")
     if match is not None:
-        if len(match) != 3 or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in match):
+        if len(match) != 3 or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in match
+        ):
             raise r.fail(
                 f"{what}: match = {_show(match)}: expected [win, draw, loss] match points such as [2, 1, 0]",
                 where("match"),
@@ -648,14 +626,10 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
         except InputError as error:
             raise r.fail(f"[tournament]: rules: {error.message}", at("rules")) from None
     if "scoring" in info:
-        table = _get(
-            r, info, "scoring", dict, "[tournament]", at, expected="a table such as { win = 2, ... }"
-        )
+        table = _get(r, info, "scoring", dict, "[tournament]", at, expected="a table such as { win = 2, ... }")
         rules = replace(rules, scoring=_scoring(r, table, lambda key: at("scoring")))
     if "tiebreaks" in info:
-        chain = _get(
-            r, info, "tiebreaks", list, "[tournament]", at, expected='an array of codes such as ["BH"]'
-        )
+        chain = _get(r, info, "tiebreaks", list, "[tournament]", at, expected='an array of codes such as ["BH"]')
         for code in chain:
             if not isinstance(code, str) or not code.strip():
                 raise r.fail(
@@ -665,9 +639,12 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
             _check_code(r, code, at("tiebreaks"))
         rules = replace(rules, tiebreaks=tuple(chain))
     if "options" in info:
-        values = _get(
-            r, info, "options", dict, "[tournament]", at, expected="a table such as { keep_rounds = 7 }"
-        )
+        values = _get(r, info, "options", dict, "[tournament]", at, expected="a table such as { keep_rounds = 7 }")
+        for key, value in values.items():
+            wanted = int if key == "keep_rounds" else str
+            if isinstance(value, bool) or not isinstance(value, wanted):
+                kind = "an integer" if wanted is int else "a string"
+                raise r.fail(f"[tournament] options: {key} = {_show(value)}: expected {kind}", at("options"))
         try:
             options = Options.from_mapping(values, base=rules.options)
         except (ValueError, TypeError) as error:
@@ -723,7 +700,7 @@ def write_tournament_toml(t: Tournament) -> str:
         "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
         "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
     }
-    chunks = ["[tournament]\n" + tomli_w.dumps(info)]
+    chunks = [tomli_w.dumps({"tournament": info})]
     for name, entries in sections.items():
         for entry in entries:
             chunks.append(f"[[{name}]]\n" + _entry_text(entry))

@@ -51,11 +51,11 @@ TYPE_NAMES = {
 _ROUND_START = 91  # 0-based index of round 1's block: column 92
 _ROUND_WIDTH = 10
 _MAX_ID = 9999
-_PLAYED_LETTERS = frozenset("10=WDL")
 _RESULT_LETTERS = frozenset("+-10=WDLHFUZ ")
 _COLOURS = {"w": "w", "b": "b", "-": "-", " ": "-"}
 _NUMBER = re.compile(r"-?[0-9]{1,6}(?:\.[0-9]{1,6})?")
 _DIGITS = re.compile(r"[0-9]{1,9}")
+_FIDE_ID = re.compile(r"[0-9]{1,11}")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 #: Letters of the two players of one game (this player's, the opponent's) -> result from
@@ -130,8 +130,12 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
     when there is no comma).  ``092`` (else ``192``) names the system, else
     ``infer_system`` decides.  ``###`` comments and blank lines are skipped; every other
-    record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``.
-    TRF-2026 ``240`` bye records and NRS records are kept verbatim, not interpreted.
+    record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``,
+    except a ``092`` that is exactly a canonical name of ``TYPE_NAMES`` ("Swiss", "Round
+    Robin", "Double Round Robin"): ``system`` carries it and ``write_trf`` writes it back,
+    so that ``parse_trf(write_trf(t)) == t``.  TRF-2026 ``240`` bye records and NRS records
+    are kept verbatim, not interpreted.  In player lines the start number, rating, FIDE id
+    (digits), federation (letters), points and rank must be what their columns hold.
 
     ``162`` layout (TRF-2026): a result code (W D L A P X) in column 6 and its points in
     columns 7-10, repeated every 9 columns.  It is read forgivingly as any sequence of
@@ -163,8 +167,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
         tag = line[:3]
         if len(tag) < 3 or any(ch.isspace() for ch in tag) or (len(line) > 3 and line[3] != " "):
             raise InputError(
-                f"expected a record: a 3-character tag such as 001, 012 or XXR, then a blank; "
-                f"got {line[:16]!r}",
+                f"expected a record: a 3-character tag such as 001, 012 or XXR, then a blank; got {line[:16]!r}",
                 source=source,
                 line=number,
             )
@@ -283,6 +286,12 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
     rating_text = _field(line, 49, 52).strip()
     if rating_text and not _DIGITS.fullmatch(rating_text):
         raise fail(f"expected a rating (digits) in columns 49-52, got {rating_text!r}")
+    federation = _field(line, 54, 56).strip()
+    if federation and not federation.isalpha():
+        raise fail(f"expected a federation (letters such as NOR) in columns 54-56, got {federation!r}")
+    fide_id = _field(line, 58, 68).strip()
+    if fide_id and not _FIDE_ID.fullmatch(fide_id):
+        raise fail(f"expected a FIDE id (digits) in columns 58-68, got {fide_id!r}")
     points = _field(line, 81, 84).strip()
     if points and not _NUMBER.fullmatch(points):
         raise fail(f"expected the points (such as 4.5) in columns 81-84, got {points!r}")
@@ -295,10 +304,10 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
         id=int(start),
         name=name,
         rating=int(rating_text) if rating_text else 0,
-        federation=_field(line, 54, 56).strip(),
+        federation=federation,
         title=title,
         sex=sex.strip(),
-        fide_id=_field(line, 58, 68).strip(),
+        fide_id=fide_id,
         birth=_field(line, 70, 79).strip(),
     )
     parsed = _PlayerLine(player, number)
@@ -357,22 +366,16 @@ def _parse_round(
 def _parse_rounds(tag: str, rest: str, number: int, source: str) -> int:
     value = rest.strip()
     if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= _MAX_ID:
-        raise InputError(
-            f"{tag}: expected the number of rounds (1-9999), got {value!r}", source=source, line=number
-        )
+        raise InputError(f"{tag}: expected the number of rounds (1-9999), got {value!r}", source=source, line=number)
     return int(value)
 
 
-_XXS_KEYS = frozenset(
-    {"WW", "BW", "WD", "BD", "WL", "BL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL", "W", "D", "L"}
-)
+_XXS_KEYS = frozenset({"WW", "BW", "WD", "BD", "WL", "BL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL", "W", "D", "L"})
 
 
 def _number(text: str, what: str, number: int, source: str) -> float:
     if not _NUMBER.fullmatch(text):
-        raise InputError(
-            f"{what}: expected a number such as 1 or 0.5, got {text!r}", source=source, line=number
-        )
+        raise InputError(f"{what}: expected a number such as 1 or 0.5, got {text!r}", source=source, line=number)
     return float(text)
 
 
@@ -447,8 +450,7 @@ def _scoring_from_values(values: Mapping[str, float], source: str, line: int | N
             return values[plain]
         if len(found) > 1:
             raise InputError(
-                f"scoring: {white} and {black} differ; points that depend on the colour are supported "
-                "for draws only",
+                f"scoring: {white} and {black} differ; points that depend on the colour are supported for draws only",
                 source=source,
                 line=line,
             )
@@ -576,13 +578,7 @@ def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], so
         raise fail(f"opponent {opponent} is not a player: expected the start number of a 001 line")
     other = players[opponent].entries.get(rnd)
     if other is None or other.opponent != pid:
-        said = (
-            "nothing"
-            if other is None
-            else "a bye"
-            if other.opponent is None
-            else f"opponent {other.opponent}"
-        )
+        said = "nothing" if other is None else "a bye" if other.opponent is None else f"opponent {other.opponent}"
         raise fail(
             f"player {pid} is paired with {opponent}, but player {opponent} (line {players[opponent].line}) "
             f"lists {said} in round {rnd}: expected {pid}"
@@ -658,8 +654,7 @@ def write_trf(
         if t.rules.tiebreaks:
             if any("," in code or not code.strip() or _LINE_BREAK.search(code) for code in t.rules.tiebreaks):
                 raise InputError(
-                    "a tie-break code is blank or contains a comma or a line break: "
-                    "it cannot be written to 212"
+                    "a tie-break code is blank or contains a comma or a line break: it cannot be written to 212"
                 )
             lines.append("212 " + ",".join(("PTS", *(code.strip() for code in t.rules.tiebreaks))))
     if type_at is None and (t.system.is_round_robin or _derived_system(kept, t) is not t.system):
@@ -741,9 +736,9 @@ def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
         put(b.player, b.round, ("0000", "-", b.kind.value))
     last = t.rounds_with_results
     for w in t.withdrawals:
+        if w.player not in known:
+            raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
         for rnd in range(w.after_round + 1, last + 1):
-            if w.player not in known:
-                raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
             if rnd not in entries[w.player]:
                 entries[w.player][rnd] = ("0000", "-", ByeKind.ZERO.value)
     return entries
@@ -768,6 +763,10 @@ def _player_line(
         raise InputError(f"player {p.id}: sex {p.sex!r} is not one letter")
     if not 0 <= p.rating <= _MAX_ID:
         raise InputError(f"player {p.id}: rating {p.rating} does not fit TRF's 4 columns")
+    if p.federation and not p.federation.isalpha():
+        raise InputError(f"player {p.id}: federation {p.federation!r} is not letters")
+    if p.fide_id and not _FIDE_ID.fullmatch(p.fide_id):
+        raise InputError(f"player {p.id}: FIDE id {p.fide_id!r} is not digits")
     name = p.name[:33]
     _fit(name, 33, "name", p.id)
     score = ""
