@@ -25,7 +25,6 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament
@@ -519,7 +518,9 @@ def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
     if len(ids) < 2:
         return System.SWISS
     meetings = Counter(frozenset((g.white, g.black)) for g in games)
-    counts = {meetings.get(frozenset(pair), 0) for pair in combinations(ids, 2)}
+    if len(meetings) != len(ids) * (len(ids) - 1) // 2:  # some pair never met: O(games), not O(players²)
+        return System.SWISS
+    counts = set(meetings.values())
     if len(counts) == 1:
         (k,) = counts
         if k == 1:
