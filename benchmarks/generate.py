@@ -83,17 +83,6 @@ def _forfeit_or_play(white_rating: int, black_rating: int, rng: random.Random) -
     return _play(white_rating, black_rating, rng)
 
 
-# Half-points scored by white and black for each result (the pairing only needs chess scores).
-_HALF_POINTS = {
-    Result.WHITE_WINS: (2, 0),
-    Result.BLACK_WINS: (0, 2),
-    Result.DRAW: (1, 1),
-    Result.WHITE_WINS_FORFEIT: (2, 0),
-    Result.BLACK_WINS_FORFEIT: (0, 2),
-    Result.DOUBLE_FORFEIT: (0, 0),
-}
-
-
 def _preference(history: list[int]) -> tuple[int, int]:
     """Colour preference (+1 white, -1 black, 0 none) and strength (2 absolute, 1 mild)."""
     if not history:
@@ -306,7 +295,7 @@ def generate_swiss(players: int, rounds: int, seed: int = 1) -> Tournament:
             if not result.is_forfeit:
                 history[white].append(1)
                 history[black].append(-1)
-            points_white, points_black = _HALF_POINTS[result]
+            points_white, points_black = result.outcomes  # half-points
             score[white] += points_white
             score[black] += points_black
 

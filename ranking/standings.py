@@ -20,7 +20,7 @@ from ranking.model import Player, Tournament
 from ranking.presets import get_preset
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
-from ranking.tiebreaks import REGISTRY, Value
+from ranking.tiebreaks import REGISTRY, Value, runs_of_equal
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
     """Points first, then each criterion inside the groups still tied."""
     scores = sheet.scores
     order = sorted(range(len(sheet.players)), key=lambda me: (-scores[me], sheet.players[me].id))
-    groups = _tiers(order, scores.__getitem__)
+    groups = runs_of_equal(order, scores.__getitem__)
     columns: dict[str, list[Value]] = {}
     for spec in specs:
         tiebreak = REGISTRY[spec.name]
@@ -125,7 +125,7 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
                 if len(group) == 1:
                     split.append(group)
                 else:  # members are in starting-number order, and sorted() is stable
-                    split.extend(_tiers(sorted(group, key=key), key))
+                    split.extend(runs_of_equal(sorted(group, key=key), key))
             groups = split
     rows = []
     position = 0
@@ -163,17 +163,3 @@ def _sort_key(values: list[Value], lower_is_better: bool):
     if lower_is_better:
         return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
     return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)
-
-
-def _tiers(ordered: list[int], key) -> list[list[int]]:
-    """Cut an ordered list into runs of equal ``key``."""
-    tiers: list[list[int]] = []
-    previous: object = object()
-    for member in ordered:
-        value = key(member)
-        if tiers and value == previous:
-            tiers[-1].append(member)
-        else:
-            tiers.append([member])
-        previous = value
-    return tiers

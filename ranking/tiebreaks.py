@@ -428,11 +428,10 @@ def average_perfect_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSp
 
 # -- criteria that order a tied group ------------------------------------------------------
 
-def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
-    """Split ``group`` into tiers of equal ``key``, highest key first."""
-    ordered = sorted(group, key=key, reverse=True)
+def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """Cut an ordered list of players into runs of equal ``key`` (the tiers of a criterion)."""
     tiers: list[list[int]] = []
-    previous = object()
+    previous: object = object()
     for member in ordered:
         value = key(member)
         if tiers and value == previous:
@@ -441,6 +440,11 @@ def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]
             tiers.append([member])
         previous = value
     return tiers
+
+
+def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """Split ``group`` into tiers of equal ``key``, highest key first."""
+    return runs_of_equal(sorted(group, key=key, reverse=True), key)
 
 
 @_register("DE", "Direct encounter", "FIDE C.07 6; CXA 14.1 直胜; VN 21.3",

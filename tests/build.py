@@ -11,6 +11,20 @@ from __future__ import annotations
 from ranking.model import Bye, ByeKind, Game, Player, Result, System, Tournament
 from ranking.rules import Rules
 
+#: Points each side scores under 1/0.5/0, written out independently of the core (a test oracle).
+CHESS_POINTS = {
+    Result.WHITE_WINS: (1.0, 0.0),
+    Result.BLACK_WINS: (0.0, 1.0),
+    Result.DRAW: (0.5, 0.5),
+    Result.WHITE_WINS_FORFEIT: (1.0, 0.0),
+    Result.BLACK_WINS_FORFEIT: (0.0, 1.0),
+    Result.DOUBLE_FORFEIT: (0.0, 0.0),
+    Result.BOTH_LOSE: (0.0, 0.0),
+    Result.WHITE_HALF: (0.5, 0.0),
+    Result.BLACK_HALF: (0.0, 0.5),
+}
+BYE_POINTS = {ByeKind.PAIRING: 1.0, ByeKind.FULL: 1.0, ByeKind.HALF: 0.5, ByeKind.ZERO: 0.0}
+
 
 def make(rounds: list[str], players: int = 0, *, system: System = System.SWISS, name: str = "Test",
          ratings: dict[int, int] | None = None, rules: Rules | None = None,
@@ -59,17 +73,25 @@ def against(final_scores: list[float], results: list[str], *, rules: Rules | Non
         opponent, next_id = next_id, next_id + 1
         games.append(Game(number, 1, opponent, result))
         needed = final - {Result.WHITE_WINS: 0, Result.DRAW: 0.5, Result.BLACK_WINS: 1}[result]
-        for other in range(1, rounds + 1):
-            if other == number:
-                continue
-            filler, next_id = next_id, next_id + 1
-            if needed >= 1:
-                outcome, needed = Result.WHITE_WINS, needed - 1
-            elif needed >= 0.5:
-                outcome, needed = Result.DRAW, needed - 0.5
-            else:
-                outcome = Result.BLACK_WINS
-            games.append(Game(other, opponent, filler, outcome))
-        assert needed == 0
+        fillers, next_id = games_reaching(opponent, needed, [r for r in range(1, rounds + 1) if r != number],
+                                          next_id)
+        games.extend(fillers)
     players = tuple(Player(i, f"Player {i}") for i in range(1, next_id))
     return Tournament("Test", players, rounds, tuple(games), tuple(bye_records), rules=rules)
+
+
+def games_reaching(player: int, points: float, rounds: list[int], next_id: int) -> tuple[list[Game], int]:
+    """Games of ``player`` against fresh fillers (numbered from ``next_id``), one in each of
+    ``rounds``, that score exactly ``points`` (1/0.5/0); returns them and the next free id."""
+    games = []
+    for number in rounds:
+        if points >= 1:
+            result, points = Result.WHITE_WINS, points - 1
+        elif points >= 0.5:
+            result, points = Result.DRAW, points - 0.5
+        else:
+            result = Result.BLACK_WINS
+        games.append(Game(number, player, next_id, result))
+        next_id += 1
+    assert points == 0, "not enough rounds to reach the score"
+    return games, next_id

@@ -14,21 +14,12 @@ from hypothesis import strategies as st
 if str(Path(__file__).resolve().parents[1]) not in sys.path:  # benchmarks/ is not installed
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from build import BYE_POINTS, CHESS_POINTS
 from strategies import id_mappings, renumbered, scoring_systems, tournaments
 
 from benchmarks.generate import berger_round, generate_round_robin, generate_swiss, main, summary
 from ranking.model import ByeKind, Result, System, Tournament
 from ranking.rules import SCORING_SYSTEMS, Scoring
-
-_CHESS_POINTS = {
-    Result.WHITE_WINS: (1.0, 0.0),
-    Result.BLACK_WINS: (0.0, 1.0),
-    Result.DRAW: (0.5, 0.5),
-    Result.WHITE_WINS_FORFEIT: (1.0, 0.0),
-    Result.BLACK_WINS_FORFEIT: (0.0, 1.0),
-    Result.DOUBLE_FORFEIT: (0.0, 0.0),
-}
-_BYE_POINTS = {ByeKind.PAIRING: 1.0, ByeKind.FULL: 1.0, ByeKind.HALF: 0.5, ByeKind.ZERO: 0.0}
 
 
 def check_invariants(t: Tournament) -> None:
@@ -87,11 +78,11 @@ def _score_before(t: Tournament) -> dict[int, dict[int, float]]:
     """Chess score of every player before each round (round -> player -> points)."""
     per_round: dict[int, Counter[int]] = defaultdict(Counter)
     for g in t.games:
-        points_white, points_black = _CHESS_POINTS[g.result]
+        points_white, points_black = CHESS_POINTS[g.result]
         per_round[g.round][g.white] += points_white
         per_round[g.round][g.black] += points_black
     for b in t.byes:
-        per_round[b.round][b.player] += _BYE_POINTS[b.kind]
+        per_round[b.round][b.player] += BYE_POINTS[b.kind]
     running: Counter[int] = Counter()
     before = {}
     for rnd in range(1, t.rounds + 1):

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from build import BYE_POINTS, CHESS_POINTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,18 +29,6 @@ VALIDATION_TRFS = sorted(VALIDATION.glob("*/tournament.trf")) + sorted((VALIDATI
 EXAMPLE = Path(__file__).parents[1] / "ranking" / "examples" / "chess-swiss.trf"
 ERRORS = sorted((DATA / "trf" / "errors").glob("*.trf"))
 
-CHESS_POINTS = {
-    Result.WHITE_WINS: (1.0, 0.0),
-    Result.BLACK_WINS: (0.0, 1.0),
-    Result.DRAW: (0.5, 0.5),
-    Result.WHITE_WINS_FORFEIT: (1.0, 0.0),
-    Result.BLACK_WINS_FORFEIT: (0.0, 1.0),
-    Result.DOUBLE_FORFEIT: (0.0, 0.0),
-    Result.BOTH_LOSE: (0.0, 0.0),
-    Result.WHITE_HALF: (0.5, 0.0),
-    Result.BLACK_HALF: (0.0, 0.5),
-}
-BYE_POINTS = {ByeKind.PAIRING: 1.0, ByeKind.FULL: 1.0, ByeKind.HALF: 0.5, ByeKind.ZERO: 0.0}
 
 
 def read(path: Path) -> str:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from build import games_reaching
 
 from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament
 from ranking.rules import Edition, Options, Rules
@@ -45,16 +46,8 @@ class _Builder:
         free = free[: len(free) - absent_after] if absent_after else free
         for r in range(round_number + 1, round_number + 1 + absent_after):
             self.byes.append(Bye(r, me, ByeKind.ZERO))
-        for r in free:
-            filler = self.new_player()
-            if needed >= 1:
-                result, needed = Result.WHITE_WINS, needed - 1
-            elif needed >= 0.5:
-                result, needed = Result.DRAW, needed - 0.5
-            else:
-                result = Result.BLACK_WINS
-            self.games.append(Game(r, me, filler, result))
-        assert needed == 0, "not enough rounds to reach the opponent's score"
+        fillers, self.next_id = games_reaching(me, needed, free, self.next_id)
+        self.games.extend(fillers)
         return me
 
 
