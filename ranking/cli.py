@@ -20,7 +20,7 @@ from ranking.codes import split_codes
 from ranking.errors import InputError
 from ranking.presets import PRESETS, get_preset
 from ranking.rules import Edition, Rules, Scoring
-from ranking.standings import Standings, compute_standings, default_rules
+from ranking.standings import Standings, compute_standings, default_rules, parse_chain
 from ranking.text import format_column, format_number, render_table
 from ranking.tiebreaks import REGISTRY
 
@@ -72,6 +72,8 @@ def standings_command(args: argparse.Namespace) -> int:
     tournament = load_tournament(args.input)
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
+    if args.rules is None and args.tiebreaks is None:
+        check_file_chain(rules, args.input)
     standings = compute_standings(tournament, rules, args.after_round)
     if args.json:
         sys.stdout.write(json.dumps(standings.as_json(), ensure_ascii=False) + "\n")
@@ -97,6 +99,25 @@ def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None
     if fide_edition:
         rules = replace(rules, options=replace(rules.options, fide_edition=Edition(fide_edition)))
     return rules
+
+
+def check_file_chain(rules: Rules, path: str) -> None:
+    """A chain written in the file (TRF ``202``/``212``) must be one Tiebreak knows; the error
+    names the file and the line, and says how to choose another chain."""
+    try:
+        parse_chain(rules.tiebreaks)
+    except InputError as error:
+        line = None
+        try:
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                for number, text in enumerate(handle, start=1):
+                    if text.startswith(("212", "202", "tiebreaks")):
+                        line = number
+                        break
+        except OSError:
+            pass
+        raise InputError(f"the tie-break chain in the file: {error.message}; "
+                         "choose a chain with --tiebreaks or --rules", source=path, line=line) from None
 
 
 def standings_table(standings: Standings) -> str:

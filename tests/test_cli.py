@@ -114,6 +114,7 @@ def test_presets_and_tiebreaks_list_the_registry() -> None:
     (["standings", str(SWISS16), "--points", "1,x,0"], "--points"),
     (["standings", str(SWISS16), "--after-round", "9"], "after-round 9"),
     (["standings", str(CJK.parent)], "cli"),
+    (["standings", str(DATA / "cli" / "unknown-chain.trf")], "unknown-chain.trf:4: the tie-break chain in the file"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_status_2(args: list[str], message: str) -> None:
     result = run(*args)
