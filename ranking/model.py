@@ -201,11 +201,14 @@ class Tournament:
 
     @property
     def rounds_with_results(self) -> int:
-        """The last round in which any result is known (0 before the first)."""
-        last = 0
-        for game in self.games:
-            if game.result is not None:
-                last = max(last, game.round)
-        for bye in self.byes:
-            last = max(last, bye.round)
-        return last
+        """The last round in which a game has a result (0 before the first).
+
+        Byes do not count: arbiters enter requested byes for future rounds in advance.  A
+        tournament of byes alone (no game yet) counts its last bye.
+        """
+        finished = [game.round for game in self.games if game.result is not None]
+        if finished:
+            return max(finished)
+        if self.games:
+            return 0
+        return max((bye.round for bye in self.byes), default=0)

@@ -247,3 +247,10 @@ def test_direct_encounter_is_applied_again_to_a_sub_group_left_tied() -> None:
     rows = table(make(rounds), "DE")
     assert {rows[p][1] for p in (1, 2, 3, 4)} == {2.0}
     assert [rows[p][2] for p in (1, 2, 3, 4)] == [1, 1, 3, 4]
+
+
+def test_a_bye_requested_for_a_future_round_does_not_advance_the_standings() -> None:
+    tournament = make(["1-2 1-0; 3-4 =", "1-3 ?; 2-4 ?", "", "", "1 H"], players=4)
+    standings = compute_standings(tournament)
+    assert standings.after_round == 1
+    assert [row.points for row in standings.rows] == [1.0, 0.5, 0.5, 0.0]
