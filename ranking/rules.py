@@ -145,6 +145,14 @@ class PreviousMode(enum.StrEnum):
     ROUND_RESULT = "round-result"  # points scored in round n, n-1, ...
 
 
+class RoundRobinWithdrawal(enum.StrEnum):
+    """What a withdrawal does to a round robin's results (RULES.md 5)."""
+
+    KEEP = "keep"  # FIDE: results stand, unplayed games are forfeits (C.07 15.2)
+    ANNUL_AT_MOST_HALF = "annul-at-most-half"  # VN 21.5.1: half or fewer played -> all annulled
+    ANNUL_BELOW_HALF = "annul-below-half"  # CXA, older edition: fewer than half -> all annulled
+
+
 @dataclass(frozen=True)
 class Options:
     """Options of RULES.md 3 that change a tie-break."""
@@ -155,6 +163,7 @@ class Options:
     de_mode: DirectEncounterMode = DirectEncounterMode.FIDE
     prev_mode: PreviousMode = PreviousMode.CUMULATIVE
     lots_seed: str = ""
+    rr_withdrawal: RoundRobinWithdrawal = RoundRobinWithdrawal.KEEP
 
     @classmethod
     def from_mapping(cls, values: dict[str, object], base: Options | None = None) -> Options:
@@ -167,6 +176,7 @@ class Options:
             "de_mode": DirectEncounterMode,
             "prev_mode": PreviousMode,
             "lots_seed": str,
+            "rr_withdrawal": RoundRobinWithdrawal,
         }
         changes = {}
         for key, value in values.items():

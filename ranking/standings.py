@@ -21,6 +21,7 @@ from ranking.presets import get_preset
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
 from ranking.tiebreaks import REGISTRY, Value, runs_of_equal
+from ranking.withdrawals import apply_withdrawals
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,15 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
                       after_round: int | None = None) -> Standings:
     """Rank the players after ``after_round`` (default: the last round with a result).
 
+    Withdrawals are applied first (``ranking.withdrawals``, RULES.md 5).
+
     Players equal on points and on every tie-break share the better place (1, 2, 2, 4).
     """
     rules = rules or default_rules(tournament)
     specs = parse_chain(rules.tiebreaks)
     with _collection_paused():
-        return _rank(tournament, rules, specs, Scoresheet(tournament, rules, after_round))
+        played = apply_withdrawals(tournament, rules).tournament
+        return _rank(tournament, rules, specs, Scoresheet(played, rules, after_round))
 
 
 def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet: Scoresheet) -> Standings:

@@ -1,0 +1,240 @@
+"""The tournament's event log, as pure data: what an arbiter did, and the state it leads to.
+
+Every change to a tournament is an ``Event`` appended to the store's log (``ranking.store``);
+nothing is ever updated in place.  ``TournamentState`` replays events over the imported
+tournament: a correction is a later event that wins over the earlier one, and the log keeps
+both.  The ``*_event`` functions check a request against the current state and say, in one
+clear line, what is wrong with it (``InputError``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ranking.errors import InputError
+from ranking.model import Bye, ByeKind, Game, Result, Tournament, Withdrawal
+
+
+class EventKind(enum.StrEnum):
+    IMPORTED = "imported"  # the tournament file as imported (players, rules, known results)
+    ROUND_PAIRED = "round-paired"
+    RESULT = "result"  # a result entered for a board that had none
+    FORFEIT = "forfeit"  # the same, for a forfeit (+-, -+, --)
+    CORRECTION = "correction"  # a different result replacing a recorded one
+    ANNULMENT = "annulment"  # a recorded result taken back: the board is unfinished again
+    BYE = "bye"
+    FOUL = "foul"  # a foul recorded against one side of a game (犯规, CXA 14.1)
+    WITHDRAWAL = "withdrawal"
+
+
+@dataclass(frozen=True)
+class Event:
+    """What happened; ``data`` holds only JSON values (it is stored as JSON)."""
+
+    kind: EventKind
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event as the store keeps it: who (``tg:<id>`` or ``cli:<user>``), when, from where."""
+
+    id: int
+    event: Event
+    actor: str
+    at: str  # ISO 8601, UTC
+    chat_id: int | None = None
+    message_id: int | None = None
+
+
+class TournamentState:
+    """A tournament being replayed from its log: apply events, then take a ``snapshot``."""
+
+    def __init__(self, base: Tournament) -> None:
+        self.base = base
+        self.ids = {player.id for player in base.players}
+        self.games: dict[tuple[int, int], Game] = {}
+        for game in base.games:
+            self.games[(game.round, game.board or self._free_board(game.round))] = (
+                game if game.board else replace(game, board=self._free_board(game.round)))
+        self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
+        self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
+        self._snapshot: Tournament | None = base
+
+    def _free_board(self, round_number: int) -> int:
+        return 1 + max((board for (r, board) in self.games if r == round_number), default=0)
+
+    # -- replay -------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one (already checked) event."""
+        data = event.data
+        kind = event.kind
+        self._snapshot = None
+        if kind is EventKind.ROUND_PAIRED:
+            number = data["round"]
+            for board, white, black in data["games"]:
+                self.games[(number, board)] = Game(number, white, black, None, board=board)
+            for player, letter in data.get("byes", []):
+                self.byes[(number, player)] = Bye(number, player, ByeKind(letter))
+        elif kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION):
+            key = (data["round"], data["board"])
+            self.games[key] = replace(self.games[key], result=Result(data["result"]))
+        elif kind is EventKind.ANNULMENT:
+            key = (data["round"], data["board"])
+            self.games[key] = replace(self.games[key], result=None)
+        elif kind is EventKind.BYE:
+            self.byes[(data["round"], data["player"])] = Bye(data["round"], data["player"], ByeKind(data["kind"]))
+        elif kind is EventKind.FOUL:
+            key = (data["round"], data["board"])
+            game = self.games[key]
+            if data["side"] == "white":
+                self.games[key] = replace(game, fouls_white=game.fouls_white + data.get("count", 1))
+            else:
+                self.games[key] = replace(game, fouls_black=game.fouls_black + data.get("count", 1))
+        elif kind is EventKind.WITHDRAWAL:
+            self.withdrawals[data["player"]] = Withdrawal(data["player"], data["after_round"])
+        elif kind is not EventKind.IMPORTED:
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    def apply_all(self, events: Iterable[Event]) -> TournamentState:
+        for event in events:
+            self.apply(event)
+        return self
+
+    def snapshot(self) -> Tournament:
+        """The tournament as the log now describes it."""
+        if self._snapshot is None:
+            self._snapshot = replace(
+                self.base,
+                games=tuple(self.games[key] for key in sorted(self.games)),
+                byes=tuple(self.byes[key] for key in sorted(self.byes)),
+                withdrawals=tuple(self.withdrawals[key] for key in sorted(self.withdrawals)),
+            )
+        return self._snapshot
+
+    # -- questions the checks ask ---------------------------------------------------------
+
+    def game(self, round_number: int, board: int) -> Game:
+        if not any(r == round_number for r, _ in self.games):
+            paired = sorted({r for r, _ in self.games})
+            raise InputError(f"round {round_number} is not paired (paired rounds: "
+                             f"{_ranges(paired) or 'none'})")
+        try:
+            return self.games[(round_number, board)]
+        except KeyError:
+            boards = sorted(b for r, b in self.games if r == round_number)
+            raise InputError(f"round {round_number} has no board {board} (boards {_ranges(boards)})") from None
+
+    def paired_rounds(self) -> list[int]:
+        return sorted({r for r, _ in self.games} | {r for r, _ in self.byes})
+
+    def player_in_round(self, player: int, round_number: int) -> str | None:
+        """How ``player`` is engaged in a round: ``"game"``, ``"bye"`` or None."""
+        for (r, _), game in self.games.items():
+            if r == round_number and player in (game.white, game.black):
+                return "game"
+        return "bye" if (round_number, player) in self.byes else None
+
+    def require_player(self, player: int) -> None:
+        if player not in self.ids:
+            raise InputError(f"player {player} is not in the tournament (starting numbers "
+                             f"{_ranges(sorted(self.ids))})")
+
+
+def result_event(state: TournamentState, round_number: int, board: int, result: Result | str,
+                 correct: bool = False) -> Event | None:
+    """The event that records ``result``; None when that very result is already recorded.
+
+    A board that has a different result is refused unless ``correct`` is given.
+    """
+    result = Result.parse(result) if isinstance(result, str) else result
+    game = state.game(round_number, board)
+    data = {"round": round_number, "board": board, "result": result.value}
+    if game.result == result:
+        return None
+    if game.result is not None:
+        if not correct:
+            raise InputError(f"round {round_number} board {board} already has {game.result.value}; "
+                             f"give --correct to replace it with {result.value}")
+        return Event(EventKind.CORRECTION, {**data, "previous": game.result.value})
+    return Event(EventKind.FORFEIT if result.is_forfeit else EventKind.RESULT, data)
+
+
+def annulment_event(state: TournamentState, round_number: int, board: int) -> Event | None:
+    game = state.game(round_number, board)
+    if game.result is None:
+        return None
+    return Event(EventKind.ANNULMENT, {"round": round_number, "board": board, "previous": game.result.value})
+
+
+def foul_event(state: TournamentState, round_number: int, board: int, side: str, count: int = 1) -> Event:
+    if side not in ("white", "black"):
+        raise InputError(f"foul side {side!r}: expected white (red) or black")
+    if count < 1:
+        raise InputError(f"foul count {count}: expected a positive number")
+    state.game(round_number, board)
+    return Event(EventKind.FOUL, {"round": round_number, "board": board, "side": side, "count": count})
+
+
+def bye_event(state: TournamentState, round_number: int, player: int, kind: ByeKind) -> Event:
+    state.require_player(player)
+    if not 1 <= round_number <= state.base.rounds:
+        raise InputError(f"round {round_number}: the tournament has rounds 1-{state.base.rounds}")
+    if state.player_in_round(player, round_number) == "game":
+        raise InputError(f"player {player} has a game in round {round_number}")
+    return Event(EventKind.BYE, {"round": round_number, "player": player, "kind": kind.value})
+
+
+def withdrawal_event(state: TournamentState, player: int, after_round: int) -> Event:
+    state.require_player(player)
+    if player in state.withdrawals:
+        raise InputError(f"player {player} already withdrew after round {state.withdrawals[player].after_round}")
+    if not 0 <= after_round <= state.base.rounds:
+        raise InputError(f"--after-round {after_round}: expected 0-{state.base.rounds}")
+    return Event(EventKind.WITHDRAWAL, {"player": player, "after_round": after_round})
+
+
+def pairing_event(state: TournamentState, round_number: int, games: Iterable[Game], byes: Iterable[Bye]) -> Event:
+    """The event pairing ``round_number``: refused if the round is paired already, a player
+    is unknown, withdrawn, or appears twice."""
+    if not 1 <= round_number <= state.base.rounds:
+        raise InputError(f"round {round_number}: the tournament has rounds 1-{state.base.rounds}")
+    if any(r == round_number for r, _ in state.games):
+        raise InputError(f"round {round_number} is already paired")
+    seen: set[int] = set()
+    rows = []
+    for board, game in enumerate(games, start=1):
+        for player in (game.white, game.black):
+            state.require_player(player)
+            if player in seen:
+                raise InputError(f"player {player} appears twice in round {round_number}")
+            seen.add(player)
+        rows.append([game.board or board, game.white, game.black])
+    bye_rows = []
+    for bye in byes:
+        state.require_player(bye.player)
+        if bye.player in seen:
+            raise InputError(f"player {bye.player} appears twice in round {round_number}")
+        seen.add(bye.player)
+        bye_rows.append([bye.player, bye.kind.value])
+    return Event(EventKind.ROUND_PAIRED, {"round": round_number, "games": rows, "byes": bye_rows})
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 5]`` -> ``"1-3, 5"``."""
+    parts: list[str] = []
+    start = previous = None
+    for number in numbers:
+        if previous is not None and number == previous + 1:
+            previous = number
+            continue
+        if start is not None:
+            parts.append(f"{start}-{previous}" if previous != start else f"{start}")
+        start = previous = number
+    if start is not None:
+        parts.append(f"{start}-{previous}" if previous != start else f"{start}")
+    return ", ".join(parts)

@@ -1,0 +1,292 @@
+"""The tournament store: SQLite (WAL) holding an append-only event log per tournament.
+
+State is derived from the log (``ranking.events``): a correction is a new event, never an
+UPDATE that loses the old value.  Every write is one transaction that first re-reads the
+latest state, checks the request against it and appends, so two processes entering results
+at once lose nothing, and a process killed mid-write leaves each event wholly there or not at
+all.  ``Store`` is the small interface callers use; ``SQLiteStore`` implements it with the
+standard library, and a PostgreSQL adapter would implement the same methods.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from ranking.errors import InputError
+from ranking.events import Event, EventKind, LoggedEvent, TournamentState
+from ranking.model import Tournament
+from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+
+#: Versioned schema migrations, applied in order; ``PRAGMA user_version`` is the version.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: tournaments, players and rounds (projections kept in step with the log) and the log.
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        player_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        rating INTEGER NOT NULL DEFAULT 0,
+        federation TEXT NOT NULL DEFAULT '',
+        club TEXT NOT NULL DEFAULT '',
+        withdrawn_after INTEGER,
+        PRIMARY KEY (tournament_id, player_id)
+    );
+    CREATE TABLE rounds (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        number INTEGER NOT NULL,
+        boards INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        paired_at TEXT,
+        PRIMARY KEY (tournament_id, number)
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        at TEXT NOT NULL,
+        chat_id INTEGER,
+        message_id INTEGER,
+        dedupe_key TEXT UNIQUE
+    );
+    CREATE INDEX events_by_tournament ON events (tournament_id, id);
+    CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    """,
+)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Who asked and from where: ``actor`` is ``tg:<user id>`` or ``cli:<user>``; a Telegram
+    update also gives its chat and message, and a ``dedupe_key`` so a repeat applies once."""
+
+    actor: str
+    chat_id: int | None = None
+    message_id: int | None = None
+    dedupe_key: str | None = None
+
+
+#: Turns the current state into the events to append (or raises InputError, writing nothing).
+Decide = Callable[[TournamentState], Sequence[Event]]
+
+
+class Store(Protocol):
+    """What the bot, the site and the command line need from a store."""
+
+    def slugs(self) -> list[str]: ...
+
+    def create(self, slug: str, tournament: Tournament, source: Source) -> None: ...
+
+    def state(self, slug: str) -> TournamentState: ...
+
+    def tournament(self, slug: str) -> Tournament: ...
+
+    def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]: ...
+
+    def log(self, slug: str) -> list[LoggedEvent]: ...
+
+    def close(self) -> None: ...
+
+
+class SQLiteStore:
+    """The SQLite store; ``path`` is ``[storage].path`` of config.toml (created if missing)."""
+
+    def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connection = sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
+                                           check_same_thread=False)
+        self._lock = threading.RLock()
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute("PRAGMA foreign_keys=ON")
+        self._cache: dict[str, tuple[int, TournamentState]] = {}
+        self.migrate()
+
+    # -- schema -------------------------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        return self._connection.execute("PRAGMA user_version").fetchone()[0]
+
+    def migrate(self) -> None:
+        """Apply the migrations this database has not had yet, each in its own transaction."""
+        with self._transaction():
+            version = self.schema_version
+            if version > len(MIGRATIONS):
+                raise InputError(f"the database {self.path} has schema version {version}, newer than this "
+                                 f"program knows ({len(MIGRATIONS)}): upgrade Tiebreak")
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in _statements(script):
+                    self._connection.execute(statement)
+                self._connection.execute(f"PRAGMA user_version = {number}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE ... COMMIT: writers queue on SQLite's lock, readers never block."""
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._connection
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+
+    # -- reading --------------------------------------------------------------------------
+
+    def slugs(self) -> list[str]:
+        return [row[0] for row in self._connection.execute("SELECT slug FROM tournaments ORDER BY id")]
+
+    def _tournament_id(self, slug: str) -> int:
+        row = self._connection.execute("SELECT id FROM tournaments WHERE slug = ?", (slug,)).fetchone()
+        if row is None:
+            known = ", ".join(self.slugs()) or "none yet: `tiebreak import FILE`"
+            raise InputError(f"no tournament {slug!r} in the store (tournaments: {known})")
+        return row[0]
+
+    def state(self, slug: str) -> TournamentState:
+        """The current state, replaying only the events appended since the last call."""
+        with self._lock:
+            tournament_id = self._tournament_id(slug)
+            last, state = self._cache.get(slug, (0, None))
+            rows = self._connection.execute(
+                "SELECT id, kind, data FROM events WHERE tournament_id = ? AND id > ? ORDER BY id",
+                (tournament_id, last)).fetchall()
+            for event_id, kind, data in rows:
+                event = Event(EventKind(kind), json.loads(data))
+                if event.kind is EventKind.IMPORTED:
+                    state = TournamentState(parse_tournament_toml(event.data["toml"], source=f"{slug} (stored)"))
+                else:
+                    assert state is not None, "a log starts with its import"
+                    state.apply(event)
+                last = event_id
+            assert state is not None
+            self._cache[slug] = (last, state)
+            return state
+
+    def tournament(self, slug: str) -> Tournament:
+        return self.state(slug).snapshot()
+
+    def log(self, slug: str) -> list[LoggedEvent]:
+        tournament_id = self._tournament_id(slug)
+        rows = self._connection.execute(
+            "SELECT id, kind, data, actor, at, chat_id, message_id FROM events "
+            "WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        return [LoggedEvent(row[0], Event(EventKind(row[1]), json.loads(row[2])), row[3], row[4], row[5], row[6])
+                for row in rows]
+
+    # -- writing --------------------------------------------------------------------------
+
+    def create(self, slug: str, tournament: Tournament, source: Source) -> None:
+        """Import a tournament under ``slug``; refused if the slug is taken."""
+        with self._transaction() as connection:
+            if connection.execute("SELECT 1 FROM tournaments WHERE slug = ?", (slug,)).fetchone():
+                raise InputError(f"a tournament {slug!r} already exists; choose another --slug")
+            now = _now()
+            tournament_id = connection.execute(
+                "INSERT INTO tournaments (slug, name, created_at) VALUES (?, ?, ?)",
+                (slug, tournament.name, now)).lastrowid
+            connection.executemany(
+                "INSERT INTO players (tournament_id, player_id, name, rating, federation, club) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(tournament_id, p.id, p.name, p.rating, p.federation, p.club) for p in tournament.players])
+            event = Event(EventKind.IMPORTED, {"toml": write_tournament_toml(tournament)})
+            self._insert(connection, tournament_id, event, source, now)
+            self._project(connection, tournament_id, TournamentState(tournament))
+
+    def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]:
+        """Append what ``decide`` makes of the latest state, atomically.
+
+        A ``source.dedupe_key`` already in the log means this request was applied before
+        (e.g. a Telegram update delivered twice): nothing is appended and [] is returned.
+        """
+        try:
+            return self._append(slug, decide, source)
+        except BaseException:
+            self._cache.pop(slug, None)  # it may hold events of the transaction rolled back
+            raise
+
+    def _append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]:
+        with self._transaction() as connection:
+            if source.dedupe_key is not None and connection.execute(
+                    "SELECT 1 FROM events WHERE dedupe_key = ?", (source.dedupe_key,)).fetchone():
+                return []
+            state = self.state(slug)
+            events = list(decide(state))
+            tournament_id = self._tournament_id(slug)
+            now = _now()
+            logged = []
+            for number, event in enumerate(events):
+                key = source.dedupe_key if number == 0 else None
+                event_id = self._insert(connection, tournament_id, event, source, now, key)
+                logged.append(LoggedEvent(event_id, event, source.actor, now, source.chat_id, source.message_id))
+            if events:
+                self._project(connection, tournament_id, self.state(slug))
+            return logged
+
+    def _insert(self, connection: sqlite3.Connection, tournament_id: int, event: Event, source: Source,
+                now: str, dedupe_key: str | None = None) -> int:
+        cursor = connection.execute(
+            "INSERT INTO events (tournament_id, kind, data, actor, at, chat_id, message_id, dedupe_key) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (tournament_id, event.kind.value, json.dumps(event.data, ensure_ascii=False), source.actor, now,
+             source.chat_id, source.message_id, dedupe_key))
+        return int(cursor.lastrowid or 0)
+
+    def _project(self, connection: sqlite3.Connection, tournament_id: int, state: TournamentState) -> None:
+        """Keep the rounds and withdrawals tables in step with the log (same transaction)."""
+        boards: dict[int, list[bool]] = {}
+        for (number, _), game in state.games.items():
+            boards.setdefault(number, []).append(game.result is not None)
+        connection.execute("DELETE FROM rounds WHERE tournament_id = ?", (tournament_id,))
+        connection.executemany(
+            "INSERT INTO rounds (tournament_id, number, boards, finished) VALUES (?, ?, ?, ?)",
+            [(tournament_id, number, len(done), sum(done)) for number, done in sorted(boards.items())])
+        connection.executemany(
+            "UPDATE players SET withdrawn_after = ? WHERE tournament_id = ? AND player_id = ?",
+            [(w.after_round, tournament_id, w.player) for w in state.withdrawals.values()])
+
+    def close(self) -> None:
+        self._connection.close()
+
+    def __enter__(self) -> SQLiteStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (triggers keep their inner ``;``)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.strip().splitlines():
+        buffer += line + "\n"
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    return statements
