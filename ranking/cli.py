@@ -4,6 +4,9 @@
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
     tiebreak presets
     tiebreak tiebreaks
+    tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
+    tiebreak result SLUG ROUND BOARD RESULT [--correct] | withdraw SLUG PLAYER [--after-round N]
+    tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -46,6 +50,38 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--json", action="store_true", help="print the standings as JSON")
     commands.add_parser("presets", help="list the rule presets")
     commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
+
+    def store_command(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        command.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+        return command
+
+    importing = store_command("import", "import a TRF or tournament TOML file into the store")
+    importing.add_argument("file", metavar="FILE")
+    importing.add_argument("--slug", help="the tournament's short name (default: the file's slug or name)")
+    exporting = store_command("export", "write a stored tournament as TRF or TOML")
+    exporting.add_argument("slug", metavar="SLUG")
+    exporting.add_argument("--format", choices=["trf", "toml"], default="toml")
+    exporting.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    pairing = store_command("pair", "pair the next round (round robins from the Berger tables; "
+                                     "Swiss rounds from the TRF of your pairing program)")
+    pairing.add_argument("slug", metavar="SLUG")
+    pairing.add_argument("--trf", metavar="FILE", help="the TRF in which your pairing program paired the round")
+    result = store_command("result", "enter the result of one board")
+    result.add_argument("slug", metavar="SLUG")
+    result.add_argument("round", metavar="ROUND", type=int)
+    result.add_argument("board", metavar="BOARD", type=int)
+    result.add_argument("result", metavar="RESULT", help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1)")
+    result.add_argument("--correct", action="store_true", help="replace a different result already entered")
+    withdraw = store_command("withdraw", "record that a player withdrew")
+    withdraw.add_argument("slug", metavar="SLUG")
+    withdraw.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
+    withdraw.add_argument("--after-round", type=int, metavar="N", help="default: the last round with a result")
+    log = store_command("log", "show the audit trail of a tournament")
+    log.add_argument("slug", metavar="SLUG")
+    log.add_argument("--json", action="store_true", help="one JSON object per event")
+    standings.add_argument("--config", metavar="PATH",
+                           help="configuration file, when INPUT is a stored tournament's slug")
     return parser
 
 
@@ -56,8 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(presets_table())
         elif args.command == "tiebreaks":
             print(tiebreaks_table())
-        else:
+        elif args.command == "standings":
             return standings_command(args)
+        else:
+            from ranking import commands
+
+            return commands.run(args)
     except InputError as error:
         print(f"tiebreak: error: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -69,7 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def standings_command(args: argparse.Namespace) -> int:
     from ranking.loading import load_tournament
 
-    tournament = load_tournament(args.input)
+    if args.config is not None or not os.path.exists(args.input):
+        from ranking.commands import stored_tournament
+
+        tournament = stored_tournament(args.input, args.config)
+    else:
+        tournament = load_tournament(args.input)
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     if args.rules is None and args.tiebreaks is None:

@@ -151,7 +151,11 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
 
     A board that has a different result is refused unless ``correct`` is given.
     """
-    result = Result.parse(result) if isinstance(result, str) else result
+    if isinstance(result, str):
+        try:
+            result = Result.parse(result)
+        except ValueError as error:
+            raise InputError(str(error)) from None
     game = state.game(round_number, board)
     data = {"round": round_number, "board": board, "result": result.value}
     if game.result == result:

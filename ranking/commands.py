@@ -1,0 +1,193 @@
+"""The ``tiebreak`` subcommands that read or write the store (import, export, pair, result,
+withdraw, log, and standings of a stored tournament).
+
+Each prints one line saying what it did; bad input raises ``InputError`` (exit status 2)
+and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import re
+import sys
+from pathlib import Path
+
+from ranking.config import load_config
+from ranking.errors import InputError
+from ranking.events import (
+    EventKind,
+    LoggedEvent,
+    pairing_event,
+    result_event,
+    withdrawal_event,
+)
+from ranking.loading import load_tournament
+from ranking.model import Tournament
+from ranking.store import Source, SQLiteStore
+from ranking.tomlfile import SLUG, write_tournament_toml
+from ranking.trf import write_trf
+
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def open_store(config_path: str | None) -> SQLiteStore:
+    return SQLiteStore(load_config(config_path).storage)
+
+
+def stored_tournament(slug: str, config_path: str | None) -> Tournament:
+    """A tournament of the store, for ``tiebreak standings SLUG``."""
+    with open_store(config_path) as store:
+        return store.tournament(slug)
+
+
+def _source() -> Source:
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = "unknown"
+    return Source(actor=f"cli:{user}")
+
+
+def run(args: argparse.Namespace) -> int:
+    handler = {
+        "import": import_command,
+        "export": export_command,
+        "pair": pair_command,
+        "result": result_command,
+        "withdraw": withdraw_command,
+        "log": log_command,
+    }[args.command]
+    with open_store(args.config) as store:
+        handler(store, args)
+    return 0
+
+
+def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
+    """``--slug``, else the file's own slug, else one made from the file name."""
+    if given is not None:
+        if not _SLUG.match(given):
+            raise InputError(f"--slug {given!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)")
+        return given
+    own = next((value for tag, value in tournament.records if tag == SLUG), None)
+    if own:
+        return own
+    made = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(file).stem).strip("-._").lower()
+    return made or "tournament"
+
+
+def import_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    tournament = load_tournament(args.file)
+    slug = slug_for(tournament, args.file, args.slug)
+    store.create(slug, tournament, _source())
+    print(f"imported {tournament.name!r} as {slug}: {len(tournament.players)} players, "
+          f"{sum(game.result is not None for game in tournament.games)} results")
+
+
+def export_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    tournament = store.tournament(args.slug)
+    if args.format == "toml":
+        text = write_tournament_toml(tournament)
+    else:
+        from ranking.standings import compute_standings
+
+        standings = compute_standings(tournament)
+        text = write_trf(tournament, points={row.player.id: row.points for row in standings.rows},
+                         ranks={row.player.id: row.rank for row in standings.rows})
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.slug} as {args.format.upper()} to {args.output}")
+    else:
+        sys.stdout.write(text)
+
+
+def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    from ranking.pairing import next_round_pairing, order_boards, pairings_from_trf
+    from ranking.standings import compute_standings
+
+    tournament = store.tournament(args.slug)
+    if args.trf:
+        try:
+            text = Path(args.trf).read_text(encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot read: {error.strerror}", source=args.trf) from None
+        round_number = max((game.round for game in tournament.games), default=0) + 1
+        games, byes = pairings_from_trf(tournament, text, round_number, source=args.trf)
+        standings = compute_standings(tournament)
+        games = order_boards(games, {row.player.id: row.points for row in standings.rows},
+                             {row.player.id: number for number, row in enumerate(standings.rows, start=1)})
+    elif tournament.system.is_round_robin:
+        games, byes = next_round_pairing(tournament)
+        round_number = games[0].round if games else byes[0].round
+    else:
+        raise InputError(f"{args.slug} is a Swiss: pair the round with your pairing program (export it with "
+                         f"`tiebreak export {args.slug} --format trf`), then `tiebreak pair {args.slug} --trf FILE`")
+    store.append(args.slug, lambda state: [pairing_event(state, round_number, games, byes)], _source())
+    print(f"paired round {round_number} of {args.slug}: {len(games)} boards"
+          + (f", byes: {', '.join(str(bye.player) for bye in byes)}" if byes else ""))
+
+
+def result_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    def decide(state):
+        event = result_event(state, args.round, args.board, args.result, correct=args.correct)
+        return [event] if event else []
+
+    appended = store.append(args.slug, decide, _source())
+    state = store.state(args.slug)
+    game = state.game(args.round, args.board)
+    names = {player.id: player.name for player in state.base.players}
+    if not appended:
+        what = "already recorded, nothing changed"
+    elif appended[0].event.kind is EventKind.CORRECTION:
+        what = f"corrected (was {appended[0].event.data['previous']})"
+    else:
+        what = "recorded"
+    print(f"round {args.round} board {args.board}: {names[game.white]} - {names[game.black]} "
+          f"{game.result.value if game.result else ''}: {what}")
+
+
+def withdraw_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    def decide(state):
+        tournament = state.snapshot()
+        after = args.after_round if args.after_round is not None else tournament.rounds_with_results
+        return [withdrawal_event(state, args.player, after)]
+
+    appended = store.append(args.slug, decide, _source())
+    print(f"player {args.player} withdrew from {args.slug} after round {appended[0].event.data['after_round']}")
+
+
+def log_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    for logged in store.log(args.slug):
+        if args.json:
+            print(json.dumps(_log_json(logged), ensure_ascii=False))
+        else:
+            print(describe(logged))
+
+
+def _log_json(logged: LoggedEvent) -> dict:
+    data = dict(logged.event.data)
+    data.pop("toml", None)
+    return {"id": logged.id, "at": logged.at, "actor": logged.actor, "kind": logged.event.kind.value,
+            "chat_id": logged.chat_id, "message_id": logged.message_id, **data}
+
+
+def describe(logged: LoggedEvent) -> str:
+    """One line of the audit trail: when, who, what."""
+    data = logged.event.data
+    kind = logged.event.kind.value
+    where = f" R{data['round']} B{data['board']}" if "board" in data else (
+        f" R{data['round']}" if "round" in data else "")
+    details = {
+        "imported": "tournament imported",
+        "round-paired": f"{len(data.get('games', []))} boards, byes {[b[0] for b in data.get('byes', [])]}",
+        "result": data.get("result", ""),
+        "forfeit": data.get("result", ""),
+        "correction": f"{data.get('previous')} -> {data.get('result')}",
+        "annulment": f"{data.get('previous')} annulled",
+        "bye": f"player {data.get('player')} {data.get('kind')}",
+        "foul": f"{data.get('side')} +{data.get('count', 1)}",
+        "withdrawal": f"player {data.get('player')} after round {data.get('after_round')}",
+    }.get(kind, "")
+    message = f" (chat {logged.chat_id} message {logged.message_id})" if logged.message_id else ""
+    return f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<12}{where}  {details}{message}"
