@@ -1,0 +1,187 @@
+"""The store and the commands that use it: import, export, pair, result, withdraw, log."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ranking.errors import InputError
+from ranking.events import EventKind, result_event
+from ranking.loading import load_tournament
+from ranking.store import MIGRATIONS, Source, SQLiteStore
+from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.trf import parse_trf, write_trf
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "ranking" / "examples"
+VALIDATION = Path(__file__).parent / "data" / "validation"
+CLI = Source("cli:test")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SQLiteStore:
+    with SQLiteStore(tmp_path / "data" / "t.sqlite3") as opened:
+        yield opened
+
+
+@pytest.mark.parametrize("path", [EXAMPLES / "chess-swiss.trf", VALIDATION / "fide_tec_exercises_2024_swiss16" /
+                                  "tournament.trf", VALIDATION / "vega_2026_juniors_rapid_championship_swiss" /
+                                  "tournament.trf"])
+def test_trf_through_the_store_comes_back_the_same(store: SQLiteStore, path: Path) -> None:
+    tournament = load_tournament(path)
+    store.create("t", tournament, CLI)
+    assert store.tournament("t") == tournament
+    assert parse_trf(write_trf(store.tournament("t"))) == parse_trf(write_trf(tournament))
+
+
+@pytest.mark.parametrize("path", [EXAMPLES / "xiangqi-rr.toml", Path(__file__).parent / "data" / "cli" / "cjk.toml"])
+def test_toml_through_the_store_comes_back_the_same(store: SQLiteStore, path: Path) -> None:
+    tournament = load_tournament(path)
+    store.create("t", tournament, CLI)
+    assert write_tournament_toml(store.tournament("t")) == write_tournament_toml(tournament)
+    assert parse_tournament_toml(write_tournament_toml(store.tournament("t"))) == tournament
+
+
+def test_a_correction_is_a_new_event_and_the_old_value_stays_in_the_log(store: SQLiteStore) -> None:
+    store.create("t", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
+    before = store.state("t").game(7, 1).result
+    store.append("t", lambda s: [result_event(s, 7, 1, "0-1", correct=True)], CLI)
+    log = store.log("t")
+    assert [entry.event.kind for entry in log] == [EventKind.IMPORTED, EventKind.CORRECTION]
+    assert log[1].event.data == {"round": 7, "board": 1, "result": "0-1", "previous": before.value}
+    assert store.state("t").game(7, 1).result.value == "0-1"
+    # a second store (another process) derives the same state from the log
+    with SQLiteStore(store.path) as other:
+        assert other.tournament("t") == store.tournament("t")
+
+
+def test_a_different_result_needs_correct_and_the_same_one_is_a_no_op(store: SQLiteStore) -> None:
+    store.create("t", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
+    recorded = store.state("t").game(7, 1).result.value
+    other = "1-0" if recorded != "1-0" else "0-1"
+    with pytest.raises(InputError, match="give --correct"):
+        store.append("t", lambda s: [result_event(s, 7, 1, other)], CLI)
+    assert store.append("t", lambda s: [e for e in [result_event(s, 7, 1, recorded)] if e], CLI) == []
+    assert len(store.log("t")) == 1
+
+
+def test_the_log_is_append_only(store: SQLiteStore) -> None:
+    store.create("t", load_tournament(EXAMPLES / "xiangqi-rr.toml"), CLI)
+    connection = sqlite3.connect(store.path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        connection.execute("UPDATE events SET data = '{}'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        connection.execute("DELETE FROM events")
+
+
+def test_schema_is_versioned_and_a_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "v.sqlite3"
+    with SQLiteStore(path) as store:
+        assert store.schema_version == len(MIGRATIONS)
+    connection = sqlite3.connect(path)
+    connection.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    connection.close()
+    with pytest.raises(InputError, match="newer than this program knows"):
+        SQLiteStore(path)
+
+
+def test_a_request_delivered_twice_is_applied_once(store: SQLiteStore) -> None:
+    store.create("t", replace(load_tournament(EXAMPLES / "chess-swiss.trf")), CLI)
+    source = Source("tg:42", chat_id=7, message_id=99, dedupe_key="tg-update-1001")
+    first = store.append("t", lambda s: [result_event(s, 7, 1, "0-1", correct=True)], source)
+    again = store.append("t", lambda s: [result_event(s, 7, 1, "1-0", correct=True)], source)
+    assert len(first) == 1 and again == []
+    assert store.log("t")[-1].message_id == 99
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text('[storage]\npath = "data/store.sqlite3"\n')
+    return path
+
+
+def events_in(config: Path) -> int:
+    database = config.parent / "data" / "store.sqlite3"
+    if not database.exists():
+        return 0
+    return sqlite3.connect(database).execute("SELECT count(*) FROM events").fetchone()[0]
+
+
+def test_an_arbiter_runs_a_round_robin_from_the_command_line(config: Path, tmp_path: Path) -> None:
+    tournament = load_tournament(EXAMPLES / "xiangqi-rr.toml")
+    empty = replace(tournament, games=())
+    file = tmp_path / "event.toml"
+    file.write_text(write_tournament_toml(empty), encoding="utf-8")
+    assert tiebreak(config, "import", str(file), "--slug", "rr").returncode == 0
+    paired = tiebreak(config, "pair", "rr")
+    assert paired.returncode == 0, paired.stderr
+    assert "paired round 1 of rr: 5 boards" in paired.stdout
+    entered = tiebreak(config, "result", "rr", "1", "1", "2-0")
+    assert entered.returncode == 0 and "recorded" in entered.stdout
+    again = tiebreak(config, "result", "rr", "1", "1", "1-0")
+    assert "already recorded, nothing changed" in again.stdout
+    refused = tiebreak(config, "result", "rr", "1", "1", "0-1")
+    assert refused.returncode == 2 and "give --correct" in refused.stderr
+    corrected = tiebreak(config, "result", "rr", "1", "1", "0-1", "--correct")
+    assert "corrected (was 1-0)" in corrected.stdout
+    standings = json.loads(tiebreak(config, "standings", "rr", "--json").stdout)
+    assert standings["after_round"] == 1 and standings["points"]["win"] == 2
+    log = tiebreak(config, "log", "rr", "--json").stdout.splitlines()
+    kinds = [json.loads(line)["kind"] for line in log]
+    assert kinds == ["imported", "round-paired", "result", "correction"]
+    assert all(json.loads(line)["actor"].startswith("cli:") for line in log)
+    exported = tiebreak(config, "export", "rr", "--format", "toml").stdout
+    assert parse_tournament_toml(exported).games[0].result.value == "0-1"
+    trf = tiebreak(config, "export", "rr", "--format", "trf").stdout
+    assert [(p.id, p.name, p.rating) for p in parse_trf(trf).players] == [
+        (p.id, p.name, p.rating) for p in tournament.players]  # TRF has no club column
+
+
+def test_withdraw_then_standings_apply_the_rule(config: Path) -> None:
+    assert tiebreak(config, "import", str(EXAMPLES / "chess-swiss.trf")).returncode == 0
+    withdrawn = tiebreak(config, "withdraw", "chess-swiss", "5", "--after-round", "7")
+    assert withdrawn.returncode == 0 and "player 5 withdrew" in withdrawn.stdout
+    again = tiebreak(config, "withdraw", "chess-swiss", "5")
+    assert again.returncode == 2 and "already withdrew" in again.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["result", "nope", "1", "1", "1-0"], "no tournament 'nope'"),
+    (["result", "chess-swiss", "9", "1", "1-0"], "round 9 is not paired"),
+    (["result", "chess-swiss", "1", "99", "1-0"], "round 1 has no board 99"),
+    (["result", "chess-swiss", "1", "1", "3-0"], "unknown result '3-0'"),
+    (["withdraw", "chess-swiss", "77"], "player 77 is not in the tournament"),
+    (["import", "no-such-file.trf"], "no-such-file.trf"),
+    (["import", str(Path(__file__).parent / "data" / "cli" / "broken.trf")], "broken.trf:5"),
+    (["import", str(EXAMPLES / "chess-swiss.trf")], "already exists"),
+    (["import", str(EXAMPLES / "chess-swiss.trf"), "--slug", "bad slug"], "--slug 'bad slug'"),
+    (["pair", "chess-swiss"], "is a Swiss: pair the round with your pairing program"),
+    (["export", "nope"], "no tournament 'nope'"),
+])
+def test_bad_requests_are_one_line_exit_2_and_write_nothing(config: Path, args: list[str], message: str) -> None:
+    assert tiebreak(config, "import", str(EXAMPLES / "chess-swiss.trf")).returncode == 0
+    before = events_in(config)
+    result = tiebreak(config, *args)
+    assert result.returncode == 2, result.stdout
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert events_in(config) == before
+
+
+def test_a_named_config_file_must_exist(tmp_path: Path) -> None:
+    result = tiebreak(tmp_path / "missing.toml", "log", "x")
+    assert result.returncode == 2 and "missing.toml: no such configuration file" in result.stderr
