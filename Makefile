@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh machine:
-#   make run    computes the standings of the bundled example tournaments
+#   make run    imports the bundled example tournaments into data/ and prints their standings
 #   make test   runs the linter and the whole test suite
 PYTHON ?= python3
 VENV := .venv
@@ -13,8 +13,10 @@ $(BIN)/tiebreak: pyproject.toml
 
 .PHONY: run test lint bench readme
 run: $(BIN)/tiebreak
-	$(BIN)/tiebreak standings ranking/examples/xiangqi-rr.toml
-	$(BIN)/tiebreak standings ranking/examples/chess-swiss.trf --rules fide-swiss
+	$(BIN)/tiebreak import --from-config
+	$(BIN)/tiebreak standings example-xiangqi-rr
+	$(BIN)/tiebreak standings chess-swiss
+	$(BIN)/tiebreak log chess-swiss
 
 lint: $(BIN)/tiebreak
 	$(BIN)/ruff check ranking bot site_builder tests benchmarks

@@ -57,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
         return command
 
     importing = store_command("import", "import a TRF or tournament TOML file into the store")
-    importing.add_argument("file", metavar="FILE")
+    importing.add_argument("file", metavar="FILE", nargs="?",
+                           help="the file; without it, --from-config imports config.toml's [[tournaments]]")
+    importing.add_argument("--from-config", action="store_true",
+                           help="import every [[tournaments]] file of the configuration not yet in the store")
     importing.add_argument("--slug", help="the tournament's short name (default: the file's slug or name)")
     exporting = store_command("export", "write a stored tournament as TRF or TOML")
     exporting.add_argument("slug", metavar="SLUG")

@@ -78,8 +78,25 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
 
 
 def import_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    if args.from_config:
+        if args.file or args.slug:
+            raise InputError("--from-config imports the configuration's files: give no FILE or --slug with it")
+        known = set(store.slugs())
+        for path in load_config(args.config).tournament_files:
+            tournament = load_tournament(path)
+            slug = slug_for(tournament, str(path), None)
+            if slug in known:
+                print(f"{slug}: already in the store")
+                continue
+            _import(store, tournament, slug)
+        return
+    if not args.file:
+        raise InputError("give the FILE to import (a TRF or tournament TOML), or --from-config")
     tournament = load_tournament(args.file)
-    slug = slug_for(tournament, args.file, args.slug)
+    _import(store, tournament, slug_for(tournament, args.file, args.slug))
+
+
+def _import(store: SQLiteStore, tournament: Tournament, slug: str) -> None:
     store.create(slug, tournament, _source())
     print(f"imported {tournament.name!r} as {slug}: {len(tournament.players)} players, "
           f"{sum(game.result is not None for game in tournament.games)} results")

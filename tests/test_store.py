@@ -185,3 +185,15 @@ def test_bad_requests_are_one_line_exit_2_and_write_nothing(config: Path, args: 
 def test_a_named_config_file_must_exist(tmp_path: Path) -> None:
     result = tiebreak(tmp_path / "missing.toml", "log", "x")
     assert result.returncode == 2 and "missing.toml: no such configuration file" in result.stderr
+
+
+def test_import_from_config_loads_the_bundled_tournaments_once(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[storage]\npath = "db.sqlite3"\n\n[[tournaments]]\nfile = "{EXAMPLES / "xiangqi-rr.toml"}"\n'
+                      f'\n[[tournaments]]\nfile = "{EXAMPLES / "chess-swiss.trf"}"\n')
+    first = tiebreak(config, "import", "--from-config")
+    assert first.returncode == 0, first.stderr
+    assert "imported 'Hanoi–Hangzhou Xiangqi Invitational 2026' as example-xiangqi-rr" in first.stdout
+    second = tiebreak(config, "import", "--from-config")
+    assert second.stdout.splitlines() == ["example-xiangqi-rr: already in the store", "chess-swiss: already in the store"]
+    assert tiebreak(config, "standings", "example-xiangqi-rr").returncode == 0
