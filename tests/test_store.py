@@ -195,5 +195,6 @@ def test_import_from_config_loads_the_bundled_tournaments_once(tmp_path: Path) -
     assert first.returncode == 0, first.stderr
     assert "imported 'Hanoi–Hangzhou Xiangqi Invitational 2026' as example-xiangqi-rr" in first.stdout
     second = tiebreak(config, "import", "--from-config")
-    assert second.stdout.splitlines() == ["example-xiangqi-rr: already in the store", "chess-swiss: already in the store"]
+    assert second.stdout.splitlines() == ["example-xiangqi-rr: already in the store",
+                                          "chess-swiss: already in the store"]
     assert tiebreak(config, "standings", "example-xiangqi-rr").returncode == 0
