@@ -3,7 +3,7 @@
 Round robins are paired here, from the Berger tables of FIDE Handbook C.05 Annex 1
 ("Berger Tables for Round-Robin Tournaments").  Swiss rounds are not: the arbiter pairs
 them with a FIDE-endorsed program (JaVaFo, bbpPairings, Swiss-Manager, Vega) and
-``pairings_from_trf`` reads the round from the TRF that program writes.  ``order_boards``
+``pairings_from_trf`` reads the round from a TRF exported from it.  ``order_boards``
 numbers the boards of a Swiss round.  Everything here is pure: no I/O.
 
 >>> berger_table(4)
