@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "Swiss rounds from the TRF of your pairing program)")
     pairing.add_argument("slug", metavar="SLUG")
     pairing.add_argument("--trf", metavar="FILE", help="the TRF in which your pairing program paired the round")
+    pairing.add_argument("--pairs", metavar="FILE",
+                         help="the pairs list JaVaFo or bbpPairings wrote (-p): a count, then WHITE BLACK lines")
     result = store_command("result", "enter the result of one board")
     result.add_argument("slug", metavar="SLUG")
     result.add_argument("round", metavar="ROUND", type=int)

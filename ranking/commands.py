@@ -120,17 +120,21 @@ def export_command(store: SQLiteStore, args: argparse.Namespace) -> None:
 
 
 def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
-    from ranking.pairing import next_round_pairing, order_boards, pairings_from_trf
+    from ranking.pairing import next_round_pairing, order_boards, pairings_from_list, pairings_from_trf
     from ranking.standings import compute_standings
 
     tournament = store.tournament(args.slug)
-    if args.trf:
+    if args.trf and args.pairs:
+        raise InputError("give either --trf or --pairs, not both")
+    if args.trf or args.pairs:
+        path = args.trf or args.pairs
         try:
-            text = Path(args.trf).read_text(encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot read: {error.strerror}", source=args.trf) from None
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}", source=path) from None
         round_number = max((game.round for game in tournament.games), default=0) + 1
-        games, byes = pairings_from_trf(tournament, text, round_number, source=args.trf)
+        read = pairings_from_trf if args.trf else pairings_from_list
+        games, byes = read(tournament, text, round_number, source=path)
         standings = compute_standings(tournament)
         games = order_boards(games, {row.player.id: row.points for row in standings.rows},
                              {row.player.id: number for number, row in enumerate(standings.rows, start=1)})

@@ -341,6 +341,57 @@ def _name_key(name: str) -> str:
 # ---------------------------------------------------------------------------------------
 
 
+def pairings_from_list(
+    tournament: Tournament, text: str, round_number: int, source: str = "<pairs>"
+) -> tuple[list[Game], list[Bye]]:
+    """Round ``round_number`` from the pairs list that JaVaFo and bbpPairings write (``-p``).
+
+    The JaVaFo Advanced User Manual format: the first line holds the number of pairs, then
+    one line per board ``WHITE BLACK`` (starting numbers, in board order); ``0`` as black
+    is the pairing-allocated bye.  Every player must be in the tournament, appear once, and
+    not have withdrawn before the round; the round must be the next one to pair.
+    """
+    lines = [(number, line.split()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise InputError("empty pairs file: expected the number of pairs, then one 'WHITE BLACK' line each",
+                         source=source)
+    first_line, first = lines[0]
+    if len(first) != 1 or not first[0].isdigit():
+        raise InputError(f"expected the number of pairs, got {' '.join(first)!r}", source=source, line=first_line)
+    expected = int(first[0])
+    if len(lines) - 1 != expected:
+        raise InputError(f"the file announces {expected} pairs but lists {len(lines) - 1}", source=source,
+                         line=first_line)
+    if round_number > tournament.rounds:
+        raise InputError(f"round {round_number}: the tournament has {tournament.rounds} rounds", source=source)
+    if any(game.round >= round_number for game in tournament.games):
+        raise InputError(f"round {round_number} is paired already", source=source)
+    ids = {player.id for player in tournament.players}
+    withdrawn = {w.player: w.after_round for w in tournament.withdrawals}
+    seen: set[int] = set()
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for line, fields in lines[1:]:
+        if len(fields) != 2 or not all(field.isdigit() for field in fields):
+            raise InputError(f"expected 'WHITE BLACK' starting numbers, got {' '.join(fields)!r}", source=source,
+                             line=line)
+        white, black = int(fields[0]), int(fields[1])
+        for player in (white, black) if black else (white,):
+            if player not in ids:
+                raise InputError(f"player {player} is not in the tournament", source=source, line=line)
+            if player in seen:
+                raise InputError(f"player {player} is paired twice", source=source, line=line)
+            if withdrawn.get(player, round_number) < round_number:
+                raise InputError(f"player {player} withdrew after round {withdrawn[player]}", source=source,
+                                 line=line)
+            seen.add(player)
+        if black:
+            games.append(Game(round_number, white, black, None, board=len(games) + 1))
+        else:
+            byes.append(Bye(round_number, white, ByeKind.PAIRING))
+    return games, byes
+
+
 def order_boards(games: Sequence[Game], scores: Mapping[int, float], ranks: Mapping[int, int]) -> list[Game]:
     """The games of one Swiss round renumbered 1..k in FIDE board order.
 

@@ -198,3 +198,49 @@ def test_import_from_config_loads_the_bundled_tournaments_once(tmp_path: Path) -
     assert second.stdout.splitlines() == ["example-xiangqi-rr: already in the store",
                                           "chess-swiss: already in the store"]
     assert tiebreak(config, "standings", "example-xiangqi-rr").returncode == 0
+
+
+def _swiss_before_last_round(tmp_path: Path) -> tuple[Path, object]:
+    """The chess example without its last round, as a TOML file, and the full tournament."""
+    full = load_tournament(EXAMPLES / "chess-swiss.trf")
+    last = full.rounds
+    before = replace(full, games=tuple(g for g in full.games if g.round < last),
+                     byes=tuple(b for b in full.byes if b.round < last))
+    file = tmp_path / "swiss.toml"
+    file.write_text(write_tournament_toml(before), encoding="utf-8")
+    return file, full
+
+
+@pytest.mark.parametrize("how", ["--pairs", "--trf"])
+def test_a_swiss_round_paired_by_the_pairing_program_is_imported(config: Path, tmp_path: Path, how: str) -> None:
+    file, full = _swiss_before_last_round(tmp_path)
+    last = full.rounds
+    assert tiebreak(config, "import", str(file), "--slug", "swiss").returncode == 0
+    games = [g for g in full.games if g.round == last]
+    pab = [b for b in full.byes if b.round == last and b.kind.value == "U"]
+    paired = tmp_path / "paired"
+    if how == "--pairs":  # JaVaFo / bbpPairings: count, then WHITE BLACK, 0 = bye
+        rows = [f"{g.white} {g.black}" for g in games] + [f"{b.player} 0" for b in pab]
+        paired.write_text(f"{len(rows)}\n" + "\n".join(rows) + "\n")
+    else:  # a TRF with the round paired and no results yet
+        blank = replace(full, games=tuple(replace(g, result=None) if g.round == last else g for g in full.games),
+                        byes=tuple(b for b in full.byes if b.round < last or b.kind.value == "U"))
+        paired.write_text(write_trf(blank))
+    result = tiebreak(config, "pair", "swiss", how, str(paired))
+    assert result.returncode == 0, result.stderr
+    assert f"paired round {last} of swiss: {len(games)} boards" in result.stdout
+    stored = parse_tournament_toml(tiebreak(config, "export", "swiss", "--format", "toml").stdout)
+    new = [g for g in stored.games if g.round == last]
+    assert {(g.white, g.black) for g in new} == {(g.white, g.black) for g in games}
+    assert sorted(g.board for g in new) == list(range(1, len(games) + 1))
+    again = tiebreak(config, "pair", "swiss", how, str(paired))
+    assert again.returncode == 2 and f"round {last + 1}: the tournament has {last} rounds" in again.stderr
+
+
+def test_a_pairs_list_naming_an_unknown_player_is_refused(config: Path, tmp_path: Path) -> None:
+    file, _ = _swiss_before_last_round(tmp_path)
+    assert tiebreak(config, "import", str(file), "--slug", "swiss").returncode == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2\n1 2\n3 99\n")
+    result = tiebreak(config, "pair", "swiss", "--pairs", str(bad))
+    assert result.returncode == 2 and "bad.txt:3: player 99 is not in the tournament" in result.stderr
