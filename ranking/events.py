@@ -28,6 +28,8 @@ class EventKind(enum.StrEnum):
     BYE = "bye"
     FOUL = "foul"  # a foul recorded against one side of a game (犯规, CXA 14.1)
     WITHDRAWAL = "withdrawal"
+    ARBITER_ADDED = "arbiter-added"  # a Telegram user allowed to enter results in this tournament
+    ARBITER_REMOVED = "arbiter-removed"
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class TournamentState:
                 game if game.board else replace(game, board=self._free_board(game.round)))
         self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
+        self.arbiters: set[int] = set()  # Telegram user ids added with /arbiters add
         self._snapshot: Tournament | None = base
 
     def _free_board(self, round_number: int) -> int:
@@ -97,6 +100,10 @@ class TournamentState:
                 self.games[key] = replace(game, fouls_black=game.fouls_black + data.get("count", 1))
         elif kind is EventKind.WITHDRAWAL:
             self.withdrawals[data["player"]] = Withdrawal(data["player"], data["after_round"])
+        elif kind is EventKind.ARBITER_ADDED:
+            self.arbiters.add(data["user_id"])
+        elif kind is EventKind.ARBITER_REMOVED:
+            self.arbiters.discard(data["user_id"])
         elif kind is not EventKind.IMPORTED:
             raise ValueError(f"unknown event kind {kind!r}")
 

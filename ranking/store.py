@@ -70,7 +70,44 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     """,
+    # 2: the bot's users (language, selected tournament, /iam, /subscribe) and every
+    # submission it received, accepted or rejected (DESIGN.md "Storage").
+    """
+    CREATE TABLE bot_users (
+        user_id INTEGER PRIMARY KEY,
+        chat_id INTEGER,
+        language TEXT,
+        tournament TEXT,
+        player_id INTEGER,
+        subscribed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE submissions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        user_id INTEGER,
+        chat_id INTEGER,
+        message_id INTEGER,
+        update_id INTEGER,
+        tournament TEXT,
+        text TEXT NOT NULL,
+        accepted INTEGER NOT NULL,
+        rejected INTEGER NOT NULL,
+        detail TEXT NOT NULL DEFAULT ''
+    );
+    """,
 )
+
+
+@dataclass(frozen=True)
+class UserPrefs:
+    """What the bot remembers of a Telegram user."""
+
+    user_id: int
+    chat_id: int | None = None
+    language: str | None = None  # chosen with /language; None: the user's Telegram language
+    tournament: str | None = None  # the selected tournament's slug
+    player_id: int | None = None  # /iam
+    subscribed: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +139,15 @@ class Store(Protocol):
     def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]: ...
 
     def log(self, slug: str) -> list[LoggedEvent]: ...
+
+    def user(self, user_id: int) -> UserPrefs: ...
+
+    def save_user(self, prefs: UserPrefs) -> None: ...
+
+    def subscribers(self, slug: str) -> list[UserPrefs]: ...
+
+    def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
+                          rejected: int, detail: str = "", update_id: int | None = None) -> None: ...
 
     def close(self) -> None: ...
 
@@ -265,6 +311,48 @@ class SQLiteStore:
         connection.executemany(
             "UPDATE players SET withdrawn_after = ? WHERE tournament_id = ? AND player_id = ?",
             [(w.after_round, tournament_id, w.player) for w in state.withdrawals.values()])
+
+    # -- the bot's users and submissions ---------------------------------------------------
+
+    def user(self, user_id: int) -> UserPrefs:
+        row = self._connection.execute(
+            "SELECT chat_id, language, tournament, player_id, subscribed FROM bot_users WHERE user_id = ?",
+            (user_id,)).fetchone()
+        if row is None:
+            return UserPrefs(user_id)
+        return UserPrefs(user_id, row[0], row[1], row[2], row[3], bool(row[4]))
+
+    def save_user(self, prefs: UserPrefs) -> None:
+        with self._transaction() as connection:
+            connection.execute(
+                "INSERT INTO bot_users (user_id, chat_id, language, tournament, player_id, subscribed) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET chat_id = excluded.chat_id, "
+                "language = excluded.language, tournament = excluded.tournament, "
+                "player_id = excluded.player_id, subscribed = excluded.subscribed",
+                (prefs.user_id, prefs.chat_id, prefs.language, prefs.tournament, prefs.player_id,
+                 int(prefs.subscribed)))
+
+    def subscribers(self, slug: str) -> list[UserPrefs]:
+        rows = self._connection.execute(
+            "SELECT user_id, chat_id, language, tournament, player_id, subscribed FROM bot_users "
+            "WHERE subscribed = 1 AND tournament = ? AND player_id IS NOT NULL", (slug,))
+        return [UserPrefs(row[0], row[1], row[2], row[3], row[4], bool(row[5])) for row in rows]
+
+    def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
+                          rejected: int, detail: str = "", update_id: int | None = None) -> None:
+        """Keep every submission, accepted or not, with who, where and when (DESIGN.md)."""
+        user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
+        with self._transaction() as connection:
+            connection.execute(
+                "INSERT INTO submissions (at, user_id, chat_id, message_id, update_id, tournament, text, "
+                "accepted, rejected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (_now(), user_id, source.chat_id, source.message_id, update_id, tournament, text, accepted,
+                 rejected, detail))
+
+    def submissions(self) -> list[dict]:
+        cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
 
     def close(self) -> None:
         self._connection.close()
