@@ -16,7 +16,7 @@ from ranking.model import Tournament
 from ranking.tomlfile import parse_tournament_toml
 from ranking.trf import parse_trf
 
-__all__ = ["detect_format", "load_tournament"]
+__all__ = ["detect_format", "load_tournament", "parse_tournament_text"]
 
 _TOML_TABLE = re.compile(r"^\s*\[\s*tournament\s*\]", re.MULTILINE)
 _TRF_RECORD = re.compile(r"^(?:001|012|XXR|142|062|092) ", re.MULTILINE)
@@ -54,6 +54,12 @@ def load_tournament(path: str | os.PathLike[str]) -> Tournament:
         raise InputError(f"cannot read {source}: {reason}", source=source) from None
     except ValueError as error:  # e.g. a NUL character in the path
         raise InputError(f"cannot read {source!r}: {error}", source=source) from None
+    return parse_tournament_text(data, source)
+
+
+def parse_tournament_text(data: bytes, source: str) -> Tournament:
+    """A tournament from a file's bytes (a TRF or a tournament TOML file, told by content),
+    e.g. a document sent to the bot; ``source`` names it in errors."""
     try:
         text = data.decode("utf-8-sig")
         utf8 = True

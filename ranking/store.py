@@ -132,6 +132,10 @@ class Store(Protocol):
 
     def create(self, slug: str, tournament: Tournament, source: Source) -> None: ...
 
+    def tournament_key(self, slug: str) -> int: ...
+
+    def slug_for_key(self, key: int) -> str: ...
+
     def state(self, slug: str) -> TournamentState: ...
 
     def tournament(self, slug: str) -> Tournament: ...
@@ -208,6 +212,16 @@ class SQLiteStore:
         if row is None:
             known = ", ".join(self.slugs()) or "none yet: `tiebreak import FILE`"
             raise InputError(f"no tournament {slug!r} in the store (tournaments: {known})")
+        return row[0]
+
+    def tournament_key(self, slug: str) -> int:
+        """A short number for the tournament (inline buttons carry it: 64 bytes at most)."""
+        return self._tournament_id(slug)
+
+    def slug_for_key(self, key: int) -> str:
+        row = self._connection.execute("SELECT slug FROM tournaments WHERE id = ?", (key,)).fetchone()
+        if row is None:
+            raise InputError(f"no tournament number {key} in the store")
         return row[0]
 
     def state(self, slug: str) -> TournamentState:

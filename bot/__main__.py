@@ -1,0 +1,75 @@
+"""``python -m bot [--config config.toml] [--console] [--user-id N]`` (DESIGN.md "Bot").
+
+Telegram mode when ``TELEGRAM_BOT_TOKEN`` is set (long polling, or a webhook when
+``[bot].webhook_url`` is configured); console mode with ``--console`` or without a token.
+The tournaments config.toml lists are imported into the store first, once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+
+from bot.app import TOKEN_VARIABLE, build_application, quiet_http_logs
+from bot.console import run_console
+from bot.service import BotService, BotSettings
+from ranking.commands import slug_for
+from ranking.config import load_config
+from ranking.errors import InputError
+from ranking.loading import load_tournament
+from ranking.store import Source, SQLiteStore
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The Tiebreak Telegram bot.")
+    parser.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+    parser.add_argument("--console", action="store_true", help="run in the terminal instead of Telegram")
+    parser.add_argument("--user-id", type=int, help="console mode: the Telegram user id you act as "
+                        "(default: the first [bot].arbiters entry)")
+    parser.add_argument("--language", help="console mode: your Telegram language (en, zh, vi, es)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet_http_logs()
+    try:
+        config = load_config(args.config)
+        settings = BotSettings.from_config(config)
+        store = SQLiteStore(config.storage)
+        import_configured(store, config)
+    except InputError as error:
+        print(f"python -m bot: error: {error}", file=sys.stderr)
+        return 2
+    service = BotService(store, settings)
+    token = os.environ.get(TOKEN_VARIABLE, "").strip()
+    try:
+        if args.console or not token:
+            user = args.user_id or min(settings.arbiters, default=1)
+            asyncio.run(run_console(service, user, args.language))
+        else:
+            application = build_application(token, service)
+            if settings.webhook_url:
+                application.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
+                                        url_path="telegram", webhook_url=settings.webhook_url)
+            else:
+                application.run_polling()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0
+
+
+def import_configured(store: SQLiteStore, config) -> None:
+    """Import the config's [[tournaments]] files that the store does not have yet."""
+    known = set(store.slugs())
+    for path in config.tournament_files:
+        tournament = load_tournament(path)
+        slug = slug_for(tournament, str(path), None)
+        if slug not in known:
+            store.create(slug, tournament, Source("config"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,319 @@
+"""The bot's languages: English, 简体中文, Tiếng Việt and Español, from gettext catalogs.
+
+The catalogs are the committed sources ``bot/locales/<lang>/LC_MESSAGES/messages.po``; they are
+compiled in memory the first time a language is used (Babel's ``read_po`` and ``write_mo``), so
+there is no build step and no ``.mo`` file in the repository.  ``bot/locales/messages.pot`` is the
+template, extracted from ``bot/*.py``::
+
+    .venv/bin/pybabel extract -k N_ -k Nn_:1,2 -c Translators: --no-location \\
+        --project Tiebreak -o bot/locales/messages.pot bot
+    .venv/bin/pybabel update -i bot/locales/messages.pot -d bot/locales --no-fuzzy-matching \\
+        --ignore-obsolete
+
+``tests/test_bot_i18n.py`` fails when a message marked in ``bot/*.py`` is missing from the
+template or from a catalog, is untranslated in zh/vi/es, or a translation's ``{placeholders}``
+differ from the message's.
+
+Messages are ``str.format`` templates with named placeholders.  ``N_`` and ``Nn_`` only mark a
+message for extraction (the constants below); translate at the time of use::
+
+    tr = translator(update.effective_user.language_code)
+    tr.format(RESULT_RECORDED, round=3, board=5, white="许银川", black="吕钦", result="1-0")
+    tr.nformat(*RESULTS_RECORDED, 4, count=tr.format_number(4))
+
+The catalogs use the domain ``messages``; the site can load its own domain from the same
+directory (``load_translations(language, domain)``) and reuse these words where they are the same.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from dataclasses import dataclass
+from decimal import Decimal
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+from bot.parsing import Problem, ProblemReason
+
+SUPPORTED = ("en", "zh", "vi", "es")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"en": "English", "zh": "简体中文", "vi": "Tiếng Việt", "es": "Español"}
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+DOMAIN = "messages"
+
+_BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN", "vi": "vi", "es": "es"}
+_LANGUAGE_WORDS = {  # what /language accepts besides the codes, folded to lower case
+    "english": "en", "inglés": "en", "ingles": "en", "英语": "en", "英文": "en", "tiếng anh": "en",
+    "中文": "zh", "简体中文": "zh", "汉语": "zh", "chinese": "zh", "chino": "zh", "tiếng trung": "zh",
+    "zh-hans": "zh", "zh-cn": "zh",
+    "tiếng việt": "vi", "tieng viet": "vi", "vietnamese": "vi", "vietnamita": "vi", "越南语": "vi",
+    "español": "es", "espanol": "es", "spanish": "es", "castellano": "es", "西班牙语": "es",
+    "tiếng tây ban nha": "es",
+}
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction; translate it later with ``Translator.gettext``."""
+    return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message for extraction; translate it later with ``Translator.ngettext``."""
+    return singular, plural
+
+
+# -- choosing a language ---------------------------------------------------------------------
+
+
+def choose_language(code: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The supported language for a Telegram ``language_code`` (an IETF tag such as ``en``,
+    ``zh-hans``, ``es-ES``, ``pt-br``): its primary subtag if supported, otherwise ``default``
+    (itself ``en`` if it is not supported).  Every Chinese variant gets simplified Chinese."""
+    fallback = default if default in SUPPORTED else DEFAULT_LANGUAGE
+    if not code:
+        return fallback
+    primary = code.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in SUPPORTED else fallback
+
+
+def language_from_argument(text: str) -> str | None:
+    """The language a ``/language`` argument names (a code or a name in any of the four
+    languages: ``es``, ``vi-VN``, ``中文``, ``Español``, ``tieng viet``), or None."""
+    word = " ".join(text.split()).lower()
+    if not word:
+        return None
+    if word in _LANGUAGE_WORDS:
+        return _LANGUAGE_WORDS[word]
+    primary = word.replace("_", "-").split("-", 1)[0]
+    return primary if primary in SUPPORTED else None
+
+
+# -- catalogs --------------------------------------------------------------------------------
+
+
+def catalog_path(language: str, domain: str = DOMAIN, directory: Path = LOCALES_DIR) -> Path:
+    return directory / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+@functools.cache
+def load_translations(language: str, domain: str = DOMAIN, directory: Path = LOCALES_DIR) -> gettext.NullTranslations:
+    """The compiled catalog of ``language`` (cached).  A language without a catalog, and the
+    source language English, fall back to the message ids."""
+    path = catalog_path(language, domain, directory)
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=domain)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=domain)
+
+
+def format_number(value: int | float | Decimal | None, lang: str, grouping: bool = True) -> str:
+    """``value`` as the language writes it: ``7.5`` in English and Chinese, ``7,5`` in Vietnamese
+    and Spanish; up to three decimals, none for whole numbers; None as ``-``.  ``grouping``
+    False leaves out the thousands separator (ratings: ``2620``)."""
+    if value is None:
+        return "-"
+    locale = _BABEL_LOCALES.get(choose_language(lang), "en")
+    return format_decimal(value, locale=locale, group_separator=grouping)
+
+
+@dataclass(frozen=True)
+class Translator:
+    """The messages of one language.  ``gettext`` and ``ngettext`` are the gettext calls;
+    ``format`` and ``nformat`` also fill the ``{placeholders}``."""
+
+    language: str
+    translations: gettext.NullTranslations
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def format(self, message: str, /, **values: object) -> str:
+        return self.gettext(message).format(**values)
+
+    def nformat(self, singular: str, plural: str, n: int, /, **values: object) -> str:
+        return self.ngettext(singular, plural, n).format(**values)
+
+    def format_number(self, value: int | float | Decimal | None, grouping: bool = True) -> str:
+        return format_number(value, self.language, grouping)
+
+
+@functools.cache
+def _translator(language: str) -> Translator:
+    return Translator(language, load_translations(language))
+
+
+def translator(language: str | None, default: str = DEFAULT_LANGUAGE) -> Translator:
+    """The translator for a Telegram ``language_code`` or a language chosen with /language."""
+    return _translator(choose_language(language, default))
+
+
+# -- the parser's problems -------------------------------------------------------------------
+
+PROBLEM_MESSAGES: dict[ProblemReason, str] = {
+    ProblemReason.EMPTY: N_("the message is empty"),
+    ProblemReason.UNREADABLE: N_("not a result: write the board and the result, e.g. 5 1-0"),
+    ProblemReason.MISSING_BOARD: N_("which board? Write it before the result, e.g. B5 1-0"),
+    # Translators: {detail} is the board number the arbiter wrote.
+    ProblemReason.NO_ROUND: N_("which round? Write it before the board, e.g. R3 B{detail}"),
+    ProblemReason.BAD_ROUND: N_("“{detail}” is not a round number"),
+    ProblemReason.BAD_BOARD: N_("“{detail}” is not a board number"),
+    ProblemReason.MISSING_RESULT: N_("no result: add one, e.g. 1-0, 0-1 or ½-½"),
+    ProblemReason.UNKNOWN_RESULT: N_("“{detail}” is not a result: write 1-0, 0-1, ½-½, +-, -+ or --"),
+    ProblemReason.UNKNOWN_FOUL_SIDE: N_("a foul by whom? Write foul white (or red) or foul black"),
+    ProblemReason.BAD_FOUL_COUNT: N_("“{detail}” is not a number of fouls (1-99)"),
+    # Translators: {detail} is a line number of the same message.
+    ProblemReason.DUPLICATE: N_("this board is already on line {detail}"),
+}
+# Translators: one line of the list that follows "I could not read
+# these lines:".
+PROBLEM_LINE = N_("Line {line} “{text}”: {reason}")
+
+
+def describe_problem(problem: Problem, tr: Translator) -> str:
+    """Why ``problem``'s line could not be read, in ``tr``'s language."""
+    return tr.format(PROBLEM_MESSAGES[problem.reason], detail=problem.detail)
+
+
+def format_problem(problem: Problem, tr: Translator) -> str:
+    """``Line 3 “R3 B5 2-1”: “2-1” is not a result: ...`` (the reason alone for an empty message)."""
+    reason = describe_problem(problem, tr)
+    if problem.line == 0:
+        return reason
+    return tr.format(PROBLEM_LINE, line=problem.line, text=problem.text, reason=reason)
+
+
+# -- the bot's messages ----------------------------------------------------------------------
+
+# Translators: {white} and {black} are the players' names (red and
+# black in xiangqi); {result} is a result such as 1-0 or ½-½.
+RESULT_RECORDED = N_("Round {round}, board {board}: {white} – {black} {result} recorded")
+RESULT_CORRECTED = N_("Round {round}, board {board}: {white} – {black} {result} corrected (was {previous})")
+RESULT_ALREADY_RECORDED = N_("Round {round}, board {board}: {white} – {black} {result} already recorded")
+# Translators: {player} is the name of the player who committed
+# the foul(s).
+FOULS_RECORDED = Nn_("Round {round}, board {board}: {count} foul by {player} recorded",
+                     "Round {round}, board {board}: {count} fouls by {player} recorded")
+RESULTS_RECORDED = Nn_("{count} result recorded", "{count} results recorded")
+PROBLEMS_HEADER = N_("I could not read these lines:")
+ARBITERS_ONLY = N_("Only arbiters can enter results.")
+ROUND_COMPLETE = N_("Round {round} is complete.")
+STANDINGS_AFTER = N_("Standings after round {round}")
+ROUND_NOT_PAIRED = N_("Round {round} is not paired yet")
+NO_SUCH_BOARD = N_("Round {round} has no board {board}")
+# Translators: asked before a correction; {old} and {new} are
+# results such as 1-0 and 0-1.
+CONFIRM_REPLACE = N_("Replace {old} with {new}?")
+YES = N_("Yes")
+NO = N_("No")
+# Translators: {what} describes what was taken back, e.g.
+# "Round 3, board 5: 1-0".
+UNDONE = N_("Undone: {what}")
+NOTHING_TO_UNDO = N_("Nothing to undo.")
+INTERNAL_ERROR = N_("Something went wrong; the arbiters have been told.")
+CHOOSE_BOARD = N_("Choose a board")
+CHOOSE_RESULT = N_("Choose the result")
+CHOOSE_LANGUAGE = N_("Choose your language")
+# Translators: {language} is the language's own name: English,
+# 简体中文, Tiếng Việt or Español.
+LANGUAGE_SET = N_("Language set to {language}")
+UNKNOWN_LANGUAGE = N_("Unknown language “{language}”: choose English, 简体中文, Tiếng Việt or Español")
+TOURNAMENTS = N_("Tournaments")
+NO_TOURNAMENTS = N_("There are no tournaments yet.")
+NO_TOURNAMENT_SELECTED = N_("No tournament selected: use /tournaments")
+TOURNAMENT_SELECTED = N_("Tournament: {name}")
+# Translators: {number} is the player's starting number.
+YOU_ARE_PLAYER = N_("You are player {number}: {name}")
+SUBSCRIBED = N_("Subscribed")
+UNSUBSCRIBED = N_("Unsubscribed")
+YOUR_PAIRING = N_("Round {round}, board {board}: {white} – {black}")
+RECORD_QUESTION = N_("Record round {round}, board {board}: {white} – {black} {result}?")
+ALREADY_HAS = N_("Round {round}, board {board}: {white} – {black} already has {old}.")
+# Translators: {result} is the result that was kept, e.g. 1-0.
+KEPT = N_("Kept {result}")
+CONFIRM = N_("Confirm")
+BACK = N_("Back")
+# Translators: an inline button, keep it short.
+BOARD_BUTTON = N_("{board}: {white} – {black}")
+ROUND_HEADING = N_("Round {round}")
+ROUND_FINISHED_ALREADY = N_("Every game of round {round} has a result.")
+NOTHING_PAIRED = N_("No round is paired yet.")
+ALL_ROUNDS_PAIRED = N_("Every round is already paired.")
+# Translators: {boards} is the number of boards.
+PAIRED = N_("Round {round} paired; boards: {boards}")
+SWISS_PAIR_HELP = N_("Swiss rounds come from your pairing program: send its TRF file with the caption /pair.")
+# Translators: the first {count} players of {total} are shown.
+STANDINGS_TOP = N_("Top {count} of {total}")
+# Translators: a player who has no game in the round.
+BYE_LINE = N_("Bye: {name}")
+# Translators: {number} is the starting number, {rank} the place, {points} the score.
+PLAYER_LINE = N_("{number}. {name}: place {rank}, points {points}")
+PLAYER_USAGE = N_("Write a name or a starting number, e.g. /player 12")
+PLAYER_NOT_FOUND = N_("No player matches “{query}”")
+PLAYERS_FOUND = N_("Players matching “{query}”:")
+IAM_USAGE = N_("Write your starting number, e.g. /iam 12")
+WHO_ARE_YOU = N_("Who are you? Send /iam and your starting number, e.g. /iam 12")
+SUBSCRIBE_NEEDS_PLAYER = N_("First tell me who you are: /iam and your starting number, e.g. /iam 12")
+WITHDRAW_USAGE = N_("Write the player's starting number, and the last round they played if it is not "
+                    "the last round with results: /withdraw 17 or /withdraw 17 4")
+WITHDRAWN = N_("Player {number}, {name}, withdrawn after round {round}")
+# Translators: {reason} is an error from the ranking core, in English.
+REQUEST_REFUSED = N_("Refused: {reason}")
+NOT_UNDERSTOOD = N_("Sorry, I did not understand that.")
+CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
+IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
+                 "followed by a short name for it, e.g. /import hanoi-open")
+# Translators: {slug} is the tournament's short name, {players} a number.
+IMPORTED = N_("Imported {name} as {slug}; players: {players}")
+# Translators: {format} is TRF or TOML.
+EXPORT_CAPTION = N_("{name}, {format} file")
+# Translators: {users} is a list of Telegram user ids.
+ARBITERS_LIST = N_("Arbiters of {slug}: {users}")
+ARBITERS_USAGE = N_("Write /arbiters add or /arbiters remove and a Telegram user id, e.g. /arbiters add 123456789")
+ARBITER_ADDED = N_("User {user} is now an arbiter of {slug}")
+ARBITER_REMOVED = N_("User {user} is no longer an arbiter of {slug}")
+HELP_START = N_(
+    "Tiebreak keeps the standings of chess and xiangqi tournaments.\n"
+    "\n"
+    "/tournaments: choose a tournament\n"
+    "/standings: the current standings\n"
+    "/round: the pairings and results of a round\n"
+    "/player: a player's games, by name or starting number\n"
+    "/iam 12: tell me you are player 12; /me: your games\n"
+    "/subscribe: get your pairing when a round is paired\n"
+    "/unsubscribe: stop getting it\n"
+    "/language: English, 简体中文, Tiếng Việt, Español"
+)
+# Translators: every example must stay a line that bot/parsing.py
+# reads. It also reads 第3轮第5台 红胜 黑胜 和 犯规 黑, ván 3 bàn 5
+# đỏ thắng đen thắng hòa phạm quy đen, ronda 3 tablero 5 blancas
+# ganan negras ganan tablas falta negras.
+HELP_ARBITER = N_(
+    "Send results as text, one per line (or separated by ;):\n"
+    "R3 B5 1-0: round 3, board 5, white (red) wins\n"
+    "R3B5, 3.5, 3/5 and 3 5 also mean round 3, board 5\n"
+    "B5 0-1 or 5 0-1: board 5 of the current round\n"
+    "\n"
+    "Results: 1-0, 0-1, ½-½ (also 1/2, = and draw), 2-0, 0-2, 1-1\n"
+    "Forfeits: +- (white wins), -+ (black wins), -- (both lose)\n"
+    "Fouls: R3 B5 1-0 foul black, or foul red 2 for two fouls\n"
+    "Lines starting with # are ignored.\n"
+    "\n"
+    "/enter: results with buttons\n"
+    "/undo: take back your last entry\n"
+    "/pair: pair the next round of a round robin\n"
+    "/withdraw 17: withdraw player 17\n"
+    "/import, /export: tournament files (TRF, TOML)"
+)

@@ -1,0 +1,536 @@
+"""Reading arbiters' result messages, and the ``callback_data`` of inline buttons.
+
+Pure functions: no Telegram, no store.  ``parse_message`` turns a free-text message into
+``ResultEntry`` values (round, board, result, foul) and ``Problem`` values (what could not be
+read, with a ``ProblemReason`` the bot localises through ``bot.i18n.describe_problem``).
+
+The grammar, one result per line (a line may also hold several, separated by ``;``)::
+
+    [location] result [foul]          also: [location] foul result
+
+    location   R3 B5 | R3B5 | round 3 board 5 | ronda 3 tablero 5 | ván 3 bàn 5 | 第3轮第5台
+               | 3.5 | 3/5 | 3 5          round 3, board 5
+               | B5 | 5 | 第5台 | bàn 5    board 5 of the current round
+    result     1-0 0-1 ½-½ 1/2-1/2 0.5-0.5 1/2 = draw remis 1:0 +- -+ -- 2-0 0-2 1-1 ...
+               红胜 黑胜 和 和棋 红负 黑负 先胜 先负 先和 | đỏ thắng, đen thắng, hòa (also without
+               diacritics: do thang, den thang, hoa) | blancas ganan, negras ganan, tablas, empate
+               | white wins, black wins, red wins
+    foul       foul black | foul white | foul red (= white, the first mover) | 犯规 黑 | 黑犯规
+               | phạm quy đen | falta negras, each with an optional count: foul black 2, 犯规 黑 2次
+
+Decisions (the README's table repeats the examples):
+
+- Lines are split on line breaks and on ``;`` (also the full-width ``；``), never on ``,``:
+  a comma is a decimal comma in Spanish and Vietnamese (``0,5-0,5``) and people write
+  ``R3, B5: 1-0``.  Entries of one line share its ``line`` number (1-based).
+- A line that is empty, or starts with ``#`` or ``//``, is ignored; text in parentheses is a
+  remark and is ignored (``5 1-0 (on time)``).  A leading bullet (``-``, ``*``, ``•``) is ignored.
+- Input is NFKC-normalised, so full-width digits and punctuation (``１－０``, ``：``) read as
+  ASCII; dashes (– — −) read as ``-``; letters are case-insensitive and diacritics are optional
+  (``hoà`` = ``hòa`` = ``hoa``).  Traditional characters 紅 勝 負 規 輪 臺 read as simplified.
+- ``B5`` or a bare ``5`` is a board of ``current_round``; with no current round it is the
+  problem ``NO_ROUND``.  Two bare numbers (``3 5 1-0``, ``3:5 1-0``) are round and board, as
+  in ``tiebreak result open 3 5 1-0``.
+- A line that is a result alone (``1-0``, ``1/2``) is ``MISSING_BOARD``.
+- A foul needs a result on the same line: ``ResultEntry.result`` is never None, so
+  ``R3 B5 foul black`` alone is ``MISSING_RESULT``.  ``red`` is the first mover (white).
+- A board named twice in one message is a ``DUPLICATE`` problem on the later line.
+- Rounds are 1-999, boards 1-9999 and foul counts 1-99; whether the round is paired and the
+  board exists is for the bot to check against the tournament.
+
+Every line is examined with a few anchored regular expressions that have no nested
+quantifiers, so the time is linear in the length of the message (4,000 lines take under
+0.1 s on the reference machine).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ranking.model import Result
+
+__all__ = [
+    "MAX_BOARD",
+    "MAX_CALLBACK_BYTES",
+    "MAX_FOULS",
+    "MAX_ROUND",
+    "Callback",
+    "ParsedMessage",
+    "Problem",
+    "ProblemReason",
+    "ResultEntry",
+    "decode_callback",
+    "encode_callback",
+    "parse_message",
+    "parse_result",
+]
+
+MAX_ROUND = 999
+MAX_BOARD = 9999
+MAX_FOULS = 99
+MAX_DETAIL = 60  # characters of the offending text kept in Problem.detail
+
+
+class ProblemReason(enum.StrEnum):
+    """Why a line could not be read; ``bot.i18n.PROBLEM_MESSAGES`` has one message for each."""
+
+    EMPTY = "empty"  # the whole message is blank (line 0)
+    UNREADABLE = "unreadable"  # neither a board nor a result in it
+    MISSING_BOARD = "missing-board"  # a result, but no board
+    NO_ROUND = "no-round"  # a board without a round, and no current round
+    BAD_ROUND = "bad-round"  # detail: the number as written (not 1-999)
+    BAD_BOARD = "bad-board"  # detail: the number as written (not 1-9999)
+    MISSING_RESULT = "missing-result"  # a board (or a foul) but no result
+    UNKNOWN_RESULT = "unknown-result"  # detail: the text where a result was expected
+    UNKNOWN_FOUL_SIDE = "unknown-foul-side"  # detail: what followed the foul word ("" if nothing)
+    BAD_FOUL_COUNT = "bad-foul-count"  # detail: the count as written (not 1-99)
+    DUPLICATE = "duplicate"  # detail: the line number where the board was first given
+
+
+@dataclass(frozen=True, slots=True)
+class ResultEntry:
+    """One result read from a message.  ``foul_side`` is ``"white"`` (the first mover, red in
+    xiangqi) or ``"black"``, with ``foul_count`` >= 1; without a foul, None and 0."""
+
+    line: int
+    text: str
+    round: int
+    board: int
+    result: Result
+    foul_side: str | None = None
+    foul_count: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A line that could not be read: ``text`` is the line as written, ``detail`` the part
+    that was wrong (see ``ProblemReason``)."""
+
+    line: int
+    text: str
+    reason: ProblemReason
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedMessage:
+    entries: tuple[ResultEntry, ...]
+    problems: tuple[Problem, ...]
+
+
+# -- normalisation ---------------------------------------------------------------------------
+
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\u2796"
+_CHAR_MAP = str.maketrans(
+    {
+        **dict.fromkeys(_DASHES, "-"),
+        "\u2044": "/",  # fraction slash: NFKC turns ½ into 1⁄2
+        "\u2215": "/",
+        "\u3001": ",",  # 、
+        "\u2236": ":",  # ∶ ratio
+        "\u00d7": "x",  # × in "x2"
+        "紅": "红",
+        "勝": "胜",
+        "負": "负",
+        "規": "规",
+        "輪": "轮",
+        "臺": "台",
+        "後": "后",
+        "贏": "赢",
+        "輸": "输",
+    }
+)
+_SPACES = re.compile(r"\s+")
+_REMARK = re.compile(r"\([^()]*\)")
+_BULLET = re.compile(r"(?:[-*•·] )+")
+_FOLD_CACHE: dict[str, str] = {}
+
+
+def _normalise(text: str) -> str:
+    """NFKC, one kind of dash and slash, no remarks, single spaces; case is kept."""
+    text = unicodedata.normalize("NFKC", text.replace("½", "1/2")).translate(_CHAR_MAP)
+    text = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    text = _SPACES.sub(" ", _REMARK.sub(" ", text)).strip()
+    bullet = _BULLET.match(text)
+    return text[bullet.end():] if bullet else text
+
+
+def _fold_char(char: str) -> str:
+    folded = _FOLD_CACHE.get(char)
+    if folded is None:
+        lower = char.lower()
+        stripped = "".join(c for c in unicodedata.normalize("NFD", lower) if not unicodedata.combining(c))
+        stripped = stripped.replace("đ", "d")
+        folded = stripped if len(stripped) == 1 else (lower if len(lower) == 1 else char)
+        if len(_FOLD_CACHE) < 10_000:
+            _FOLD_CACHE[char] = folded
+    return folded
+
+
+def _fold(text: str) -> str:
+    """Lower case without diacritics (đ = d), one character for one: positions are kept."""
+    return "".join(map(_fold_char, text))
+
+
+# -- results ---------------------------------------------------------------------------------
+
+_WHITE, _BLACK, _DRAW = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
+
+
+def _result_words() -> dict[str, Result]:
+    """Result words, folded and without spaces."""
+    words: dict[str, Result] = {}
+    first = {
+        "en": ["white", "red"],
+        "zh": ["红", "红方", "白", "白方", "先", "先手"],
+        "vi": ["do", "trang", "bendo", "bentrang"],
+        "es": ["blancas", "blanco", "blanca", "rojas", "rojo", "roja", "lasblancas", "elrojo"],
+    }
+    second = {
+        "en": ["black"],
+        "zh": ["黑", "黑方", "后", "后手"],
+        "vi": ["den", "benden"],
+        "es": ["negras", "negro", "negra", "lasnegras", "elnegro"],
+    }
+    win = {"en": ["wins", "won", "win"], "zh": ["胜", "赢"], "vi": ["thang"],
+           "es": ["gana", "ganan", "gano", "ganaron"]}
+    lose = {"en": ["loses", "lost"], "zh": ["负", "输"], "vi": ["thua"], "es": ["pierde", "pierden"]}
+    for lang in first:
+        for colour, winner, loser in ((first, _WHITE, _BLACK), (second, _BLACK, _WHITE)):
+            for side in colour[lang]:
+                for verb in win[lang]:
+                    words[side + verb] = winner
+                    if lang == "es":
+                        words[verb + side] = winner  # "ganan blancas"
+                for verb in lose[lang]:
+                    words[side + verb] = loser
+    for word in ("draw", "drawn", "remis", "和", "和棋", "和局", "平", "平局", "先和", "后和",
+                 "hoa", "hoaco", "tablas", "empate"):
+        words[word] = _DRAW
+    return words
+
+
+_RESULT_WORDS = _result_words()
+_HALF = re.compile(r"(?<![0-9])0[.,]5(?![0-9])")
+_COLON_RESULT = re.compile(r"([0-9/]+):([0-9/]+)")
+
+
+def parse_result(text: str) -> Result | None:
+    """A result in any accepted spelling (see the module docstring), or None.
+
+    >>> parse_result("红胜"), parse_result("đen thắng"), parse_result("0,5-0,5")
+    (<Result.WHITE_WINS: '1-0'>, <Result.BLACK_WINS: '0-1'>, <Result.DRAW: '1/2-1/2'>)
+    """
+    return _lookup_result(_fold(_normalise(text)))
+
+
+def _lookup_result(folded: str) -> Result | None:
+    key = folded.replace(" ", "").rstrip(".!。")
+    if not key or len(key) > 40:
+        return None
+    found = _RESULT_WORDS.get(key)
+    if found is not None:
+        return found
+    key = _COLON_RESULT.sub(r"\1-\2", _HALF.sub("1/2", key))
+    if key in ("1/2", "1/2-1/2"):
+        return _DRAW
+    try:
+        return Result.parse(key)
+    except ValueError:
+        return None
+
+
+# -- fouls -----------------------------------------------------------------------------------
+
+_FOUL_SIDES = {
+    "white": "white", "red": "white", "trang": "white", "do": "white", "blancas": "white",
+    "blanco": "white", "blanca": "white", "rojas": "white", "rojo": "white", "roja": "white",
+    "红": "white", "红方": "white", "白": "white", "白方": "white",
+    "black": "black", "den": "black", "negras": "black", "negro": "black", "negra": "black",
+    "黑": "black", "黑方": "black",
+}
+_LATIN_SIDE = "|".join(sorted((s for s in _FOUL_SIDES if s.isascii()), key=len, reverse=True))
+_SIDE = rf"(?:(?<![a-z])(?:{_LATIN_SIDE})(?![a-z])|红方|白方|黑方|红|白|黑)"
+_FOUL = re.compile(
+    rf"(?:(?P<pre>{_SIDE}) ?)?"
+    r"(?P<kw>(?<![a-z])(?:fouls?|faltas?|pham quy|pham luat)(?![a-z])|犯规)"
+    rf"(?: ?:)?(?: ?(?P<post>{_SIDE}))?"
+    r"(?: ?x? ?(?P<count>[0-9]+)(?![0-9./+=:-]) ?(?:次|lan|times|veces)?)?"
+)
+_WORD_AFTER = re.compile(r" ?:? ?([^ ]{0,20})")
+
+
+@dataclass(frozen=True, slots=True)
+class _Foul:
+    start: int
+    end: int
+    side: str | None
+    count: int
+    problem: ProblemReason | None = None
+    detail: str = ""
+
+
+def _find_foul(folded: str, display: str) -> _Foul | None:
+    match = _FOUL.search(folded)
+    if match is None:
+        return None
+    start, end = match.span()
+    pre, post = match.group("pre"), match.group("post")
+    if pre is not None and post is not None:  # "ganan blancas falta negras": the side after wins
+        start, pre = match.start("kw"), None
+    sides = {_FOUL_SIDES[s] for s in (pre, post) if s is not None}
+    if not sides:  # "foul purple": the word after the foul word is taken as its side
+        word = _WORD_AFTER.match(folded, end)
+        if word is None or not word.group(1) or _lookup_result(word.group(1)) is not None:
+            return _Foul(start, end, None, 0, ProblemReason.UNKNOWN_FOUL_SIDE, "")
+        return _Foul(start, word.end(), None, 0, ProblemReason.UNKNOWN_FOUL_SIDE, display[word.start(1):word.end()])
+    side = sides.pop()
+    digits = match.group("count")
+    if digits is None:
+        return _Foul(start, end, side, 1)
+    count = int(digits) if len(digits) <= 3 else 0
+    if not 1 <= count <= MAX_FOULS:
+        return _Foul(start, end, side, 0, ProblemReason.BAD_FOUL_COUNT, _short(digits))
+    return _Foul(start, end, side, count)
+
+
+# -- locations -------------------------------------------------------------------------------
+
+_NUMBER_END = r"(?![0-9./+-])"
+_LOCATION = re.compile(
+    r"(?:(?:round|ronda|rnd|rd|r|vong|van) ?[.#:]? ?(?P<r>[0-9]+)" + _NUMBER_END
+    + r"|第? ?(?P<rz>[0-9]+) ?轮"
+    + r"|(?:board|table|tablero|mesa|bd|tab|ban|b|t) ?[.#:]? ?(?P<b>[0-9]+)" + _NUMBER_END
+    + r"|第? ?(?P<bz>[0-9]+) ?[台桌]"
+    + r"|(?P<bare>[0-9]+)" + _NUMBER_END + r")"
+)
+_PAIR = re.compile(r"(?P<r>[0-9]+)[./](?P<b>[0-9]+)" + _NUMBER_END)
+_SEPARATORS = re.compile(r"[ ,:]*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    kind: str  # "round", "board", "pair", "bare"
+    end: int
+    numbers: tuple[str, ...]
+
+
+def _location_tokens(folded: str) -> list[_Token]:
+    """Up to three location tokens at the start of the line (greedy; the caller backtracks)."""
+    tokens: list[_Token] = []
+    pos = _SEPARATORS.match(folded).end()
+    pair = _PAIR.match(folded, pos)
+    if pair:
+        tokens.append(_Token("pair", pair.end(), (pair.group("r"), pair.group("b"))))
+        return tokens
+    while len(tokens) < 3:
+        match = _LOCATION.match(folded, pos)
+        if match is None:
+            break
+        groups = match.groupdict()
+        if groups["r"] or groups["rz"]:
+            tokens.append(_Token("round", match.end(), (groups["r"] or groups["rz"],)))
+        elif groups["b"] or groups["bz"]:
+            tokens.append(_Token("board", match.end(), (groups["b"] or groups["bz"],)))
+        else:
+            tokens.append(_Token("bare", match.end(), (groups["bare"],)))
+        pos = _SEPARATORS.match(folded, match.end()).end()
+    return tokens
+
+
+def _resolve(tokens: list[_Token]) -> tuple[str | None, str | None] | None:
+    """(round, board) as written, or None when the tokens do not make a location."""
+    round_text = board_text = None
+    bare: list[str] = []
+    for token in tokens:
+        if token.kind == "pair":
+            return token.numbers
+        if token.kind == "round":
+            if round_text is not None:
+                return None
+            round_text = token.numbers[0]
+        elif token.kind == "board":
+            if board_text is not None:
+                return None
+            board_text = token.numbers[0]
+        else:
+            bare.append(token.numbers[0])
+    if len(bare) == 2 and round_text is None and board_text is None:
+        return bare[0], bare[1]
+    if len(bare) > 1 or (bare and board_text is not None):
+        return None
+    if bare:
+        board_text = bare[0]
+    return round_text, board_text
+
+
+# -- lines -----------------------------------------------------------------------------------
+
+_SEGMENTS = re.compile(r"[;；]")
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"
+
+
+def _number(text: str, limit: int) -> int | None:
+    if len(text) > 6:
+        return None
+    value = int(text)
+    return value if 1 <= value <= limit else None
+
+
+def _is_comment(line: str) -> bool:
+    stripped = line.lstrip()
+    return stripped.startswith(("#", "//", "＃", "／／"))
+
+
+def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEntry | Problem:
+    display = _normalise(text)
+    folded = _fold(display)
+
+    def problem(reason: ProblemReason, detail: str = "") -> Problem:
+        return Problem(line, text, reason, _short(detail))
+
+    foul = _find_foul(folded, display)
+    if foul is not None:
+        folded = (folded[: foul.start] + " " + folded[foul.end:]).strip()
+        display = (display[: foul.start] + " " + display[foul.end:]).strip()
+    if not folded.strip(" ,:"):
+        return problem(ProblemReason.MISSING_RESULT if foul else ProblemReason.UNREADABLE, display)
+
+    result = _lookup_result(folded)
+    if result is not None:  # a result alone: "1-0", "1/2", "1:0"
+        return problem(ProblemReason.MISSING_BOARD, display)
+
+    tokens = _location_tokens(folded)
+    location: tuple[str | None, str | None] | None = None
+    failure: tuple[ProblemReason, str] | None = None
+    for count in range(len(tokens), 0, -1):  # longest location first, then shorter ones
+        resolved = _resolve(tokens[:count])
+        if resolved is None:
+            continue
+        rest_start = _SEPARATORS.match(folded, tokens[count - 1].end).end()
+        rest = folded[rest_start:]
+        result = _lookup_result(rest) if rest else None
+        if result is not None:
+            location = resolved
+            break
+        if failure is None:
+            location = resolved
+            failure = ((ProblemReason.UNKNOWN_RESULT, display[rest_start:]) if rest
+                       else (ProblemReason.MISSING_RESULT, ""))
+    if location is None:
+        return problem(ProblemReason.UNREADABLE, display)
+
+    round_text, board_text = location
+    if board_text is None:
+        return problem(ProblemReason.MISSING_BOARD, display)
+    if round_text is not None and _number(round_text, MAX_ROUND) is None:
+        return problem(ProblemReason.BAD_ROUND, round_text)
+    board = _number(board_text, MAX_BOARD)
+    if board is None:
+        return problem(ProblemReason.BAD_BOARD, board_text)
+    if result is None:
+        assert failure is not None
+        return problem(*failure)
+    if foul is not None and foul.problem is not None:
+        return problem(foul.problem, foul.detail)
+    round_number = _number(round_text, MAX_ROUND) if round_text is not None else current_round
+    if round_number is None:
+        return problem(ProblemReason.NO_ROUND, board_text)
+    if foul is None:
+        return ResultEntry(line, text, round_number, board, result)
+    return ResultEntry(line, text, round_number, board, result, foul.side, foul.count)
+
+
+def parse_message(text: str, current_round: int | None) -> ParsedMessage:
+    """Every result of an arbiter's message, and every line that could not be read.
+
+    ``current_round`` is the round a board without a round belongs to (None, or a number below
+    1: such lines are ``NO_ROUND`` problems).  Entries and problems come in the order of the
+    message.
+    """
+    if current_round is not None and current_round < 1:
+        current_round = None
+    entries: list[ResultEntry] = []
+    problems: list[Problem] = []
+    seen: dict[tuple[int, int], int] = {}
+    if not text.strip():
+        return ParsedMessage((), (Problem(0, "", ProblemReason.EMPTY, ""),))
+    for number, raw_line in enumerate(text.splitlines(), start=1):
+        if not raw_line.strip() or _is_comment(raw_line):
+            continue
+        for segment in _SEGMENTS.split(raw_line):
+            segment = segment.strip()
+            if not segment:
+                continue
+            parsed = _parse_segment(number, segment, current_round)
+            if isinstance(parsed, Problem):
+                problems.append(parsed)
+                continue
+            key = (parsed.round, parsed.board)
+            if key in seen:
+                problems.append(Problem(number, segment, ProblemReason.DUPLICATE, str(seen[key])))
+                continue
+            seen[key] = number
+            entries.append(parsed)
+    return ParsedMessage(tuple(entries), tuple(problems))
+
+
+# -- inline buttons --------------------------------------------------------------------------
+
+MAX_CALLBACK_BYTES = 64  # Telegram's limit on callback_data
+_CALLBACK_SEPARATOR = "|"
+
+
+@dataclass(frozen=True, slots=True)
+class Callback:
+    """Decoded ``callback_data``: an action and its fields, all as text."""
+
+    action: str
+    fields: tuple[str, ...]
+
+    def int(self, index: int) -> int:
+        """Field ``index`` as an integer (ValueError if it is not one)."""
+        return int(self.fields[index])
+
+
+def encode_callback(action: str, *fields: int | str) -> str:
+    """``callback_data`` for an inline button: ``action|field|field...``.
+
+    ``encode_callback("r", 7, 3, 5, "1-0") == "r|7|3|5|1-0"``.  The action and the text fields
+    must not contain ``|``; the action must not be empty.  Raises ValueError when the result
+    is longer than Telegram's 64 bytes (UTF-8), so keep actions to a letter or two and refer to
+    a tournament by a short id rather than a long slug.
+    """
+    if not action or _CALLBACK_SEPARATOR in action:
+        raise ValueError(f"callback action {action!r}: expected a non-empty text without '|'")
+    parts = [action]
+    for field in fields:
+        if isinstance(field, bool) or not isinstance(field, int | str):
+            raise ValueError(f"callback field {field!r}: expected an int or a str")
+        part = str(field)
+        if _CALLBACK_SEPARATOR in part:
+            raise ValueError(f"callback field {part!r} contains '|'")
+        parts.append(part)
+    data = _CALLBACK_SEPARATOR.join(parts)
+    size = len(data.encode("utf-8"))
+    if size > MAX_CALLBACK_BYTES:
+        raise ValueError(f"callback data {data!r} is {size} bytes; Telegram allows {MAX_CALLBACK_BYTES}")
+    return data
+
+
+def decode_callback(data: str) -> Callback:
+    """The inverse of ``encode_callback``: ``decode_callback("r|7|3|5|1-0")`` is
+    ``Callback("r", ("7", "3", "5", "1-0"))``; integers come back as text (``Callback.int``).
+    Raises ValueError for empty or over-long data."""
+    if not data or len(data.encode("utf-8")) > MAX_CALLBACK_BYTES:
+        raise ValueError(f"callback data {data!r}: expected 1-{MAX_CALLBACK_BYTES} bytes")
+    action, *fields = data.split(_CALLBACK_SEPARATOR)
+    if not action:
+        raise ValueError(f"callback data {data!r} has no action")
+    return Callback(action, tuple(fields))

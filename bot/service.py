@@ -1,0 +1,745 @@
+"""What the bot does, without Telegram: every command and message becomes replies.
+
+Handlers (``bot/handlers.py``) only turn an update into a ``Who`` and some text, call one
+method here, and send the ``Reply`` objects back; the console mode calls the same methods.
+Results go through the store's event log (``ranking.store``) with the Telegram user, chat and
+message; standings always come from ``ranking.standings``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from bot import i18n as M
+from bot.formatting import escape, pack, pre_table, shorten
+from bot.i18n import Translator, format_problem, language_from_argument, translator
+from bot.parsing import ResultEntry, decode_callback, encode_callback, parse_message
+from ranking.config import Config
+from ranking.errors import InputError
+from ranking.events import (
+    Event,
+    EventKind,
+    TournamentState,
+    bye_event,
+    foul_event,
+    pairing_event,
+    result_event,
+    withdrawal_event,
+)
+from ranking.model import GameKind, Result, Tournament
+from ranking.standings import compute_standings
+from ranking.store import Source, SQLiteStore, UserPrefs
+from ranking.text import format_column
+
+STANDINGS_DEFAULT_TOP = 20
+ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """``[bot]`` of config.toml: chief arbiters (every tournament), default language, the
+    channel that gets the standings after each round, webhook settings."""
+
+    arbiters: frozenset[int] = frozenset()
+    language: str = "en"
+    channel: int | str | None = None
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+
+    @classmethod
+    def from_config(cls, config: Config) -> BotSettings:
+        section = config.raw.get("bot", {})
+        arbiters = section.get("arbiters", [])
+        if not isinstance(arbiters, list) or not all(isinstance(user, int) for user in arbiters):
+            raise InputError("[bot].arbiters must be a list of Telegram user ids (numbers)",
+                             source=str(config.path))
+        return cls(frozenset(arbiters), str(section.get("language", "en")), section.get("channel"),
+                   section.get("webhook_url"), str(section.get("webhook_listen", "127.0.0.1")),
+                   int(section.get("webhook_port", 8443)))
+
+
+@dataclass(frozen=True)
+class Who:
+    """The person behind an update and where it came from."""
+
+    user_id: int
+    chat_id: int
+    language_code: str | None = None
+    message_id: int | None = None
+    update_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Button:
+    text: str
+    data: str
+
+
+@dataclass(frozen=True)
+class Document:
+    file_name: str
+    content: bytes
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A message to send: HTML ``text`` below Telegram's limit, optional inline buttons; to
+    ``chat_id`` (None: the chat the update came from); ``edit`` replaces the message a button
+    was pressed on."""
+
+    text: str = ""
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    chat_id: int | str | None = None
+    document: Document | None = None
+    edit: bool = False
+
+
+def _replies(blocks: Sequence[str], **extra) -> list[Reply]:
+    return [Reply(text, **extra) for text in pack(blocks)]
+
+
+@dataclass
+class BotService:
+    store: SQLiteStore
+    settings: BotSettings = field(default_factory=BotSettings)
+    on_round_complete: Callable[[str, int], None] | None = None  # e.g. a debounced site build
+
+    # -- who is asking -----------------------------------------------------------------
+
+    def prefs(self, who: Who) -> UserPrefs:
+        prefs = self.store.user(who.user_id)
+        if prefs.chat_id != who.chat_id and who.chat_id > 0:
+            prefs = replace(prefs, chat_id=who.chat_id)
+            self.store.save_user(prefs)
+        return prefs
+
+    def tr(self, who: Who) -> Translator:
+        chosen = self.store.user(who.user_id).language
+        return translator(chosen or who.language_code, self.settings.language)
+
+    def selected(self, who: Who) -> str | None:
+        """The user's tournament: the one chosen, or the only one there is."""
+        slugs = self.store.slugs()
+        chosen = self.store.user(who.user_id).tournament
+        if chosen in slugs:
+            return chosen
+        return slugs[0] if len(slugs) == 1 else None
+
+    def is_arbiter(self, user_id: int, slug: str | None) -> bool:
+        if user_id in self.settings.arbiters:
+            return True
+        return slug is not None and user_id in self.store.state(slug).arbiters
+
+    def _source(self, who: Who) -> Source:
+        key = f"tg-update:{who.update_id}" if who.update_id is not None else None
+        return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, key)
+
+    # -- players' commands ---------------------------------------------------------------
+
+    def start(self, who: Who, payload: str = "") -> list[Reply]:
+        tr = self.tr(who)
+        prefs = self.prefs(who)
+        blocks = [escape(tr.gettext(M.HELP_START))]
+        slug = payload.strip()
+        if slug and slug in self.store.slugs():
+            self.store.save_user(replace(prefs, tournament=slug))
+            blocks.insert(0, tr.format(M.TOURNAMENT_SELECTED, name=f"<b>{escape(self._name(slug))}</b>"))
+        if self.is_arbiter(who.user_id, self.selected(who)):
+            blocks.append(escape(tr.gettext(M.HELP_ARBITER)))
+        return _replies(blocks)
+
+    def tournaments(self, who: Who) -> list[Reply]:
+        tr = self.tr(who)
+        slugs = self.store.slugs()
+        if not slugs:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENTS)))]
+        current = self.selected(who)
+        rows = tuple((Button(("✓ " if slug == current else "") + self._name(slug),
+                             encode_callback("sel", self.store.tournament_key(slug))),) for slug in slugs)
+        return [Reply(escape(tr.gettext(M.TOURNAMENTS)), buttons=rows)]
+
+    def select(self, who: Who, key: int) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.store.slug_for_key(key)
+        self.store.save_user(replace(self.prefs(who), tournament=slug))
+        return [Reply(tr.format(M.TOURNAMENT_SELECTED, name=f"<b>{escape(self._name(slug))}</b>"), edit=True)]
+
+    def standings(self, who: Who, argument: str = "") -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        numbers = [int(word) for word in re.findall(r"\d+", argument)]
+        top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
+        return _replies(self.standings_blocks(slug, tr, top))
+
+    def standings_blocks(self, slug: str, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP) -> list[str]:
+        standings = compute_standings(self.store.tournament(slug))
+        rows = standings.rows if top is None else standings.rows[:top]
+        codes = list(standings.tiebreaks)[:4]  # a phone shows a few columns well
+        columns = [format_column([row.points for row in rows])]
+        columns += [format_column([row.values[code] for row in rows]) for code in codes]
+        table = [[str(row.rank), shorten(row.player.name, 18), *(column[index] for column in columns)]
+                 for index, row in enumerate(rows)]
+        heading = f"<b>{escape(standings.tournament.name)}</b>\n" + escape(
+            tr.format(M.STANDINGS_AFTER, round=standings.after_round))
+        if top is not None and top < len(standings.rows):
+            heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
+        header = ["#", "", "Pts", *codes]
+        return [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
+
+    def round(self, who: Who, argument: str = "") -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        state = self.store.state(slug)
+        paired = state.paired_rounds()
+        if not paired:
+            return [Reply(escape(tr.gettext(M.NOTHING_PAIRED)))]
+        numbers = [int(word) for word in re.findall(r"\d+", argument)]
+        number = numbers[0] if numbers else max(paired)
+        if number not in paired:
+            return [Reply(escape(tr.format(M.ROUND_NOT_PAIRED, round=number)))]
+        return _replies(self.round_blocks(state, number, tr))
+
+    def round_blocks(self, state: TournamentState, number: int, tr: Translator) -> list[str]:
+        names = self._names(state)
+        rows = []
+        for (round_number, board), game in sorted(state.games.items()):
+            if round_number != number:
+                continue
+            result = game.result.value if game.result else "…"
+            rows.append([str(board), shorten(names[game.white], 16), _short_result(result),
+                         shorten(names[game.black], 16)])
+        blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
+        if rows:
+            blocks += pre_table(["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)],
+                                rows, [True, False, False, False])
+        for (round_number, player), bye in sorted(state.byes.items()):
+            if round_number == number:
+                blocks.append(escape(tr.format(M.BYE_LINE, name=names[player])) + f" ({bye.kind.value})")
+        return blocks
+
+    def player(self, who: Who, query: str) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        query = query.strip()
+        if not query:
+            return [Reply(escape(tr.gettext(M.PLAYER_USAGE)))]
+        state = self.store.state(slug)
+        matches = self._find_players(state.base, query)
+        if not matches:
+            return [Reply(escape(tr.format(M.PLAYER_NOT_FOUND, query=query)))]
+        if len(matches) > 1:
+            lines = [escape(tr.format(M.PLAYERS_FOUND, query=query))]
+            lines += [f"{player.id}. {escape(player.name)}" for player in matches[:20]]
+            return _replies(lines)
+        return _replies(self.player_blocks(state, matches[0].id, tr))
+
+    def player_blocks(self, state: TournamentState, player_id: int, tr: Translator) -> list[str]:
+        tournament = state.snapshot()
+        standings = compute_standings(tournament)
+        row = next(row for row in standings.rows if row.player.id == player_id)
+        names = self._names(state)
+        lines = [f"<b>{escape(tr.format(M.PLAYER_LINE, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
+        table = []
+        for (number, board), game in sorted(state.games.items()):
+            if player_id not in (game.white, game.black):
+                continue
+            white = game.white == player_id
+            opponent = names[game.black if white else game.white]
+            colour = self._colour_word(tournament, white)[:1].upper()
+            result = game.result.value if game.result else "…"
+            table.append([str(number), str(board), colour, shorten(opponent, 16), _short_result(result)])
+        for (number, player), bye in sorted(state.byes.items()):
+            if player == player_id:
+                table.append([str(number), "", "", bye.kind.value, ""])
+        table.sort(key=lambda cells: int(cells[0]))
+        if table:
+            lines += pre_table(["R", "B", "", "", ""], table, [True, True, False, False, False])
+        return lines
+
+    def iam(self, who: Who, argument: str) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        numbers = re.findall(r"\d+", argument)
+        tournament = self.store.tournament(slug)
+        ids = {player.id: player for player in tournament.players}
+        if not numbers or int(numbers[0]) not in ids:
+            return [Reply(escape(tr.gettext(M.IAM_USAGE)))]
+        player = ids[int(numbers[0])]
+        self.store.save_user(replace(self.prefs(who), tournament=slug, player_id=player.id))
+        return [Reply(escape(tr.format(M.YOU_ARE_PLAYER, number=player.id, name=player.name)))]
+
+    def me(self, who: Who) -> list[Reply]:
+        tr = self.tr(who)
+        prefs = self.prefs(who)
+        slug = self.selected(who)
+        if slug is None or prefs.player_id is None or prefs.tournament != slug:
+            return [Reply(escape(tr.gettext(M.WHO_ARE_YOU)))]
+        return _replies(self.player_blocks(self.store.state(slug), prefs.player_id, tr))
+
+    def subscribe(self, who: Who, on: bool = True) -> list[Reply]:
+        tr = self.tr(who)
+        prefs = self.prefs(who)
+        if on and (prefs.player_id is None or prefs.tournament is None):
+            return [Reply(escape(tr.gettext(M.SUBSCRIBE_NEEDS_PLAYER)))]
+        self.store.save_user(replace(prefs, subscribed=on))
+        return [Reply(escape(tr.gettext(M.SUBSCRIBED if on else M.UNSUBSCRIBED)))]
+
+    def language(self, who: Who, argument: str = "") -> list[Reply]:
+        tr = self.tr(who)
+        if not argument.strip():
+            rows = tuple((Button(name, encode_callback("lang", code)),) for code, name in M.LANGUAGE_NAMES.items())
+            return [Reply(escape(tr.gettext(M.CHOOSE_LANGUAGE)), buttons=rows)]
+        code = language_from_argument(argument)
+        if code is None:
+            return [Reply(escape(tr.format(M.UNKNOWN_LANGUAGE, language=argument.strip())))]
+        return self.set_language(who, code)
+
+    def set_language(self, who: Who, code: str, edit: bool = False) -> list[Reply]:
+        self.store.save_user(replace(self.prefs(who), language=code))
+        tr = translator(code)
+        return [Reply(escape(tr.format(M.LANGUAGE_SET, language=M.LANGUAGE_NAMES[code])), edit=edit)]
+
+    # -- arbiters: results by text ------------------------------------------------------------
+
+    def text(self, who: Who, text: str) -> list[Reply]:
+        """Result lines from an arbiter (anyone else is told only arbiters may)."""
+        tr = self.tr(who)
+        slug = self.selected(who)
+        source = self._source(who)
+        if slug is None:
+            self.store.record_submission(source, text, None, 0, 1, "no tournament", who.update_id)
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            self.store.record_submission(source, text, slug, 0, 1, "not an arbiter", who.update_id)
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        state = self.store.state(slug)
+        paired = state.paired_rounds()
+        parsed = parse_message(text, max(paired) if paired else None)
+        outcome = self._enter(who, slug, parsed.entries)
+        if outcome is None:  # this very update was applied before (Telegram delivered it twice)
+            return []
+        recorded, asked, refused, finished = outcome
+        blocks = list(recorded)
+        problems = [format_problem(problem, tr) for problem in parsed.problems] + refused
+        if problems:
+            blocks.append(escape(tr.gettext(M.PROBLEMS_HEADER)))
+            blocks += [escape(line) for line in problems]
+        self.store.record_submission(source, text, slug, len(recorded), len(problems) + len(asked),
+                                     "; ".join(problems)[:2000], who.update_id)
+        replies = _replies(blocks) if blocks else []
+        replies += asked
+        replies += self._round_completions(slug, finished, tr)
+        return replies
+
+    def _enter(self, who: Who, slug: str, entries: Sequence[ResultEntry], correct: bool = False):
+        """Append the entries' results and fouls in one transaction.
+
+        Returns (confirmation lines, replace-questions, refusals, rounds just finished), or
+        None when the update was applied before.
+        """
+        tr = self.tr(who)
+        recorded: list[str] = []
+        asked: list[Reply] = []
+        refused: list[str] = []
+        called = False
+
+        def decide(state: TournamentState) -> list[Event]:
+            nonlocal called
+            called = True
+            names = self._names(state)
+            events: list[Event] = []
+            for entry in entries:
+                try:
+                    game = state.game(entry.round, entry.board)
+                except InputError:
+                    refused.append(self._where_problem(state, entry, tr))
+                    continue
+                white, black = names[game.white], names[game.black]
+                result = entry.result.value
+                if game.result is not None and game.result is not entry.result and not correct:
+                    question = tr.format(M.ALREADY_HAS, round=entry.round, board=entry.board, white=white,
+                                         black=black, old=game.result.value)
+                    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=game.result.value, new=result)
+                    key = self.store.tournament_key(slug)
+                    asked.append(Reply(escape(question), buttons=((
+                        Button(tr.gettext(M.YES), encode_callback("fix", key, entry.round, entry.board, result)),
+                        Button(tr.gettext(M.NO), encode_callback("keep", key, entry.round, entry.board)),
+                    ),)))
+                    continue
+                event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+                if event is None:
+                    recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
+                                                     board=entry.board, white=white, black=black, result=result)))
+                elif event.kind is EventKind.CORRECTION:
+                    events.append(event)
+                    recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
+                                                     white=white, black=black, result=result,
+                                                     previous=event.data["previous"])))
+                else:
+                    events.append(event)
+                    recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
+                                                     white=white, black=black, result=result)))
+                if entry.foul_side:
+                    events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
+                    fouler = white if entry.foul_side == "white" else black
+                    recorded.append(escape(tr.nformat(*M.FOULS_RECORDED, entry.foul_count, round=entry.round,
+                                                      board=entry.board, count=entry.foul_count, player=fouler)))
+            return events
+
+        before = self._unfinished_rounds(slug)
+        self.store.append(slug, decide, self._source(who))
+        if not called:
+            return None
+        finished = sorted(before - self._unfinished_rounds(slug))
+        return recorded, asked, refused, finished
+
+    def _where_problem(self, state: TournamentState, entry: ResultEntry, tr: Translator) -> str:
+        if entry.round not in state.paired_rounds():
+            return tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text,
+                             reason=tr.format(M.ROUND_NOT_PAIRED, round=entry.round))
+        return tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text,
+                         reason=tr.format(M.NO_SUCH_BOARD, round=entry.round, board=entry.board))
+
+    def _unfinished_rounds(self, slug: str) -> set[int]:
+        state = self.store.state(slug)
+        return {number for (number, _), game in state.games.items() if game.result is None}
+
+    def _round_completions(self, slug: str, rounds: Sequence[int], tr: Translator) -> list[Reply]:
+        """When a round is complete: say so, show the standings, post them to the channel,
+        and tell whoever waits for it (the site build)."""
+        replies: list[Reply] = []
+        for number in rounds:
+            blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *self.standings_blocks(slug, tr)]
+            replies += _replies(blocks)
+            if self.settings.channel is not None:
+                channel_tr = translator(self.settings.language)
+                channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
+                                  *self.standings_blocks(slug, channel_tr)]
+                replies += _replies(channel_blocks, chat_id=self.settings.channel)
+            if self.on_round_complete is not None:
+                self.on_round_complete(slug, number)
+        return replies
+
+    # -- arbiters: results by taps -----------------------------------------------------------
+
+    def enter(self, who: Who) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        return [self._board_menu(slug, tr)]
+
+    def _board_menu(self, slug: str, tr: Translator, edit: bool = False) -> Reply:
+        state = self.store.state(slug)
+        paired = state.paired_rounds()
+        if not paired:
+            return Reply(escape(tr.gettext(M.NOTHING_PAIRED)), edit=edit)
+        number = max(paired)
+        names = self._names(state)
+        key = self.store.tournament_key(slug)
+        open_boards = [(board, game) for (r, board), game in sorted(state.games.items())
+                       if r == number and game.result is None]
+        if not open_boards:
+            return Reply(escape(tr.format(M.ROUND_FINISHED_ALREADY, round=number)), edit=edit)
+        rows = tuple((Button(tr.format(M.BOARD_BUTTON, board=board, white=shorten(names[game.white], 14),
+                                       black=shorten(names[game.black], 14)),
+                             encode_callback("eb", key, number, board)),)
+                     for board, game in open_boards[:ENTER_BUTTONS])
+        text = escape(tr.format(M.ROUND_HEADING, round=number)) + "\n" + escape(tr.gettext(M.CHOOSE_BOARD))
+        return Reply(text, buttons=rows, edit=edit)
+
+    def callback(self, who: Who, data: str) -> list[Reply]:
+        """A pressed inline button (``callback_data`` from ``encode_callback``)."""
+        tr = self.tr(who)
+        try:
+            callback = decode_callback(data)
+        except ValueError:
+            return [Reply(escape(tr.gettext(M.NOT_UNDERSTOOD)))]
+        action = callback.action
+        if action == "sel":
+            return self.select(who, callback.int(0))
+        if action == "lang":
+            code = callback.fields[0]
+            if code not in M.SUPPORTED:
+                return [Reply(escape(tr.gettext(M.NOT_UNDERSTOOD)))]
+            return self.set_language(who, code, edit=True)
+        slug = self.store.slug_for_key(callback.int(0))
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        state = self.store.state(slug)
+        names = self._names(state)
+        if action == "menu":
+            return [self._board_menu(slug, tr, edit=True)]
+        number, board = callback.int(1), callback.int(2)
+        try:
+            game = state.game(number, board)
+        except InputError:
+            return [Reply(escape(tr.format(M.NO_SUCH_BOARD, round=number, board=board)), edit=True)]
+        white, black = names[game.white], names[game.black]
+        key = callback.int(0)
+        if action == "eb":  # a board was chosen: offer the results
+            words = _result_buttons(state.base)
+            rows = tuple(tuple(Button(label, encode_callback("er", key, number, board, value)) for label, value in row)
+                         for row in words)
+            rows += ((Button(tr.gettext(M.BACK), encode_callback("menu", key)),),)
+            text = escape(tr.format(M.YOUR_PAIRING, round=number, board=board, white=white, black=black))
+            return [Reply(text + "\n" + escape(tr.gettext(M.CHOOSE_RESULT)), buttons=rows, edit=True)]
+        if action == "er":  # a result was chosen: ask to confirm
+            result = callback.fields[3]
+            text = escape(tr.format(M.RECORD_QUESTION, round=number, board=board, white=white, black=black,
+                                    result=result))
+            rows = ((Button(tr.gettext(M.CONFIRM), encode_callback("ec", key, number, board, result)),
+                     Button(tr.gettext(M.BACK), encode_callback("eb", key, number, board))),)
+            return [Reply(text, buttons=rows, edit=True)]
+        if action in ("ec", "fix"):
+            try:
+                result = Result(callback.fields[3])
+            except ValueError:
+                return [Reply(escape(tr.gettext(M.NOT_UNDERSTOOD)))]
+            entry = ResultEntry(0, "", number, board, result)
+            outcome = self._enter(who, slug, [entry], correct=action == "fix")
+            if outcome is None:
+                return []
+            recorded, asked, refused, finished = outcome
+            replies = [Reply("\n".join(recorded) or escape("\n".join(refused)), edit=True), *asked]
+            if action == "ec" and not asked:
+                replies.append(self._board_menu(slug, tr))
+            return replies + self._round_completions(slug, finished, tr)
+        if action == "keep":
+            kept = game.result.value if game.result else "…"
+            return [Reply(escape(tr.format(M.KEPT, result=kept)), edit=True)]
+        return [Reply(escape(tr.gettext(M.NOT_UNDERSTOOD)))]
+
+    # -- arbiters: other commands -------------------------------------------------------------
+
+    def undo(self, who: Who) -> list[Reply]:
+        """Take back the arbiter's last entry that is still in force."""
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        actor = f"tg:{who.user_id}"
+        undone = {entry.event.data.get("undo") for entry in self.store.log(slug)}
+        last = next((entry for entry in reversed(self.store.log(slug))
+                     if entry.actor == actor and entry.id not in undone and "undo" not in entry.event.data
+                     and entry.event.kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION)), None)
+        if last is None:
+            return [Reply(escape(tr.gettext(M.NOTHING_TO_UNDO)))]
+        data = last.event.data
+
+        def decide(state: TournamentState) -> list[Event]:
+            game = state.game(data["round"], data["board"])
+            if game.result is None or game.result.value != data["result"]:
+                return []  # changed since by someone else: nothing of this entry is left to undo
+            if last.event.kind is EventKind.CORRECTION:
+                return [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
+                                                     "result": data["previous"], "previous": data["result"],
+                                                     "undo": last.id})]
+            return [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
+                                                "previous": data["result"], "undo": last.id})]
+
+        appended = self.store.append(slug, decide, self._source(who))
+        if not appended:
+            return [Reply(escape(tr.gettext(M.NOTHING_TO_UNDO)))]
+        what = f"R{data['round']} B{data['board']} {data['result']}"
+        return [Reply(escape(tr.format(M.UNDONE, what=what)))]
+
+    def pair(self, who: Who) -> list[Reply]:
+        from ranking.pairing import next_round_pairing
+
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tournament = self.store.tournament(slug)
+        if not tournament.system.is_round_robin:
+            return [Reply(escape(tr.gettext(M.SWISS_PAIR_HELP)))]
+        try:
+            games, byes = next_round_pairing(tournament)
+        except InputError:
+            return [Reply(escape(tr.gettext(M.ALL_ROUNDS_PAIRED)))]
+        return self._store_pairing(who, slug, games, byes, tr)
+
+    def pair_from_file(self, who: Who, file_name: str, content: bytes) -> list[Reply]:
+        from ranking.pairing import order_boards, pairings_from_list, pairings_from_trf
+
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tournament = self.store.tournament(slug)
+        text = content.decode("utf-8", errors="replace")
+        number = max((game.round for game in tournament.games), default=0) + 1
+        try:
+            first = text.strip().splitlines()[0].strip() if text.strip() else ""
+            read = pairings_from_list if first.isdigit() else pairings_from_trf
+            games, byes = read(tournament, text, number, source=file_name)
+            standings = compute_standings(tournament)
+            games = order_boards(games, {row.player.id: row.points for row in standings.rows},
+                                 {row.player.id: index for index, row in enumerate(standings.rows, start=1)})
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        return self._store_pairing(who, slug, games, byes, tr)
+
+    def _store_pairing(self, who: Who, slug: str, games, byes, tr: Translator) -> list[Reply]:
+        number = games[0].round if games else byes[0].round
+        try:
+            self.store.append(slug, lambda state: [pairing_event(state, number, games, byes)], self._source(who))
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        state = self.store.state(slug)
+        replies = _replies([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
+                            *self.round_blocks(state, number, tr)])
+        return replies + self._notify_pairings(slug, number)
+
+    def _notify_pairings(self, slug: str, number: int) -> list[Reply]:
+        state = self.store.state(slug)
+        names = self._names(state)
+        replies = []
+        for prefs in self.store.subscribers(slug):
+            if prefs.chat_id is None:
+                continue
+            tr = translator(prefs.language, self.settings.language)
+            for (round_number, board), game in state.games.items():
+                if round_number == number and prefs.player_id in (game.white, game.black):
+                    replies.append(Reply(escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
+                                                          white=names[game.white], black=names[game.black])),
+                                         chat_id=prefs.chat_id))
+        return replies
+
+    def withdraw(self, who: Who, argument: str) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        if not self.is_arbiter(who.user_id, slug):
+            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        numbers = [int(word) for word in re.findall(r"\d+", argument)]
+        if not numbers:
+            return [Reply(escape(tr.gettext(M.WITHDRAW_USAGE)))]
+
+        def decide(state: TournamentState) -> list[Event]:
+            after = numbers[1] if len(numbers) > 1 else state.snapshot().rounds_with_results
+            return [withdrawal_event(state, numbers[0], after)]
+
+        try:
+            appended = self.store.append(slug, decide, self._source(who))
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        name = self._names(self.store.state(slug))[numbers[0]]
+        return [Reply(escape(tr.format(M.WITHDRAWN, number=numbers[0], name=name,
+                                       round=appended[0].event.data["after_round"])))]
+
+    def import_file(self, who: Who, file_name: str, content: bytes, argument: str = "") -> list[Reply]:
+        from ranking.commands import slug_for
+        from ranking.loading import parse_tournament_text
+
+        tr = self.tr(who)
+        if who.user_id not in self.settings.arbiters:
+            return [Reply(escape(tr.gettext(M.CHIEF_ONLY)))]
+        try:
+            tournament = parse_tournament_text(content, file_name)
+            slug = slug_for(tournament, file_name, argument.strip() or None)
+            self.store.create(slug, tournament, self._source(who))
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        self.store.save_user(replace(self.prefs(who), tournament=slug))
+        return [Reply(escape(tr.format(M.IMPORTED, name=tournament.name, slug=slug,
+                                       players=len(tournament.players))))]
+
+    def export(self, who: Who) -> list[Reply]:
+        from ranking.tomlfile import write_tournament_toml
+        from ranking.trf import write_trf
+
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tournament = self.store.tournament(slug)
+        standings = compute_standings(tournament)
+        trf = write_trf(tournament, points={row.player.id: row.points for row in standings.rows},
+                        ranks={row.player.id: row.rank for row in standings.rows})
+        toml = write_tournament_toml(tournament)
+        return [Reply(document=Document(f"{slug}.trf", trf.encode("utf-8"),
+                                        tr.format(M.EXPORT_CAPTION, name=tournament.name, format="TRF"))),
+                Reply(document=Document(f"{slug}.toml", toml.encode("utf-8"),
+                                        tr.format(M.EXPORT_CAPTION, name=tournament.name, format="TOML")))]
+
+    def arbiters(self, who: Who, argument: str) -> list[Reply]:
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        words = argument.split()
+        if not words:
+            users = sorted(self.settings.arbiters | self.store.state(slug).arbiters)
+            return [Reply(escape(tr.format(M.ARBITERS_LIST, slug=slug, users=", ".join(map(str, users)) or "-")))]
+        if who.user_id not in self.settings.arbiters:
+            return [Reply(escape(tr.gettext(M.CHIEF_ONLY)))]
+        if len(words) != 2 or words[0] not in ("add", "remove") or not words[1].isdigit():
+            return [Reply(escape(tr.gettext(M.ARBITERS_USAGE)))]
+        user = int(words[1])
+        kind = EventKind.ARBITER_ADDED if words[0] == "add" else EventKind.ARBITER_REMOVED
+        self.store.append(slug, lambda state: [Event(kind, {"user_id": user})], self._source(who))
+        message = M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED
+        return [Reply(escape(tr.format(message, user=user, slug=slug)))]
+
+    def bye(self, who: Who, round_number: int, player: int, kind) -> list[Reply]:  # used by the console
+        slug = self.selected(who)
+        self.store.append(slug, lambda state: [bye_event(state, round_number, player, kind)], self._source(who))
+        return []
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _name(self, slug: str) -> str:
+        return self.store.state(slug).base.name
+
+    @staticmethod
+    def _names(state: TournamentState) -> dict[int, str]:
+        return {player.id: player.name for player in state.base.players}
+
+    @staticmethod
+    def _colour_word(tournament: Tournament, first: bool) -> str:
+        if tournament.game is GameKind.XIANGQI:
+            return "红 Red" if first else "黑 Black"
+        return "White" if first else "Black"
+
+    @staticmethod
+    def _find_players(tournament: Tournament, query: str):
+        if query.isdigit():
+            return [player for player in tournament.players if player.id == int(query)]
+        folded = query.casefold()
+        return [player for player in tournament.players if folded in player.name.casefold()]
+
+
+def _short_result(value: str) -> str:
+    return {"1/2-1/2": "½-½", "1/2-0": "½-0", "0-1/2": "0-½"}.get(value, value)
+
+
+def _result_buttons(tournament: Tournament) -> list[list[tuple[str, str]]]:
+    """The result choices of the /enter keyboard, in the game's own words."""
+    if tournament.game is GameKind.XIANGQI:
+        played = [("红胜 1-0", "1-0"), ("和 ½-½", "1/2-1/2"), ("黑胜 0-1", "0-1")]
+    else:
+        played = [("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1")]
+    return [played, [("+-", "+-"), ("--", "--"), ("-+", "-+")]]
