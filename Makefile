@@ -1,5 +1,6 @@
 # Two commands do all set-up on a fresh machine:
-#   make run    imports the bundled example tournaments into data/ and prints their standings
+#   make run    imports the bundled examples into data/, prints standings, starts the bot
+#               (in the terminal when TELEGRAM_BOT_TOKEN is not set)
 #   make test   runs the linter and the whole test suite
 PYTHON ?= python3
 VENV := .venv
@@ -15,8 +16,7 @@ $(BIN)/tiebreak: pyproject.toml
 run: $(BIN)/tiebreak
 	$(BIN)/tiebreak import --from-config
 	$(BIN)/tiebreak standings example-xiangqi-rr
-	$(BIN)/tiebreak standings chess-swiss
-	$(BIN)/tiebreak log chess-swiss
+	$(BIN)/python -m bot
 
 lint: $(BIN)/tiebreak
 	$(BIN)/ruff check ranking bot site_builder tests benchmarks
