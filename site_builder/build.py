@@ -1,0 +1,251 @@
+"""Build the static site: every page of every tournament in every language.
+
+A build is atomic and incremental.  It writes a new build folder next to the output and
+then swaps the output (a symbolic link) to it in one step, so a failed build leaves the
+previous site untouched.  A page whose inputs (its data, the templates, the language) are
+those of the previous build is not rendered again: it is hard-linked from the previous
+build, so it keeps its modification time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from babel.numbers import format_decimal
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from bot.i18n import LANGUAGE_NAMES, SUPPORTED, load_translations
+from ranking.config import Config
+from ranking.errors import InputError
+from site_builder.pages import TournamentPages
+
+SITE_DOMAIN = "site"
+THEMES = Path(__file__).resolve().parent.parent / "themes"
+MANIFEST = ".manifest.json"
+_BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN", "vi": "vi", "es": "es"}
+_HTML_LANG = {"en": "en", "zh": "zh-Hans", "vi": "vi", "es": "es"}
+
+
+@dataclass(frozen=True)
+class SiteSettings:
+    """``[site]`` of config.toml."""
+
+    out_dir: Path
+    base_url: str = "/"
+    theme: str = "default"
+    languages: tuple[str, ...] = ("en",)
+
+    @classmethod
+    def from_config(cls, config: Config, out_dir: Path | None = None) -> SiteSettings:
+        section = config.raw.get("site", {})
+        base = config.path.parent if config.path else Path(".")
+        languages = tuple(section.get("languages", ["en", "zh", "vi", "es"]))
+        unknown = [code for code in languages if code not in SUPPORTED]
+        if unknown or not languages:
+            raise InputError(f"[site].languages {list(languages)}: expected some of {', '.join(SUPPORTED)}",
+                             source=str(config.path))
+        theme = str(section.get("theme", "default"))
+        if not (THEMES / theme / "templates").is_dir():
+            raise InputError(f"[site].theme {theme!r}: no folder themes/{theme}/templates", source=str(config.path))
+        out = out_dir if out_dir is not None else base / str(section.get("out_dir", "public"))
+        return cls(Path(out), str(section.get("base_url", "/")), theme, languages)
+
+
+@dataclass
+class BuildReport:
+    output: Path
+    pages: int = 0
+    rendered: int = 0
+    reused: int = 0
+    seconds: float = 0.0
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Page:
+    path: str  # relative to the site root, with "/" separators
+    template: str | None  # None for a download (``content`` is the file)
+    context: dict | None = None
+    content: bytes | None = None
+    language: str | None = None
+
+
+def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildReport:
+    """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``."""
+    started = time.perf_counter()
+    theme = THEMES / settings.theme
+    environment = _environment(theme)
+    template_digest = _digest_folder(theme / "templates")
+    pages_by_slug = {slug: TournamentPages(slug, tournament) for slug, tournament in tournaments.items()}
+    out = settings.out_dir
+    out.parent.mkdir(parents=True, exist_ok=True)
+    previous = out.resolve() if out.exists() else None
+    old_manifest = _read_manifest(previous)
+    build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
+    build.mkdir()
+    report = BuildReport(out)
+    manifest: dict[str, str] = {}
+    try:
+        for page in _pages(pages_by_slug, settings):
+            if page.template is None:
+                assert page.content is not None
+                digest = hashlib.sha256(page.content).hexdigest()
+            else:
+                digest = hashlib.sha256(json.dumps([page.template, page.language, template_digest, page.context],
+                                                   sort_keys=True, default=str).encode()).hexdigest()
+            manifest[page.path] = digest
+            target = build / page.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            report.pages += 1
+            if previous is not None and old_manifest.get(page.path) == digest and (previous / page.path).is_file():
+                os.link(previous / page.path, target)
+                report.reused += 1
+                continue
+            if page.template is None:
+                target.write_bytes(page.content or b"")
+            else:
+                _install_language(environment, page.language or "en")
+                html = environment.get_template(page.template).render(**(page.context or {}))
+                target.write_text(html, encoding="utf-8")
+            report.rendered += 1
+            report.files.append(page.path)
+        for source in sorted((theme / "static").rglob("*")):
+            if source.is_file():
+                relative = "static/" + source.relative_to(theme / "static").as_posix()
+                digest = hashlib.sha256(source.read_bytes()).hexdigest()
+                manifest[relative] = digest
+                target = build / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                if previous is not None and old_manifest.get(relative) == digest and (previous / relative).is_file():
+                    os.link(previous / relative, target)
+                else:
+                    shutil.copyfile(source, target)
+                    report.files.append(relative)
+        (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
+        _swap(out, build)
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    _remove_old_builds(out, keep={build.name, previous.name if previous else ""})
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) -> Iterator[_Page]:
+    default = settings.languages[0]
+    summaries = [pages.summary() for pages in pages_by_slug.values()]
+    for language in settings.languages:
+        prefix = "" if language == default else f"{language}/"
+
+        def common(path: str, language: str = language) -> dict:
+            depth = path.count("/")
+            root = "../" * depth
+            site_root = root + ("../" if language != default else "")
+            return {"lang": language, "html_lang": _HTML_LANG[language], "root": root, "site_root": site_root,
+                    "static": site_root + "static/", "base_url": settings.base_url,
+                    "languages": _switcher(path, language, settings.languages, default)}
+
+        path = prefix + "index.html"
+        yield _Page(path, "index.html", {**common("index.html"), "tournaments": summaries}, language=language)
+        for slug, pages in pages_by_slug.items():
+            info = {**pages.summary(), "xiangqi": pages.xiangqi, "round_robin": pages.is_round_robin,
+                    "rounds_paired": pages.rounds_paired}
+            base = f"{slug}/"
+            yield _Page(prefix + base + "index.html", "standings.html",
+                        {**common(base + "index.html"), "t": info, "standings": pages.standings_data()},
+                        language=language)
+            for number in pages.rounds_paired:
+                name = f"round-{number}.html"
+                yield _Page(prefix + base + name, "round.html",
+                            {**common(base + name), "t": info, "round": pages.round_data(number)}, language=language)
+            yield _Page(prefix + base + "crosstable.html", "crosstable.html",
+                        {**common(base + "crosstable.html"), "t": info, "table": pages.crosstable_data()},
+                        language=language)
+            for player in pages.tournament.players:
+                name = f"players/{player.id}.html"
+                yield _Page(prefix + base + name, "player.html",
+                            {**common(base + name), "t": info, "p": pages.player_data(player.id)}, language=language)
+    for slug, pages in pages_by_slug.items():
+        yield _Page(f"{slug}/standings.json", None, content=pages.json_text().encode())
+        yield _Page(f"{slug}/standings.csv", None, content=pages.csv_text().encode("utf-8"))
+        yield _Page(f"{slug}/{slug}.trf", None, content=pages.trf_text().encode("utf-8"))
+
+
+def _switcher(path: str, language: str, languages: tuple[str, ...], default: str) -> list[dict]:
+    """Links to the same page in every language (relative to this page)."""
+    here_up = "../" * path.count("/") + ("../" if language != default else "")
+    links = []
+    for code in languages:
+        target = path if code == default else f"{code}/{path}"
+        links.append({"code": code, "name": LANGUAGE_NAMES[code], "href": here_up + target,
+                      "current": code == language, "html_lang": _HTML_LANG[code]})
+    return links
+
+
+def _environment(theme: Path) -> Environment:
+    environment = Environment(loader=FileSystemLoader(theme / "templates"),
+                              autoescape=select_autoescape(default=True, default_for_string=True),
+                              undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
+                              trim_blocks=True, lstrip_blocks=True)
+    environment.filters["number"] = _number_filter(environment)
+    return environment
+
+
+def _number_filter(environment: Environment):
+    def number(value, decimals: int | None = None) -> str:
+        if value is None:
+            return "–"
+        locale = _BABEL_LOCALES.get(environment.globals.get("current_language", "en"), "en")
+        if decimals is not None:
+            return format_decimal(value, format="#,##0." + "0" * decimals if decimals else "#,##0", locale=locale)
+        return format_decimal(value, locale=locale, group_separator=False)
+    return number
+
+
+def _install_language(environment: Environment, language: str) -> None:
+    if environment.globals.get("current_language") == language:
+        return
+    environment.install_gettext_translations(load_translations(language, SITE_DOMAIN), newstyle=True)
+    environment.globals["current_language"] = language
+
+
+def _digest_folder(folder: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _read_manifest(folder: Path | None) -> dict[str, str]:
+    if folder is None or not (folder / MANIFEST).is_file():
+        return {}
+    try:
+        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _swap(out: Path, build: Path) -> None:
+    """Point ``out`` at ``build`` in one step (a symbolic link replaced by rename)."""
+    if out.exists() and not out.is_symlink():  # a real folder from elsewhere: move it aside once
+        out.rename(out.parent / f".{out.name}.build-original-{time.time_ns()}")
+    link = out.parent / f".{out.name}.link-{os.getpid()}"
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    link.symlink_to(build.name, target_is_directory=True)
+    os.replace(link, out)
+
+
+def _remove_old_builds(out: Path, keep: set[str]) -> None:
+    for folder in out.parent.glob(f".{out.name}.build-*"):
+        if folder.name not in keep:
+            shutil.rmtree(folder, ignore_errors=True)

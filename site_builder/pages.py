@@ -1,0 +1,221 @@
+"""What each page of the site shows, as plain data computed by the ranking core.
+
+Nothing here formats HTML: the theme's templates do.  Every value comes from
+``ranking.standings`` (standings, tie-breaks, performance) or from the tournament itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from ranking.model import GameKind, System, Tournament
+from ranking.rules import Rules
+from ranking.standings import Standings, compute_standings, default_rules
+from ranking.tiebreaks import REGISTRY
+
+
+@dataclass
+class TournamentPages:
+    """The data behind one tournament's pages (shared by every language)."""
+
+    slug: str
+    tournament: Tournament
+    rules: Rules = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules = default_rules(self.tournament)
+
+    @cached_property
+    def standings(self) -> Standings:
+        return compute_standings(self.tournament, self.rules)
+
+    @cached_property
+    def rounds_paired(self) -> list[int]:
+        return sorted({game.round for game in self.tournament.games} | {bye.round for bye in self.tournament.byes
+                                                                          if bye.round <= self.last_round})
+
+    @cached_property
+    def last_round(self) -> int:
+        return max((game.round for game in self.tournament.games), default=0)
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        return {player.id: player.name for player in self.tournament.players}
+
+    @cached_property
+    def rank_of(self) -> dict[int, int]:
+        return {row.player.id: row.rank for row in self.standings.rows}
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.tournament.system is not System.SWISS
+
+    @property
+    def xiangqi(self) -> bool:
+        return self.tournament.game is GameKind.XIANGQI
+
+    def summary(self) -> dict:
+        return {"slug": self.slug, "name": self.tournament.name, "players": len(self.tournament.players),
+                "rounds": self.tournament.rounds, "after_round": self.standings.after_round,
+                "system": self.tournament.system.value, "game": self.tournament.game.value,
+                "leader": self.standings.rows[0].player.name if self.standings.rows else ""}
+
+    def standings_data(self) -> dict:
+        codes = list(self.standings.tiebreaks)
+        legend = []
+        for code in codes:
+            from ranking.codes import parse_code
+
+            entry = REGISTRY[parse_code(code).name]
+            legend.append({"code": code, "name": entry.name, "definition": entry.definition,
+                           "article": entry.article, "lower_is_better": entry.lower_is_better,
+                           "orders": entry.orders})
+        rows = [{"rank": row.rank, "id": row.player.id, "name": row.player.name,
+                 "federation": row.player.federation, "rating": row.player.rating or None,
+                 "club": row.player.club, "points": row.points,
+                 "values": [row.values[code] for code in codes]} for row in self.standings.rows]
+        return {"codes": codes, "legend": legend, "rows": rows, "after_round": self.standings.after_round,
+                "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition)}
+
+    def round_data(self, number: int) -> dict:
+        games = sorted((game for game in self.tournament.games if game.round == number), key=lambda g: g.board)
+        boards = [{"board": game.board, "white": game.white, "black": game.black,
+                   "white_name": self.names[game.white], "black_name": self.names[game.black],
+                   "result": game.result.value if game.result else None} for game in games]
+        byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value}
+                for bye in sorted(self.tournament.byes, key=lambda b: b.player) if bye.round == number]
+        return {"round": number, "boards": boards, "byes": byes}
+
+    def crosstable_data(self) -> dict:
+        """Round robin: a result matrix in standings order.  Swiss: a wall chart, each round's
+        opponent (by place), colour and result."""
+        order = [row.player.id for row in self.standings.rows]
+        place = {player: index for index, player in enumerate(order, start=1)}
+        cells: dict[int, dict[int, list[str]]] = {player: {} for player in order}
+        rounds: dict[int, dict[int, dict]] = {player: {} for player in order}
+        for game in self.tournament.games:
+            if game.round > self.standings.after_round and game.result is None:
+                continue
+            for me, other, white in ((game.white, game.black, True), (game.black, game.white, False)):
+                score = _score_text(game.result.value if game.result else None, white)
+                cells[me].setdefault(other, []).append(score)
+                rounds[me][game.round] = {"opponent": place[other], "colour": "w" if white else "b",
+                                          "score": score}
+        for bye in self.tournament.byes:
+            if bye.player in rounds and bye.round <= self.last_round:
+                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _bye_text(bye.kind.value)}
+        rows = []
+        for player in order:
+            row = next(r for r in self.standings.rows if r.player.id == player)
+            rows.append({"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
+                         "points": row.points,
+                         "cells": [" ".join(cells[player].get(other, [])) if other != player else None
+                                   for other in order],
+                         "rounds": [rounds[player].get(number) for number in range(1, self.last_round + 1)]})
+        return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1))}
+
+    @cached_property
+    def rank_history(self) -> dict[int, list[int]]:
+        """Each player's place after rounds 1, 2, ... (the chart on the player's page)."""
+        history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
+        for number in range(1, self.standings.after_round + 1):
+            standings = compute_standings(self.tournament, self.rules, after_round=number)
+            for row in standings.rows:
+                history[row.player.id].append(row.rank)
+        return history
+
+    def player_data(self, player_id: int) -> dict:
+        player = self.tournament.player(player_id)
+        row = next(r for r in self.standings.rows if r.player.id == player_id)
+        games = []
+        running = 0.0
+        results = {}
+        for game in self.tournament.games:
+            if player_id in (game.white, game.black):
+                results[game.round] = game
+        byes = {bye.round: bye for bye in self.tournament.byes if bye.player == player_id}
+        sheet_points = self._points_by_round(player_id)
+        for number in range(1, self.last_round + 1):
+            game = results.get(number)
+            points = sheet_points.get(number)
+            if points is not None:
+                running += points
+            if game is not None:
+                white = game.white == player_id
+                opponent = game.black if white else game.white
+                games.append({"round": number, "board": game.board, "colour": "w" if white else "b",
+                              "opponent": opponent, "opponent_name": self.names[opponent],
+                              "opponent_rating": self.tournament.player(opponent).rating or None,
+                              "result": _score_text(game.result.value if game.result else None, white),
+                              "points": points, "running": running if points is not None else None})
+            elif number in byes:
+                games.append({"round": number, "board": None, "colour": "", "opponent": None,
+                              "opponent_name": None, "opponent_rating": None,
+                              "result": _bye_text(byes[number].kind.value), "points": points, "running": running})
+        performance = compute_standings(self.tournament, Rules(self.rules.scoring, ("TPR", "ARO"),
+                                                               self.rules.options))
+        perf_row = next(r for r in performance.rows if r.player.id == player_id)
+        history = self.rank_history[player_id]
+        return {"id": player_id, "name": player.name, "federation": player.federation, "club": player.club,
+                "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
+                "games": games, "tpr": perf_row.values["TPR"], "aro": perf_row.values["ARO"],
+                "history": history, "field": len(self.tournament.players),
+                "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
+
+    def _points_by_round(self, player_id: int) -> dict[int, float]:
+
+        sheet = self._sheet
+        index = sheet.index[player_id]
+        return {record.round: record.points for record in sheet.records[index] if record.kind.value != "pending"}
+
+    @cached_property
+    def _sheet(self):
+        from ranking.scoresheet import Scoresheet
+        from ranking.withdrawals import apply_withdrawals
+
+        played = apply_withdrawals(self.tournament, self.rules).tournament
+        return Scoresheet(played, self.rules, self.last_round if self.last_round else None)
+
+    def json_text(self) -> str:
+        return json.dumps(self.standings.as_json(), ensure_ascii=False, indent=1) + "\n"
+
+    def csv_text(self) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        codes = list(self.standings.tiebreaks)
+        writer.writerow(["rank", "id", "name", "federation", "rating", "points", *codes])
+        for row in self.standings.rows:
+            writer.writerow([row.rank, row.player.id, row.player.name, row.player.federation,
+                             row.player.rating or "", _plain(row.points), *(_plain(row.values[c]) for c in codes)])
+        return buffer.getvalue()
+
+    def trf_text(self) -> str:
+        from ranking.trf import write_trf
+
+        return write_trf(self.tournament, points={row.player.id: row.points for row in self.standings.rows},
+                         ranks={row.player.id: row.rank for row in self.standings.rows})
+
+
+def _plain(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _score_text(result: str | None, white: bool) -> str:
+    """A result from one player's side: 1, ½, 0, +, −, or … while unfinished."""
+    if result is None:
+        return "…"
+    side = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "+-": ("+", "−"), "-+": ("−", "+"),
+            "--": ("−", "−"), "0-0": ("0", "0"), "1/2-0": ("½", "0"), "0-1/2": ("0", "½")}[result]
+    return side[0] if white else side[1]
+
+
+def _bye_text(kind: str) -> str:
+    return {"U": "+", "F": "+", "H": "½", "Z": "0"}[kind]

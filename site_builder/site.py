@@ -1,0 +1,31 @@
+"""The site from the configuration: the store's tournaments, built and published."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ranking.config import load_config
+from ranking.store import SQLiteStore
+from site_builder.build import BuildReport, SiteSettings, build_site
+
+
+def build_from_config(config_path: str | None, out_dir: Path | None = None) -> BuildReport:
+    from bot.__main__ import import_configured
+
+    config = load_config(config_path)
+    settings = SiteSettings.from_config(config, out_dir)
+    with SQLiteStore(config.storage) as store:
+        import_configured(store, config)
+        tournaments = {slug: store.tournament(slug) for slug in store.slugs()}
+    return build_site(tournaments, settings)
+
+
+def publish_from_config(config_path: str | None) -> str:
+    from site_builder.publish import PublishSettings, publish
+
+    config = load_config(config_path)
+    report = build_from_config(config_path)
+    base = config.path.parent if config.path else Path(".")
+    settings = PublishSettings.from_config(config.raw.get("publish", {}), base)
+    result = publish(report.output.resolve(), settings)
+    return f"published {report.output} to {settings.target}: {result}"
