@@ -42,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m bot: error: {error}", file=sys.stderr)
         return 2
     service = BotService(store, settings)
+    builder = site_trigger(args.config, config)
+    if builder is not None:
+        service.on_change = builder.request
     token = os.environ.get(TOKEN_VARIABLE, "").strip()
     try:
         if args.console or not token:
@@ -59,6 +62,17 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         store.close()
     return 0
+
+
+def site_trigger(config_path: str | None, config):
+    """Rebuild the site (debounced) after results when config.toml has a [site] section."""
+    if "site" not in config.raw:
+        return None
+    from site_builder.site import build_from_config
+    from site_builder.trigger import DebouncedBuild
+
+    delay = float(config.raw["site"].get("build_delay", 10))
+    return DebouncedBuild(lambda: build_from_config(config_path), delay)
 
 
 def import_configured(store: SQLiteStore, config) -> None:

@@ -106,7 +106,8 @@ def _replies(blocks: Sequence[str], **extra) -> list[Reply]:
 class BotService:
     store: SQLiteStore
     settings: BotSettings = field(default_factory=BotSettings)
-    on_round_complete: Callable[[str, int], None] | None = None  # e.g. a debounced site build
+    on_round_complete: Callable[[str, int], None] | None = None
+    on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
 
     # -- who is asking -----------------------------------------------------------------
 
@@ -399,9 +400,11 @@ class BotService:
             return events
 
         before = self._unfinished_rounds(slug)
-        self.store.append(slug, decide, self._source(who))
+        appended = self.store.append(slug, decide, self._source(who))
         if not called:
             return None
+        if appended and self.on_change is not None:
+            self.on_change(slug)
         finished = sorted(before - self._unfinished_rounds(slug))
         return recorded, asked, refused, finished
 
@@ -607,6 +610,8 @@ class BotService:
             self.store.append(slug, lambda state: [pairing_event(state, number, games, byes)], self._source(who))
         except InputError as error:
             return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        if self.on_change is not None:
+            self.on_change(slug)
         state = self.store.state(slug)
         replies = _replies([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
                             *self.round_blocks(state, number, tr)])
