@@ -24,6 +24,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -126,7 +127,7 @@ class Lines:
 
 def check_crashed_database(db: Path, truth: dict, acknowledged: list[tuple[str, int, int]]) -> None:
     """What must hold of the database after any SIGKILL of the writer."""
-    with SQLiteStore(db) as store, sqlite3.connect(db) as raw:  # the first to open it recovers the WAL
+    with SQLiteStore(db) as store, closing(sqlite3.connect(db)) as raw:  # the first to open it recovers the WAL
         assert raw.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert raw.execute("PRAGMA foreign_key_check").fetchall() == []
         rows = raw.execute("SELECT id, tournament_id, kind, data, actor, dedupe_key FROM events ORDER BY id").fetchall()
@@ -184,7 +185,7 @@ def check_crashed_database(db: Path, truth: dict, acknowledged: list[tuple[str, 
 
 
 def test_sigkill_while_entering_results_keeps_every_batch_whole(tmp_path):
-    seed = random.randrange(1 << 30)
+    seed = int(os.environ.get("TIEBREAK_CRASH_SEED") or random.randrange(1 << 30))  # to replay a failure
     rng = random.Random(seed)
     db = tmp_path / "crash.sqlite3"
     truth = import_schedule(db, "crash-0")
@@ -207,7 +208,10 @@ def test_sigkill_while_entering_results_keeps_every_batch_whole(tmp_path):
             word, *rest = line.split()
             if word == "committed":
                 acknowledged.append((rest[0], int(rest[1]), int(rest[2])))
-        check_crashed_database(db, truth, acknowledged)
+        try:
+            check_crashed_database(db, truth, acknowledged)
+        except AssertionError as error:
+            raise AssertionError(f"TIEBREAK_CRASH_SEED={seed}, after kill {kill + 1}: {error}") from error
         process.stdout.close()
     assert len(acknowledged) >= 2 * KILLS, f"seed {seed}"
 
@@ -273,7 +277,7 @@ def test_concurrent_writers_on_disjoint_boards_lose_nothing(tmp_path):
         assert switches > len(actors) - 1, "the writers did not run at the same time: the test proves nothing"
         state = store.state("open")
         assert {key: game.result.value for key, game in state.games.items()} == truth
-        with sqlite3.connect(db) as raw:
+        with closing(sqlite3.connect(db)) as raw:
             check_projection(raw, store, "open")
 
 
@@ -329,7 +333,7 @@ def test_concurrent_repeats_of_one_update_apply_once(tmp_path):
         for key, got in outcomes(printed).items():
             assert sorted(got.values()) == ["noop", "ok"], key
             assert [logged.actor for logged in boards[key]] == [a for a, word in got.items() if word == "ok"]
-    with sqlite3.connect(db) as raw:
+    with closing(sqlite3.connect(db)) as raw:
         keys = [key for (key,) in raw.execute("SELECT dedupe_key FROM events WHERE kind != 'imported'")]
     assert sorted(keys) == sorted(f"update-{r}-{b}" for r, b in truth)
 
