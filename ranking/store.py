@@ -95,6 +95,12 @@ MIGRATIONS: tuple[str, ...] = (
         detail TEXT NOT NULL DEFAULT ''
     );
     """,
+    # 3: INSERT OR REPLACE deletes without firing delete triggers: refuse it on the log too.
+    """
+    CREATE TRIGGER events_append_only_replace BEFORE INSERT ON events
+        WHEN EXISTS (SELECT 1 FROM events WHERE id = NEW.id OR dedupe_key = NEW.dedupe_key)
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    """,
 )
 
 
@@ -205,7 +211,8 @@ class SQLiteStore:
     # -- reading --------------------------------------------------------------------------
 
     def slugs(self) -> list[str]:
-        return [row[0] for row in self._connection.execute("SELECT slug FROM tournaments ORDER BY id")]
+        with self._lock:
+            return [row[0] for row in self._connection.execute("SELECT slug FROM tournaments ORDER BY id")]
 
     def _tournament_id(self, slug: str) -> int:
         row = self._connection.execute("SELECT id FROM tournaments WHERE slug = ?", (slug,)).fetchone()
@@ -219,7 +226,8 @@ class SQLiteStore:
         return self._tournament_id(slug)
 
     def slug_for_key(self, key: int) -> str:
-        row = self._connection.execute("SELECT slug FROM tournaments WHERE id = ?", (key,)).fetchone()
+        with self._lock:
+            row = self._connection.execute("SELECT slug FROM tournaments WHERE id = ?", (key,)).fetchone()
         if row is None:
             raise InputError(f"no tournament number {key} in the store")
         return row[0]
@@ -245,13 +253,15 @@ class SQLiteStore:
             return state
 
     def tournament(self, slug: str) -> Tournament:
-        return self.state(slug).snapshot()
+        with self._lock:
+            return self.state(slug).snapshot()
 
     def log(self, slug: str) -> list[LoggedEvent]:
-        tournament_id = self._tournament_id(slug)
-        rows = self._connection.execute(
-            "SELECT id, kind, data, actor, at, chat_id, message_id FROM events "
-            "WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+        with self._lock:
+            tournament_id = self._tournament_id(slug)
+            rows = self._connection.execute(
+                "SELECT id, kind, data, actor, at, chat_id, message_id FROM events "
+                "WHERE tournament_id = ? ORDER BY id", (tournament_id,)).fetchall()
         return [LoggedEvent(row[0], Event(EventKind(row[1]), json.loads(row[2])), row[3], row[4], row[5], row[6])
                 for row in rows]
 
@@ -271,8 +281,10 @@ class SQLiteStore:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(tournament_id, p.id, p.name, p.rating, p.federation, p.club) for p in tournament.players])
             event = Event(EventKind.IMPORTED, {"toml": write_tournament_toml(tournament)})
-            self._insert(connection, tournament_id, event, source, now)
-            self._project(connection, tournament_id, TournamentState(tournament))
+            event_id = self._insert(connection, tournament_id, event, source, now)
+            state = TournamentState(tournament)
+            self._project(connection, tournament_id, state)
+        self._cache[slug] = (event_id, state)
 
     def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]:
         """Append what ``decide`` makes of the latest state, atomically.
@@ -280,29 +292,30 @@ class SQLiteStore:
         A ``source.dedupe_key`` already in the log means this request was applied before
         (e.g. a Telegram update delivered twice): nothing is appended and [] is returned.
         """
+        inserted = False
         try:
-            return self._append(slug, decide, source)
+            with self._transaction() as connection:
+                if source.dedupe_key is not None and connection.execute(
+                        "SELECT 1 FROM events WHERE dedupe_key = ?", (source.dedupe_key,)).fetchone():
+                    return []
+                state = self.state(slug)
+                events = [event for event in decide(state) if event is not None]
+                tournament_id = self._tournament_id(slug)
+                now = _now()
+                logged = []
+                for number, event in enumerate(events):
+                    key = source.dedupe_key if number == 0 else None
+                    inserted = True
+                    event_id = self._insert(connection, tournament_id, event, source, now, key)
+                    logged.append(LoggedEvent(event_id, event, source.actor, now, source.chat_id,
+                                              source.message_id))
+                if events:
+                    self._project(connection, tournament_id, self.state(slug), events)
+                return logged
         except BaseException:
-            self._cache.pop(slug, None)  # it may hold events of the transaction rolled back
+            if inserted:  # the cache may hold events of the transaction rolled back
+                self._cache.pop(slug, None)
             raise
-
-    def _append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]:
-        with self._transaction() as connection:
-            if source.dedupe_key is not None and connection.execute(
-                    "SELECT 1 FROM events WHERE dedupe_key = ?", (source.dedupe_key,)).fetchone():
-                return []
-            state = self.state(slug)
-            events = list(decide(state))
-            tournament_id = self._tournament_id(slug)
-            now = _now()
-            logged = []
-            for number, event in enumerate(events):
-                key = source.dedupe_key if number == 0 else None
-                event_id = self._insert(connection, tournament_id, event, source, now, key)
-                logged.append(LoggedEvent(event_id, event, source.actor, now, source.chat_id, source.message_id))
-            if events:
-                self._project(connection, tournament_id, self.state(slug))
-            return logged
 
     def _insert(self, connection: sqlite3.Connection, tournament_id: int, event: Event, source: Source,
                 now: str, dedupe_key: str | None = None) -> int:
@@ -313,25 +326,35 @@ class SQLiteStore:
              source.chat_id, source.message_id, dedupe_key))
         return int(cursor.lastrowid or 0)
 
-    def _project(self, connection: sqlite3.Connection, tournament_id: int, state: TournamentState) -> None:
-        """Keep the rounds and withdrawals tables in step with the log (same transaction)."""
-        boards: dict[int, list[bool]] = {}
+    def _project(self, connection: sqlite3.Connection, tournament_id: int, state: TournamentState,
+                 events: Sequence[Event] | None = None) -> None:
+        """Keep the rounds and withdrawals tables in step with the log (same transaction):
+        every round after an import, else only the rounds and players the events touched."""
+        rounds = None if events is None else {event.data["round"] for event in events if "round" in event.data}
+        counts: dict[int, list[int]] = {}
         for (number, _), game in state.games.items():
-            boards.setdefault(number, []).append(game.result is not None)
-        connection.execute("DELETE FROM rounds WHERE tournament_id = ?", (tournament_id,))
+            if rounds is None or number in rounds:
+                done = counts.setdefault(number, [0, 0])
+                done[0] += 1
+                done[1] += game.result is not None
         connection.executemany(
-            "INSERT INTO rounds (tournament_id, number, boards, finished) VALUES (?, ?, ?, ?)",
-            [(tournament_id, number, len(done), sum(done)) for number, done in sorted(boards.items())])
+            "INSERT INTO rounds (tournament_id, number, boards, finished) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(tournament_id, number) DO UPDATE SET boards = excluded.boards, finished = excluded.finished",
+            [(tournament_id, number, boards, finished) for number, (boards, finished) in sorted(counts.items())])
+        players = None if events is None else {event.data["player"] for event in events
+                                               if event.kind is EventKind.WITHDRAWAL}
         connection.executemany(
             "UPDATE players SET withdrawn_after = ? WHERE tournament_id = ? AND player_id = ?",
-            [(w.after_round, tournament_id, w.player) for w in state.withdrawals.values()])
+            [(w.after_round, tournament_id, w.player) for w in state.withdrawals.values()
+             if players is None or w.player in players])
 
     # -- the bot's users and submissions ---------------------------------------------------
 
     def user(self, user_id: int) -> UserPrefs:
-        row = self._connection.execute(
-            "SELECT chat_id, language, tournament, player_id, subscribed FROM bot_users WHERE user_id = ?",
-            (user_id,)).fetchone()
+        with self._lock:
+            row = self._connection.execute(
+                "SELECT chat_id, language, tournament, player_id, subscribed FROM bot_users WHERE user_id = ?",
+                (user_id,)).fetchone()
         if row is None:
             return UserPrefs(user_id)
         return UserPrefs(user_id, row[0], row[1], row[2], row[3], bool(row[4]))
@@ -347,9 +370,10 @@ class SQLiteStore:
                  int(prefs.subscribed)))
 
     def subscribers(self, slug: str) -> list[UserPrefs]:
-        rows = self._connection.execute(
-            "SELECT user_id, chat_id, language, tournament, player_id, subscribed FROM bot_users "
-            "WHERE subscribed = 1 AND tournament = ? AND player_id IS NOT NULL", (slug,))
+        with self._lock:
+            rows = self._connection.execute(
+                "SELECT user_id, chat_id, language, tournament, player_id, subscribed FROM bot_users "
+                "WHERE subscribed = 1 AND tournament = ? AND player_id IS NOT NULL", (slug,)).fetchall()
         return [UserPrefs(row[0], row[1], row[2], row[3], row[4], bool(row[5])) for row in rows]
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
@@ -364,9 +388,10 @@ class SQLiteStore:
                  rejected, detail))
 
     def submissions(self) -> list[dict]:
-        cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
-        names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row, strict=True)) for row in cursor]
+        with self._lock:
+            cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
+            names = [column[0] for column in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def close(self) -> None:
         self._connection.close()

@@ -244,3 +244,67 @@ def test_a_pairs_list_naming_an_unknown_player_is_refused(config: Path, tmp_path
     bad.write_text("2\n1 2\n3 99\n")
     result = tiebreak(config, "pair", "swiss", "--pairs", str(bad))
     assert result.returncode == 2 and "bad.txt:3: player 99 is not in the tournament" in result.stderr
+
+
+def _stored_swiss(tmp_path: Path):
+    from benchmarks.generate import generate_swiss
+
+    full = generate_swiss(60, 5)
+    store = SQLiteStore(tmp_path / "store.sqlite3")
+    store.create("open", replace(full, games=tuple(replace(g, result=None) for g in full.games)), CLI)
+    game = full.games[0]
+    return store, game.round, game.board, game.result.value
+
+
+def test_insert_or_replace_cannot_rewrite_or_drop_an_event(tmp_path: Path) -> None:
+    store, r, b, result = _stored_swiss(tmp_path)
+    store.append("open", lambda s: [result_event(s, r, b, result)], Source("tg:1", dedupe_key="u1"))
+    raw = sqlite3.connect(tmp_path / "store.sqlite3", isolation_level=None)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        raw.execute("INSERT OR REPLACE INTO events (id, tournament_id, kind, data, actor, at) "
+                    "VALUES (2, 1, 'result', '{\"round\": 1, \"board\": 1, \"result\": \"0-1\"}', 'x', 'now')")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        raw.execute("REPLACE INTO events (tournament_id, kind, data, actor, at, dedupe_key) "
+                    "VALUES (1, 'foul', '{}', 'x', 'now', 'u1')")
+    store.close()
+
+
+def test_a_decision_that_changes_nothing_appends_nothing(tmp_path: Path) -> None:
+    store, r, b, result = _stored_swiss(tmp_path)
+    store.append("open", lambda s: [result_event(s, r, b, result)], CLI)
+    assert store.append("open", lambda s: [result_event(s, r, b, result)], CLI) == []
+    store.close()
+
+
+def test_a_reader_in_another_thread_never_sees_an_event_that_is_rolled_back(tmp_path: Path) -> None:
+    import threading
+
+    from ranking.events import Event
+
+    store, r, b, result = _stored_swiss(tmp_path)
+    inserted, release = threading.Event(), threading.Event()
+
+    class Stall(dict):  # json.dumps calls items(): after the first INSERT, before COMMIT
+        def items(self):
+            inserted.set()
+            release.wait(5)
+            raise RuntimeError("the writer fails before COMMIT")
+
+    def decide(state):
+        return [result_event(state, r, b, result), Event(EventKind.FOUL, Stall(round=r, board=b, side="white"))]
+
+    def writer() -> None:
+        with pytest.raises(RuntimeError):
+            store.append("open", decide, CLI)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert inserted.wait(5)
+    seen: list = []
+    reader = threading.Thread(target=lambda: seen.extend(store.log("open")))
+    reader.start()
+    release.set()
+    thread.join()
+    reader.join()
+    assert [entry.id for entry in seen] == [entry.id for entry in store.log("open")] == [1]
+    store.close()

@@ -23,7 +23,6 @@ TRUTH is a JSON list of ``[round, board, result]``: the result every board gets.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 import time
@@ -60,7 +59,7 @@ def batch(state: TournamentState, truth: dict, size: int, tag: str) -> list[Even
 
 def crash(db: str, truth_file: str, seed: str) -> int:
     truth = {(r, b): result for r, b, result in json.loads(Path(truth_file).read_text(encoding="utf-8"))}
-    rng = random.Random(f"{seed}-{os.getpid()}")
+    rng = random.Random(seed)
     store = SQLiteStore(db)
     step = 0
     while True:
@@ -72,7 +71,7 @@ def crash(db: str, truth_file: str, seed: str) -> int:
             print(f"created crash-{len(slugs)}", flush=True)
             continue
         step += 1
-        tag = f"{os.getpid()}:{step}"
+        tag = f"{seed}:{step}"  # the seed differs from one writer to the next
         size = rng.choice(BATCH_SIZES)
         logged = store.append(slug, lambda state, size=size, tag=tag: batch(state, truth, size, tag),
                               Source("cli:writer", dedupe_key=tag))
