@@ -29,6 +29,7 @@ from site_builder.pages import TournamentPages
 SITE_DOMAIN = "site"
 THEMES = Path(__file__).resolve().parent.parent / "themes"
 MANIFEST = ".manifest.json"
+RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
 _BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN", "vi": "vi", "es": "es"}
 _HTML_LANG = {"en": "en", "zh": "zh-Hans", "vi": "vi", "es": "es"}
 
@@ -83,23 +84,25 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
     theme = THEMES / settings.theme
     environment = _environment(theme)
     template_digest = _digest_folder(theme / "templates")
-    pages_by_slug = {slug: TournamentPages(slug, tournament) for slug, tournament in tournaments.items()}
     out = settings.out_dir
     out.parent.mkdir(parents=True, exist_ok=True)
     previous = out.resolve() if out.exists() else None
     old_manifest = _read_manifest(previous)
+    ranks_cache = _read_json(previous / RANKS_CACHE) if previous else {}
+    pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
+                     for slug, tournament in tournaments.items()}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
     report = BuildReport(out)
     manifest: dict[str, str] = {}
+    data_digests: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive; its digest)
     try:
         for page in _pages(pages_by_slug, settings):
             if page.template is None:
                 assert page.content is not None
                 digest = hashlib.sha256(page.content).hexdigest()
             else:
-                digest = hashlib.sha256(json.dumps([page.template, page.language, template_digest, page.context],
-                                                   sort_keys=True, default=str).encode()).hexdigest()
+                digest = _page_digest(page, template_digest, data_digests)
             manifest[page.path] = digest
             target = build / page.path
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -129,6 +132,7 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
                     shutil.copyfile(source, target)
                     report.files.append(relative)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
+        (build / RANKS_CACHE).write_text(json.dumps(ranks_cache), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -155,18 +159,18 @@ def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) ->
         path = prefix + "index.html"
         yield _Page(path, "index.html", {**common("index.html"), "tournaments": summaries}, language=language)
         for slug, pages in pages_by_slug.items():
-            info = {**pages.summary(), "xiangqi": pages.xiangqi, "round_robin": pages.is_round_robin,
-                    "rounds_paired": pages.rounds_paired}
+            info = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
+                    "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired}
             base = f"{slug}/"
             yield _Page(prefix + base + "index.html", "standings.html",
-                        {**common(base + "index.html"), "t": info, "standings": pages.standings_data()},
+                        {**common(base + "index.html"), "t": info, "standings": pages.standings_page},
                         language=language)
             for number in pages.rounds_paired:
                 name = f"round-{number}.html"
                 yield _Page(prefix + base + name, "round.html",
                             {**common(base + name), "t": info, "round": pages.round_data(number)}, language=language)
             yield _Page(prefix + base + "crosstable.html", "crosstable.html",
-                        {**common(base + "crosstable.html"), "t": info, "table": pages.crosstable_data()},
+                        {**common(base + "crosstable.html"), "t": info, "table": pages.crosstable_page},
                         language=language)
             for player in pages.tournament.players:
                 name = f"players/{player.id}.html"
@@ -176,6 +180,22 @@ def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) ->
         yield _Page(f"{slug}/standings.json", None, content=pages.json_text().encode())
         yield _Page(f"{slug}/standings.csv", None, content=pages.csv_text().encode("utf-8"))
         yield _Page(f"{slug}/{slug}.trf", None, content=pages.trf_text().encode("utf-8"))
+
+
+def _page_digest(page: _Page, template_digest: str, data_digests: dict[int, tuple[object, str]]) -> str:
+    """What a page's content depends on: its template, language and data.  Large data shared
+    by the languages (dicts and lists in the context) are digested once per build."""
+    parts = [page.template, page.language, template_digest]
+    for key, value in sorted((page.context or {}).items()):
+        if isinstance(value, dict | list) and key not in ("languages",):
+            known = data_digests.get(id(value))
+            if known is None:
+                known = data_digests[id(value)] = (value, hashlib.sha256(
+                    json.dumps(value, sort_keys=True, default=str).encode()).hexdigest())
+            parts.append(f"{key}={known[1]}")
+        else:
+            parts.append(f"{key}={json.dumps(value, sort_keys=True, default=str)}")
+    return hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()
 
 
 def _switcher(path: str, language: str, languages: tuple[str, ...], default: str) -> list[dict]:
@@ -199,13 +219,19 @@ def _environment(theme: Path) -> Environment:
 
 
 def _number_filter(environment: Environment):
-    def number(value, decimals: int | None = None) -> str:
+    """``value|number``: a score or tie-break as the page's language writes it (7.5, 7,5)."""
+    cache: dict[tuple[object, str], str] = {}
+
+    def number(value) -> str:
         if value is None:
             return "–"
-        locale = _BABEL_LOCALES.get(environment.globals.get("current_language", "en"), "en")
-        if decimals is not None:
-            return format_decimal(value, format="#,##0." + "0" * decimals if decimals else "#,##0", locale=locale)
-        return format_decimal(value, locale=locale, group_separator=False)
+        language = environment.globals.get("current_language", "en")
+        key = (value, language)
+        text = cache.get(key)
+        if text is None:
+            text = cache[key] = format_decimal(value, locale=_BABEL_LOCALES.get(language, "en"),
+                                               group_separator=False)
+        return text
     return number
 
 
@@ -226,10 +252,12 @@ def _digest_folder(folder: Path) -> str:
 
 
 def _read_manifest(folder: Path | None) -> dict[str, str]:
-    if folder is None or not (folder / MANIFEST).is_file():
-        return {}
+    return _read_json(folder / MANIFEST) if folder is not None else {}
+
+
+def _read_json(path: Path) -> dict:
     try:
-        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
 

@@ -24,6 +24,7 @@ class TournamentPages:
 
     slug: str
     tournament: Tournament
+    ranks_cache: dict[str, dict[str, int]] = field(default_factory=dict)  # digest of rounds 1..n -> places
     rules: Rules = field(init=False)
 
     def __post_init__(self) -> None:
@@ -41,6 +42,10 @@ class TournamentPages:
     @cached_property
     def last_round(self) -> int:
         return max((game.round for game in self.tournament.games), default=0)
+
+    @cached_property
+    def _ratings(self) -> dict[int, int]:
+        return {player.id: player.rating for player in self.tournament.players}
 
     @cached_property
     def names(self) -> dict[int, str]:
@@ -63,6 +68,14 @@ class TournamentPages:
                 "rounds": self.tournament.rounds, "after_round": self.standings.after_round,
                 "system": self.tournament.system.value, "game": self.tournament.game.value,
                 "leader": self.standings.rows[0].player.name if self.standings.rows else ""}
+
+    @cached_property
+    def standings_page(self) -> dict:
+        return self.standings_data()
+
+    @cached_property
+    def crosstable_page(self) -> dict:
+        return self.crosstable_data()
 
     def standings_data(self) -> dict:
         codes = list(self.standings.tiebreaks)
@@ -110,7 +123,7 @@ class TournamentPages:
                 rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _bye_text(bye.kind.value)}
         rows = []
         for player in order:
-            row = next(r for r in self.standings.rows if r.player.id == player)
+            row = self._rows_by_id[player]
             rows.append({"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
                          "points": row.points,
                          "cells": [" ".join(cells[player].get(other, [])) if other != player else None
@@ -123,21 +136,48 @@ class TournamentPages:
         """Each player's place after rounds 1, 2, ... (the chart on the player's page)."""
         history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
         for number in range(1, self.standings.after_round + 1):
-            standings = compute_standings(self.tournament, self.rules, after_round=number)
-            for row in standings.rows:
-                history[row.player.id].append(row.rank)
+            key = self._rounds_digest(number)
+            places = self.ranks_cache.get(key)
+            if places is None:
+                if number == self.standings.after_round:
+                    standings = self.standings
+                else:
+                    standings = compute_standings(self.tournament, self.rules, after_round=number)
+                places = self.ranks_cache[key] = {str(row.player.id): row.rank for row in standings.rows}
+            for player, place in places.items():
+                history[int(player)].append(place)
         return history
 
+    def _rounds_digest(self, number: int) -> str:
+        """A digest of everything the standings after round ``number`` depend on."""
+        import hashlib
+
+        games = sorted((g.round, g.board, g.white, g.black, g.result.value if g.result else "", g.rated)
+                       for g in self.tournament.games if g.round <= number)
+        byes = sorted((b.round, b.player, b.kind.value) for b in self.tournament.byes if b.round <= number)
+        text = repr((number, [p.id for p in self.tournament.players], games, byes,
+                     sorted((w.player, w.after_round) for w in self.tournament.withdrawals), repr(self.rules),
+                     self.tournament.system.value))
+        return hashlib.sha256(text.encode()).hexdigest()
+
     def player_data(self, player_id: int) -> dict:
+        """A player's page (the same data in every language)."""
+        cached = self._player_cache.get(player_id)
+        if cached is None:
+            cached = self._player_cache[player_id] = self._player_data(player_id)
+        return cached
+
+    @cached_property
+    def _player_cache(self) -> dict[int, dict]:
+        return {}
+
+    def _player_data(self, player_id: int) -> dict:
         player = self.tournament.player(player_id)
-        row = next(r for r in self.standings.rows if r.player.id == player_id)
+        row = self._rows_by_id[player_id]
         games = []
         running = 0.0
-        results = {}
-        for game in self.tournament.games:
-            if player_id in (game.white, game.black):
-                results[game.round] = game
-        byes = {bye.round: bye for bye in self.tournament.byes if bye.player == player_id}
+        results = self._games_by_player.get(player_id, {})
+        byes = self._byes_by_player.get(player_id, {})
         sheet_points = self._points_by_round(player_id)
         for number in range(1, self.last_round + 1):
             game = results.get(number)
@@ -149,22 +189,47 @@ class TournamentPages:
                 opponent = game.black if white else game.white
                 games.append({"round": number, "board": game.board, "colour": "w" if white else "b",
                               "opponent": opponent, "opponent_name": self.names[opponent],
-                              "opponent_rating": self.tournament.player(opponent).rating or None,
+                              "opponent_rating": self._ratings.get(opponent) or None,
                               "result": _score_text(game.result.value if game.result else None, white),
                               "points": points, "running": running if points is not None else None})
             elif number in byes:
                 games.append({"round": number, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_rating": None,
                               "result": _bye_text(byes[number].kind.value), "points": points, "running": running})
-        performance = compute_standings(self.tournament, Rules(self.rules.scoring, ("TPR", "ARO"),
-                                                               self.rules.options))
-        perf_row = next(r for r in performance.rows if r.player.id == player_id)
+        perf_row = self._performance[player_id]
         history = self.rank_history[player_id]
-        return {"id": player_id, "name": player.name, "federation": player.federation, "club": player.club,
+        chart = _rank_chart(history, len(self.tournament.players))
+        return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
+                "club": player.club,
                 "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
                 "games": games, "tpr": perf_row.values["TPR"], "aro": perf_row.values["ARO"],
                 "history": history, "field": len(self.tournament.players),
                 "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
+
+    @cached_property
+    def _games_by_player(self) -> dict[int, dict[int, object]]:
+        games: dict[int, dict[int, object]] = {}
+        for game in self.tournament.games:
+            games.setdefault(game.white, {})[game.round] = game
+            games.setdefault(game.black, {})[game.round] = game
+        return games
+
+    @cached_property
+    def _byes_by_player(self) -> dict[int, dict[int, object]]:
+        byes: dict[int, dict[int, object]] = {}
+        for bye in self.tournament.byes:
+            byes.setdefault(bye.player, {})[bye.round] = bye
+        return byes
+
+    @cached_property
+    def _performance(self):
+        """Each player's performance rating and opponents' average rating (C.07 10.1-10.2)."""
+        standings = compute_standings(self.tournament, Rules(self.rules.scoring, ("TPR", "ARO"), self.rules.options))
+        return {row.player.id: row for row in standings.rows}
+
+    @cached_property
+    def _rows_by_id(self):
+        return {row.player.id: row for row in self.standings.rows}
 
     def _points_by_round(self, player_id: int) -> dict[int, float]:
 
@@ -219,3 +284,15 @@ def _score_text(result: str | None, white: bool) -> str:
 
 def _bye_text(kind: str) -> str:
     return {"U": "+", "F": "+", "H": "½", "Z": "0"}[kind]
+
+
+def _rank_chart(history: list[int], field: int, width: int = 320, height: int = 160, pad: int = 24) -> dict | None:
+    """Coordinates of the rank-by-round chart (the template draws it as inline SVG)."""
+    if len(history) < 2:
+        return None
+    step = (width - 2 * pad) / (len(history) - 1)
+    scale = (height - 2 * pad) / max(field - 1, 1)
+    points = [{"round": number, "place": place, "x": round(pad + (number - 1) * step, 1),
+               "y": round(pad + (place - 1) * scale, 1)} for number, place in enumerate(history, start=1)]
+    return {"width": width, "height": height, "pad": pad, "bottom": height - pad, "right": width - pad,
+            "field": field, "points": points, "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)}
