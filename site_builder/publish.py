@@ -44,7 +44,7 @@ from typing import Any
 from ranking.errors import InputError
 
 TARGETS = ("dir", "git", "rsync", "s3", "command")
-DEFAULT_RSYNC_OPTIONS = ("-a", "--delete", "--delay-updates")
+DEFAULT_RSYNC_OPTIONS = ("-a", "--delete-delay", "--delay-updates")
 S3_EXTRA = "pip install 'tiebreak[s3]'"
 #: Files of the build folder that are the builder's own bookkeeping, never published.
 SKIP_AT_ROOT = frozenset({".manifest.json"})
