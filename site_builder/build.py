@@ -82,7 +82,6 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
     """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``."""
     started = time.perf_counter()
     theme = THEMES / settings.theme
-    environment = _environment(theme)
     template_digest = _digest_folder(theme / "templates")
     out = settings.out_dir
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -114,7 +113,7 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
             if page.template is None:
                 target.write_bytes(page.content or b"")
             else:
-                _install_language(environment, page.language or "en")
+                environment = _environment(theme, template_digest, page.language or "en")
                 html = environment.get_template(page.template).render(**(page.context or {}))
                 target.write_text(html, encoding="utf-8")
             report.rendered += 1
@@ -132,7 +131,8 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
                     shutil.copyfile(source, target)
                     report.files.append(relative)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
-        (build / RANKS_CACHE).write_text(json.dumps(ranks_cache), encoding="utf-8")
+        used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
+        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -209,7 +209,24 @@ def _switcher(path: str, language: str, languages: tuple[str, ...], default: str
     return links
 
 
-def _environment(theme: Path) -> Environment:
+_ENVIRONMENTS: dict[tuple[Path, str, str], Environment] = {}
+
+
+def _environment(theme: Path, template_digest: str, language: str) -> Environment:
+    """One Jinja2 environment per theme, template version and language (imported macros keep
+    the translations of the environment that compiled them), kept for the process."""
+    key = (theme, template_digest, language)
+    if key not in _ENVIRONMENTS:
+        for old in [k for k in _ENVIRONMENTS if k[:2] != key[:2]]:
+            del _ENVIRONMENTS[old]
+        environment = _new_environment(theme)
+        environment.install_gettext_translations(load_translations(language, SITE_DOMAIN), newstyle=True)
+        environment.globals["current_language"] = language
+        _ENVIRONMENTS[key] = environment
+    return _ENVIRONMENTS[key]
+
+
+def _new_environment(theme: Path) -> Environment:
     environment = Environment(loader=FileSystemLoader(theme / "templates"),
                               autoescape=select_autoescape(default=True, default_for_string=True),
                               undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
@@ -233,13 +250,6 @@ def _number_filter(environment: Environment):
                                                group_separator=False)
         return text
     return number
-
-
-def _install_language(environment: Environment, language: str) -> None:
-    if environment.globals.get("current_language") == language:
-        return
-    environment.install_gettext_translations(load_translations(language, SITE_DOMAIN), newstyle=True)
-    environment.globals["current_language"] = language
 
 
 def _digest_folder(folder: Path) -> str:

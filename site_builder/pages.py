@@ -26,6 +26,7 @@ class TournamentPages:
     tournament: Tournament
     ranks_cache: dict[str, dict[str, int]] = field(default_factory=dict)  # digest of rounds 1..n -> places
     rules: Rules = field(init=False)
+    rank_keys: set[str] = field(init=False, default_factory=set)  # the cache entries this build used
 
     def __post_init__(self) -> None:
         self.rules = default_rules(self.tournament)
@@ -124,11 +125,14 @@ class TournamentPages:
         rows = []
         for player in order:
             row = self._rows_by_id[player]
-            rows.append({"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
-                         "points": row.points,
-                         "cells": [" ".join(cells[player].get(other, [])) if other != player else None
-                                   for other in order],
-                         "rounds": [rounds[player].get(number) for number in range(1, self.last_round + 1)]})
+            entry = {"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
+                     "points": row.points}
+            if self.is_round_robin:  # a result matrix
+                entry["cells"] = [" ".join(cells[player].get(other, [])) if other != player else None
+                                  for other in order]
+            else:  # a wall chart: (16, "w", "1") = against the player in place 16, with white, won
+                entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
+            rows.append(entry)
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1))}
 
     @cached_property
@@ -137,6 +141,7 @@ class TournamentPages:
         history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
         for number in range(1, self.standings.after_round + 1):
             key = self._rounds_digest(number)
+            self.rank_keys.add(key)
             places = self.ranks_cache.get(key)
             if places is None:
                 if number == self.standings.after_round:
@@ -280,6 +285,13 @@ def _score_text(result: str | None, white: bool) -> str:
     side = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "+-": ("+", "−"), "-+": ("−", "+"),
             "--": ("−", "−"), "0-0": ("0", "0"), "1/2-0": ("½", "0"), "0-1/2": ("0", "½")}[result]
     return side[0] if white else side[1]
+
+
+def _wall_cell(cell: dict | None) -> tuple[str, str, str]:
+    """(opponent's place, colour letter w/b, score) of one wall-chart cell; byes have no opponent."""
+    if cell is None:
+        return ("", "", "")
+    return (str(cell["opponent"] or ""), cell["colour"], cell["score"])
 
 
 def _bye_text(kind: str) -> str:

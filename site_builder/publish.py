@@ -47,7 +47,7 @@ TARGETS = ("dir", "git", "rsync", "s3", "command")
 DEFAULT_RSYNC_OPTIONS = ("-a", "--delete-delay", "--delay-updates")
 S3_EXTRA = "pip install 'tiebreak[s3]'"
 #: Files of the build folder that are the builder's own bookkeeping, never published.
-SKIP_AT_ROOT = frozenset({".manifest.json"})
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json"})  # the builder's bookkeeping
 
 _COMMON_KEYS = ("target", "retries", "backoff")
 _TARGET_KEYS: dict[str, tuple[str, ...]] = {

@@ -1,0 +1,532 @@
+"""The static site (site_builder/, themes/default): the bundled examples built in all four
+languages, in process and by ``python -m site_builder build``.
+
+Every page exists in every language and nothing else is written; the downloads are the CLI's
+JSON, a CSV and the TRF; every link resolves to a file of the site and no page references an
+external URL; names are text, never markup; colour words follow the game; tables have
+captions and scoped headers; a build is incremental (unchanged pages keep their file, inode
+and mtime) and atomic (a build that fails leaves the previous site exactly as it was).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote
+
+import jinja2
+import pytest
+
+from bot.i18n import load_translations
+from ranking.commands import slug_for
+from ranking.loading import load_tournament
+from ranking.model import Result, Tournament
+from site_builder.build import BuildReport, SiteSettings, build_site
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "ranking" / "examples"
+DATA = Path(__file__).resolve().parent / "data" / "site"
+EXAMPLE_FILES = (EXAMPLES / "xiangqi-rr.toml", EXAMPLES / "chess-swiss.trf")
+HOSTILE_FILE = DATA / "hostile-names.toml"
+LANGUAGES = ("en", "zh", "vi", "es")
+HTML_LANG = {"en": "en", "zh": "zh-Hans", "vi": "vi", "es": "es"}
+SCRIPT_NAME = "<script>alert(1)</script>"
+XIANGQI, SWISS, HOSTILE = "example-xiangqi-rr", "chess-swiss", "hostile-names"
+URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction", "poster", "data", "cite", "background",
+                  "xlink:href", "ping", "manifest", "longdesc", "usemap", "icon"}
+SCHEME_OR_HOST = re.compile(r"^\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//|\\\\)")
+CSS_EXTERNAL = re.compile(r"""url\(\s*['"]?\s*(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)|@import""", re.IGNORECASE)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def load(files: Iterable[Path]) -> dict[str, Tournament]:
+    """slug -> tournament, the slug chosen as ``tiebreak import`` and the site command choose it."""
+    tournaments = {}
+    for path in files:
+        tournament = load_tournament(path)
+        tournaments[slug_for(tournament, str(path), None)] = tournament
+    return tournaments
+
+
+def settings(out: Path) -> SiteSettings:
+    return SiteSettings(out_dir=out, languages=LANGUAGES)
+
+
+def prefix(language: str) -> str:
+    """The folder of a language: the first (default) one is the site root."""
+    return "" if language == LANGUAGES[0] else f"{language}/"
+
+
+def paired_rounds(tournament: Tournament) -> list[int]:
+    return sorted({game.round for game in tournament.games})
+
+
+def expected_pages(tournaments: dict[str, Tournament]) -> set[str]:
+    pages = set()
+    for language in LANGUAGES:
+        folder = prefix(language)
+        pages.add(folder + "index.html")
+        for slug, tournament in tournaments.items():
+            base = f"{folder}{slug}/"
+            pages |= {base + "index.html", base + "crosstable.html"}
+            pages |= {f"{base}round-{number}.html" for number in paired_rounds(tournament)}
+            pages |= {f"{base}players/{player.id}.html" for player in tournament.players}
+    return pages
+
+
+def expected_downloads(tournaments: dict[str, Tournament]) -> set[str]:
+    return {f"{slug}/{name}" for slug in tournaments for name in ("standings.json", "standings.csv", f"{slug}.trf")}
+
+
+def site_files(root: Path) -> dict[str, Path]:
+    """Every file of the site (relative path -> path), but the build's own records at its root
+    (``.manifest.json`` and other dot files, which the publishers leave out)."""
+    files = {}
+    for folder, _dirs, names in os.walk(root):
+        for name in names:
+            path = Path(folder, name)
+            relative = path.relative_to(root).as_posix()
+            if not relative.startswith("."):
+                files[relative] = path
+    return files
+
+
+def snapshot(root: Path) -> dict[str, tuple[int, int, bytes]]:
+    """relative path -> (inode, mtime in ns, content)."""
+    result = {}
+    for relative, path in site_files(root).items():
+        status = path.stat()
+        result[relative] = (status.st_ino, status.st_mtime_ns, path.read_bytes())
+    return result
+
+
+def cli_json(path: Path) -> dict:
+    completed = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
+                               capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(completed.stdout)
+
+
+def replace_result(tournament: Tournament, round_number: int, board: int, result: Result) -> Tournament:
+    games = tuple(dataclasses.replace(game, result=result) if (game.round, game.board) == (round_number, board)
+                  else game for game in tournament.games)
+    assert games != tournament.games
+    return dataclasses.replace(tournament, games=games)
+
+
+class Page(HTMLParser):
+    """What the tests look at in one HTML file."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.attributes: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+        self.html_lang: str | None = None
+        self.tables: list[dict] = []
+        self.open_tables: list[dict] = []
+        self.scripts: list[dict[str, str | None]] = []
+        self.styles: list[str] = []
+        self.tags: list[str] = []
+        self.elements: list[tuple[str, dict[str, str]]] = []
+        self.text: list[str] = []
+        self.cells: list[str] = []  # the text of each <td> and <th>
+        self._cell: list[str] | None = None
+        self._in: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        self.tags.append(tag)
+        self.elements.append((tag, values))
+        for name, value in values.items():
+            self.attributes.append((tag, name, value))
+            if name == "style":
+                self.styles.append(value)
+        if tag == "html":
+            self.html_lang = values.get("lang")
+        elif tag == "table":
+            self.open_tables.append({"caption": False, "headers": []})
+        elif tag == "caption" and self.open_tables:
+            self.open_tables[-1]["caption"] = True
+        elif tag == "th" and self.open_tables:
+            self.open_tables[-1]["headers"].append(values.get("scope"))
+        if tag in ("td", "th"):
+            self._cell = []
+        elif tag == "script":
+            self.scripts.append(dict(attrs))
+        if tag in ("script", "style"):
+            self._in.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if tag in ("script", "style"):
+            self._in.pop()
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table" and self.open_tables:
+            self.tables.append(self.open_tables.pop())
+        if tag in ("td", "th") and self._cell is not None:
+            self.cells.append("".join(self._cell).strip())
+            self._cell = None
+        if tag in ("script", "style") and self._in and self._in[-1] == tag:
+            self._in.pop()
+
+    def handle_data(self, data: str) -> None:
+        if self._in and self._in[-1] == "style":
+            self.styles.append(data)
+        elif self._in and self._in[-1] == "script":
+            if data.strip():
+                self.scripts[-1]["inline"] = data
+        else:
+            self.text.append(data)
+            if self._cell is not None:
+                self._cell.append(data)
+
+    @property
+    def all_text(self) -> str:
+        return "".join(self.text)
+
+
+def parse(path: Path) -> Page:
+    return Page(path.read_text(encoding="utf-8"))
+
+
+class Site:
+    def __init__(self, root: Path, tournaments: dict[str, Tournament], report: BuildReport) -> None:
+        self.root = root
+        self.tournaments = tournaments
+        self.report = report
+        self.files = site_files(root)
+        self.html = {relative: path for relative, path in self.files.items() if relative.endswith(".html")}
+        self._parsed: dict[str, Page] = {}
+
+    def page(self, relative: str) -> Page:
+        if relative not in self._parsed:
+            self._parsed[relative] = parse(self.files[relative])
+        return self._parsed[relative]
+
+    def text(self, relative: str) -> str:
+        return self.files[relative].read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The two bundled examples and a tournament of hostile names, in all four languages."""
+    tournaments = load([*EXAMPLE_FILES, HOSTILE_FILE])
+    assert set(tournaments) == {XIANGQI, SWISS, HOSTILE}
+    out = tmp_path_factory.mktemp("site") / "public"
+    report = build_site(tournaments, settings(out))
+    return Site(out, tournaments, report)
+
+
+# -- the pages -------------------------------------------------------------------------------
+
+def test_every_page_exists_in_every_language_and_nothing_else(site: Site) -> None:
+    pages = expected_pages(site.tournaments)
+    assert len(pages) == len(LANGUAGES) * (1 + sum(2 + len(paired_rounds(t)) + len(t.players)
+                                                   for t in site.tournaments.values()))
+    static = {relative for relative in site.files if relative.startswith("static/")}
+    assert {"static/style.css", "static/tables.js"} <= static
+    assert set(site.files) - static == pages | expected_downloads(site.tournaments)
+    assert site.report.pages == len(pages) + len(expected_downloads(site.tournaments))
+    assert site.report.rendered == site.report.pages and site.report.reused == 0
+
+
+def test_the_root_index_lists_every_tournament_in_every_language(site: Site) -> None:
+    for language in LANGUAGES:
+        page = site.page(prefix(language) + "index.html")
+        hrefs = {value for tag, name, value in page.attributes if tag == "a" and name == "href"}
+        for slug, tournament in site.tournaments.items():
+            assert f"{slug}/index.html" in hrefs
+            assert tournament.name in page.all_text
+
+
+@pytest.mark.parametrize("slug", [XIANGQI, SWISS, HOSTILE])
+def test_standings_json_is_the_clis_json(site: Site, slug: str) -> None:
+    source = {XIANGQI: EXAMPLE_FILES[0], SWISS: EXAMPLE_FILES[1], HOSTILE: HOSTILE_FILE}[slug]
+    assert json.loads(site.text(f"{slug}/standings.json")) == cli_json(source)
+
+
+@pytest.mark.parametrize("slug", [XIANGQI, SWISS, HOSTILE])
+def test_standings_csv_has_one_row_per_player_with_the_jsons_ranks_and_points(site: Site, slug: str) -> None:
+    standings = json.loads(site.text(f"{slug}/standings.json"))
+    rows = list(csv.DictReader(io.StringIO(site.text(f"{slug}/standings.csv"))))
+    assert len(rows) == len(site.tournaments[slug].players) == len(standings["standings"])
+    for row, entry in zip(rows, standings["standings"], strict=True):
+        assert (int(row["rank"]), int(row["id"]), row["name"]) == (entry["rank"], entry["id"], entry["name"])
+        assert float(row["points"]) == entry["points"]
+        for code in standings["tiebreaks"]:
+            assert float(row[code]) == pytest.approx(entry["tiebreaks"][code])
+
+
+@pytest.mark.parametrize("slug", [XIANGQI, SWISS, HOSTILE])
+def test_the_trf_download_reads_back_as_the_same_players_and_games(site: Site, slug: str) -> None:
+    again = load_tournament(site.files[f"{slug}/{slug}.trf"])
+    tournament = site.tournaments[slug]
+    assert [p.id for p in again.players] == [p.id for p in tournament.players]
+    for read, player in zip(again.players, tournament.players, strict=True):
+        assert read.name == player.name[:33].rstrip()  # TRF's name field has 33 characters
+    assert sorted((g.round, g.white, g.black, g.result) for g in again.games) == \
+        sorted((g.round, g.white, g.black, g.result) for g in tournament.games)
+
+
+def test_every_link_resolves_to_a_file_inside_the_site(site: Site) -> None:
+    root = site.root.resolve()
+    checked = 0
+    for relative, path in site.html.items():
+        for tag, name, value in site.page(relative).attributes:
+            if name not in ("href", "src"):
+                continue
+            target = value.split("#", 1)[0]
+            if not target:
+                continue  # a fragment of the same page
+            assert not SCHEME_OR_HOST.match(target) and "?" not in target, (relative, tag, value)
+            resolved = (path.parent / unquote(target)).resolve()
+            assert resolved.is_relative_to(root) and resolved.is_file(), (relative, tag, value)
+            checked += 1
+    assert checked > 20 * len(site.html)
+
+
+def test_no_page_references_an_external_url(site: Site) -> None:
+    for relative in site.html:
+        page = site.page(relative)
+        for tag, name, value in page.attributes:
+            if name in URL_ATTRIBUTES or name.startswith("on"):
+                assert not SCHEME_OR_HOST.match(value), (relative, tag, name, value)
+            assert "://" not in value or name.startswith("xmlns"), (relative, tag, name, value)
+        for style in page.styles:
+            assert not CSS_EXTERNAL.search(style), (relative, style)
+        for script in page.scripts:  # only the theme's own script, from the site
+            assert script.get("src") and "inline" not in script, (relative, script)
+    for relative, path in site.files.items():
+        if relative.endswith(".css"):
+            assert not CSS_EXTERNAL.search(path.read_text(encoding="utf-8")), relative
+        if relative.endswith(".js"):
+            assert not re.search(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}", path.read_text(encoding="utf-8")), relative
+
+
+def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;"
+    for relative, path in site.html.items():
+        html = path.read_text(encoding="utf-8")
+        assert "<script>alert" not in html and "<img src=x" not in html and "<b>bold" not in html, relative
+        page = site.page(relative)
+        assert not any(name.startswith("on") for _tag, name, _value in page.attributes), relative
+        assert all(script.get("src") for script in page.scripts), relative
+        if relative.split("/")[-1] == "index.html" or f"{HOSTILE}/" in relative:
+            assert not {"img", "i", "b"} & set(page.tags), relative
+    tournament = site.tournaments[HOSTILE]
+    for language in LANGUAGES:
+        base = f"{prefix(language)}{HOSTILE}/"
+        pages = [base + "index.html", base + "crosstable.html", base + "players/1.html", base + "players/2.html",
+                 *(f"{base}round-{n}.html" for n in paired_rounds(tournament))]
+        for relative in pages:
+            assert escaped in site.text(relative), relative
+            assert SCRIPT_NAME in site.page(relative).all_text, relative
+        index = prefix(language) + "index.html"  # the leader, through a translated message
+        assert escaped in site.text(index)
+        for relative in (index, base + "index.html"):
+            assert tournament.name in site.page(relative).all_text, relative
+        player = site.page(base + "players/1.html")
+        assert player.all_text.count(SCRIPT_NAME) >= 2  # <title> and <h1>
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_xiangqi_pages_say_red_and_black_and_chess_pages_white_and_black(site: Site, language: str) -> None:
+    words = load_translations(language, "site")
+    red, white, black = (words.gettext(word) for word in ("red", "white", "black"))
+    assert len({red, white, black}) == 3
+    for slug, first, other in ((XIANGQI, red, white), (SWISS, white, red), (HOSTILE, white, red)):
+        base = f"{prefix(language)}{slug}/"
+        for number in paired_rounds(site.tournaments[slug]):
+            cells = set(site.page(f"{base}round-{number}.html").cells)
+            assert {first.capitalize(), black.capitalize()} <= cells, (base, number)
+            assert other.capitalize() not in cells, (base, number)
+        for player in site.tournaments[slug].players:
+            cells = set(site.page(f"{base}players/{player.id}.html").cells)
+            assert cells & {first, black}, (base, player.id)  # the colour column
+            assert not cells & {other, other.capitalize()}, (base, player.id)
+
+
+def test_every_table_has_a_caption_and_scoped_headers(site: Site) -> None:
+    tables = 0
+    for relative in site.html:
+        for table in site.page(relative).tables:
+            assert table["caption"], relative
+            assert table["headers"] and all(scope in ("col", "row", "colgroup", "rowgroup")
+                                            for scope in table["headers"]), relative
+            tables += 1
+    assert tables >= len(site.html) - len(LANGUAGES)  # every page but the root index has a table
+
+
+def test_html_lang_is_the_pages_language(site: Site) -> None:
+    for relative in site.html:
+        folder = relative.split("/", 1)[0]
+        language = folder if folder in LANGUAGES[1:] else LANGUAGES[0]
+        assert site.page(relative).html_lang == HTML_LANG[language], relative
+
+
+def test_the_language_switcher_leads_to_the_same_page_in_every_language(site: Site) -> None:
+    root = site.root.resolve()
+    for relative, path in site.html.items():
+        folder = relative.split("/", 1)[0]
+        here = relative.split("/", 1)[1] if folder in LANGUAGES[1:] else relative
+        targets = {hreflang: (path.parent / href).resolve().relative_to(root).as_posix()
+                   for hreflang, href in _anchors_with_hreflang(site.page(relative))}
+        assert targets == {HTML_LANG[language]: prefix(language) + here for language in LANGUAGES
+                           if prefix(language) + here != relative}, relative
+
+
+def _anchors_with_hreflang(page: Page) -> list[tuple[str, str]]:
+    """(hreflang, href) of each ``<a href hreflang>``."""
+    return [(attributes["hreflang"], attributes["href"]) for tag, attributes in page.elements
+            if tag == "a" and "hreflang" in attributes and "href" in attributes]
+
+
+@pytest.mark.parametrize("slug", [XIANGQI, SWISS])
+def test_each_player_page_draws_a_rank_chart_as_inline_svg(site: Site, slug: str) -> None:
+    standings = json.loads(site.text(f"{slug}/standings.json"))
+    for language in LANGUAGES:
+        for player in site.tournaments[slug].players:
+            page = site.page(f"{prefix(language)}{slug}/players/{player.id}.html")
+            assert page.tags.count("svg") == 1, player.id
+            assert page.tags.count("circle") == standings["after_round"], player.id
+            assert "polyline" in page.tags and "img" not in page.tags and "object" not in page.tags
+
+
+# -- the build command -----------------------------------------------------------------------
+
+def test_the_build_command_builds_the_configured_tournaments(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("\n".join([
+        "[storage]", 'path = "store.sqlite3"',
+        "[site]", 'out_dir = "unused"', 'base_url = "https://results.example.org/"', 'theme = "default"',
+        'languages = ["en", "zh", "vi", "es"]',
+        *(f"[[tournaments]]\nfile = {json.dumps(str(path))}" for path in EXAMPLE_FILES), ""]), encoding="utf-8")
+    out = tmp_path / "out" / "site"
+    command = [sys.executable, "-m", "site_builder", "build", "--config", str(config), "--out", str(out)]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.startswith("built ") and str(out) in completed.stdout
+    tournaments = load(EXAMPLE_FILES)
+    files = site_files(out)
+    static = {relative for relative in files if relative.startswith("static/")}
+    assert set(files) - static == expected_pages(tournaments) | expected_downloads(tournaments)
+    assert not (tmp_path / "unused").exists()
+    first = snapshot(out)
+    for slug, path in zip(tournaments, EXAMPLE_FILES, strict=True):
+        assert json.loads(files[f"{slug}/standings.json"].read_text(encoding="utf-8")) == cli_json(path)
+    for relative, path in files.items():  # the page texts hold no URL of the configuration either
+        if relative.endswith(".html"):
+            assert "example.org" not in path.read_text(encoding="utf-8"), relative
+
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "(0 written," in again.stdout
+    assert snapshot(out) == first
+
+
+# -- incremental -----------------------------------------------------------------------------
+
+@pytest.fixture
+def examples() -> dict[str, Tournament]:
+    return load(EXAMPLE_FILES)
+
+
+def test_a_second_build_with_nothing_changed_rewrites_nothing(tmp_path: Path, examples) -> None:
+    out = tmp_path / "public"
+    first = build_site(examples, settings(out))
+    before = snapshot(out)
+    second = build_site(examples, settings(out))
+    assert second.rendered == 0 and second.files == []
+    assert second.reused == second.pages == first.pages
+    assert snapshot(out) == before  # same inode, same mtime, same bytes for every file
+
+
+def test_changing_one_result_rewrites_only_the_pages_that_show_it(tmp_path: Path, examples) -> None:
+    out = tmp_path / "public"
+    build_site(examples, settings(out))
+    before = snapshot(out)
+    # Swiss round 7, board 11: 20 - 23 was a draw; now white wins.  Both players are far down.
+    game = next(g for g in examples[SWISS].games if (g.round, g.board) == (7, 11))
+    assert (game.white, game.black, game.result) == (20, 23, Result.DRAW)
+    changed_tournaments = {**examples, SWISS: replace_result(examples[SWISS], 7, 11, Result.WHITE_WINS)}
+    report = build_site(changed_tournaments, settings(out))
+    after = snapshot(out)
+
+    assert set(after) == set(before)
+    rewritten = {path for path in after if after[path][:2] != before[path][:2]}
+    changed = {path for path in after if after[path][2] != before[path][2]}
+    assert rewritten == changed == set(report.files)  # only pages whose content changed
+    assert report.rendered == len(rewritten) < report.pages
+    for language in LANGUAGES:
+        base = f"{prefix(language)}{SWISS}/"
+        assert {base + "index.html", base + "round-7.html", base + "players/20.html",
+                base + "players/23.html"} <= rewritten
+        # players who did not meet 20 or 23 keep their page: the leader at least
+        assert base + "players/1.html" not in rewritten
+        assert not any(path.startswith(f"{prefix(language)}{XIANGQI}/") for path in rewritten)
+    assert {f"{SWISS}/standings.json", f"{SWISS}/standings.csv"} <= rewritten
+    # far down the standings, players who never met 20 or 23 keep the file of their unchanged page
+    met = {g.white for g in examples[SWISS].games if g.black in (20, 23)} | \
+        {g.black for g in examples[SWISS].games if g.white in (20, 23)}
+    order = [entry["id"] for entry in json.loads(after[f"{SWISS}/standings.json"][2])["standings"]]
+    far_down = [player for player in order[len(order) // 2:] if player not in met | {20, 23}]
+    kept = [f"{prefix(language)}{SWISS}/players/{player}.html" for language in LANGUAGES for player in far_down
+            if after[f"{prefix(language)}{SWISS}/players/{player}.html"][2]
+            == before[f"{prefix(language)}{SWISS}/players/{player}.html"][2]]
+    assert kept and not set(kept) & rewritten
+
+
+# -- atomic ----------------------------------------------------------------------------------
+
+def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[int]:
+    calls = [0]
+    render = jinja2.Template.render
+
+    def counting_render(self, *args, **kwargs):
+        calls[0] += 1
+        if calls[0] == failing_call:
+            raise RuntimeError("template failed part-way")
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", counting_render)
+    return calls
+
+
+def test_a_build_that_fails_part_way_leaves_the_previous_site_as_it_was(
+        tmp_path: Path, examples, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "public"
+    build_site(examples, settings(out))
+    entries = sorted(path.name for path in tmp_path.iterdir())
+    target = os.readlink(out)
+    before = snapshot(out)
+    renamed = {**examples, XIANGQI: dataclasses.replace(examples[XIANGQI], name="Renamed Invitational")}
+    calls = fail_on_render(monkeypatch, failing_call=10)
+    with pytest.raises(RuntimeError, match="part-way"):
+        build_site(renamed, settings(out))
+    assert calls[0] == 10
+    assert snapshot(out) == before
+    assert os.readlink(out) == target
+    assert sorted(path.name for path in tmp_path.iterdir()) == entries  # no temporary folder left
+
+    monkeypatch.undo()  # and the next build completes
+    report = build_site(renamed, settings(out))
+    assert report.rendered > 10
+    assert "Renamed Invitational" in (out / f"{XIANGQI}/index.html").read_text(encoding="utf-8")
+
+
+def test_a_first_build_that_fails_leaves_nothing(tmp_path: Path, examples, monkeypatch: pytest.MonkeyPatch) -> None:
+    fail_on_render(monkeypatch, failing_call=10)
+    with pytest.raises(RuntimeError):
+        build_site(examples, settings(tmp_path / "public"))
+    assert list(tmp_path.iterdir()) == []

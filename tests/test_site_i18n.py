@@ -1,0 +1,243 @@
+"""The site's languages (domain "site" in bot/locales): a template that holds every message of the
+theme's templates and every tie-break name and definition, complete catalogs for en, zh, vi and
+es whose translations keep the %(placeholders)s, and pages that show them with numbers written
+the language's way.
+
+This file also writes the template: ``.venv/bin/python tests/test_site_i18n.py`` (see
+babel.cfg for the whole procedure).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script
+    sys.path.insert(0, str(ROOT))
+
+from bot.i18n import SUPPORTED, catalog_path, load_translations  # noqa: E402
+from ranking.loading import load_tournament  # noqa: E402
+from ranking.tiebreaks import REGISTRY, Tiebreak  # noqa: E402
+
+DOMAIN = "site"
+BABEL_CFG = ROOT / "babel.cfg"
+TEMPLATES = ROOT / "themes" / "default" / "templates"
+POT = ROOT / "bot" / "locales" / f"{DOMAIN}.pot"
+EXAMPLES = ROOT / "ranking" / "examples"
+TRANSLATED = ("zh", "vi", "es")
+# Translations that may be the English words themselves (names of people and abbreviations).
+SAME_AS_ENGLISH = {
+    "es": {"Buchholz", "Sonneborn-Berger", "R%(n)s", "r"},  # r: rojas, red in the wall chart
+}
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
+
+
+# -- the template: what pybabel extracts from the templates, plus the tie-break registry ------
+
+def registry_entries() -> list[Tiebreak]:
+    """Each tie-break once (aliases such as GE share REP's entry), in registry order."""
+    seen: dict[int, Tiebreak] = {}
+    for entry in REGISTRY.values():
+        seen.setdefault(id(entry), entry)
+    return list(seen.values())
+
+
+def extract_templates(folder: Path) -> Catalog:
+    """``pybabel extract`` with babel.cfg over the default theme's templates."""
+    out = folder / "templates.pot"
+    CommandLineInterface().run(["pybabel", "-q", "extract", "-F", str(BABEL_CFG), "-c", "Translators:",
+                                "--no-location", "--project", "Tiebreak", "-o", str(out), str(TEMPLATES)])
+    with out.open("rb") as source:
+        return read_po(source)
+
+
+def site_template(folder: Path) -> Catalog:
+    """The template of the "site" domain: the templates' messages, then every tie-break's name
+    and definition (the standings legend calls ``_(item.name)`` and ``_(item.definition)``)."""
+    catalog = extract_templates(folder)
+    for entry in registry_entries():
+        catalog.add(entry.name, auto_comments=[f"Tie-break {entry.code} ({entry.article}): its name."])
+        catalog.add(entry.definition, auto_comments=[
+            f"Tie-break {entry.code}: its definition, shown after the name in the standings legend."])
+    return catalog
+
+
+def write_template() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        catalog = site_template(Path(folder))
+    with POT.open("wb") as target:
+        write_po(target, catalog)
+
+
+@cache
+def read_catalog(path: Path, language: str | None = None) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale=language)
+
+
+def ids(catalog: Catalog) -> set[str]:
+    return {message.id for message in catalog if message.id}
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(PLACEHOLDER.findall(text))
+
+
+# -- the catalogs ----------------------------------------------------------------------------
+
+def test_the_template_holds_what_pybabel_extracts_plus_the_tiebreak_registry(tmp_path: Path) -> None:
+    expected = site_template(tmp_path)
+    template = read_catalog(POT)
+    assert ids(template) == ids(expected)
+    extracted = ids(extract_templates(tmp_path))
+    assert {"Standings", "Tie-breaks", "red", "white", "black"} <= extracted  # babel.cfg maps the templates
+    for entry in registry_entries():
+        assert {entry.name, entry.definition} <= ids(template), entry.code
+
+
+def test_every_registry_entry_is_a_safe_message() -> None:
+    """The legend passes names and definitions through newstyle gettext, which %-formats every
+    message: a bare % would break the page."""
+    for entry in registry_entries():
+        for text in (entry.name, entry.definition):
+            assert "%" not in text and text.strip() == text and text, entry.code
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_every_catalog_compiles_and_passes_babels_checks(language: str) -> None:
+    path = catalog_path(language, DOMAIN)
+    assert path.is_file()
+    catalog = read_catalog(path, language)
+    assert [(message.id, errors) for message, errors in catalog.check()] == []
+    assert not catalog.fuzzy and not any(message.fuzzy for message in catalog if message.id)
+    assert load_translations(language, DOMAIN) is not None
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_every_message_is_in_every_catalog_and_none_is_stale(language: str) -> None:
+    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    assert ids(read_catalog(POT)) - ids(catalog) == set()
+    assert ids(catalog) - ids(read_catalog(POT)) == set()
+    assert not catalog.obsolete
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_is_translated(language: str) -> None:
+    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    same = SAME_AS_ENGLISH.get(language, set())
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(isinstance(string, str) and string.strip() for string in strings), message.id
+        assert (message.string != message.id) or message.id in same, message.id
+    assert same <= ids(catalog)
+
+
+def test_the_english_catalog_is_the_message_ids() -> None:
+    translations = load_translations("en", DOMAIN)
+    for message_id in ids(read_catalog(POT)):
+        assert translations.gettext(message_id) == message_id
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_translations_keep_the_placeholders_and_are_plain_text(language: str) -> None:
+    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for string in filter(None, strings):  # every plural form keeps the message's placeholders
+            assert placeholders(string) == placeholders(ids[-1]), message.id
+            string % dict.fromkeys(placeholders(ids[-1]), "x")  # newstyle gettext formats every message
+            # the templates mark translations safe (autoescape leaves them alone): no markup in them
+            assert not any(char in string for char in "<>&"), message.id
+
+
+def test_the_chess_and_xiangqi_terms() -> None:
+    """RULES.md's names: CXA 对手分 (BH), 小分 (SB), 胜局, 直胜, 后走局数, 累进分, 犯规; VN hệ số (SB),
+    điểm đối thủ (BH), ván thắng, đối đầu trực tiếp; Spanish desempate, encuentro directo."""
+    def name(language: str, code: str) -> str:
+        return load_translations(language, DOMAIN).gettext(REGISTRY[code].name)
+
+    assert name("zh", "BH") == "对手分" and "小分" in name("zh", "SB")
+    assert [name("zh", code) for code in ("WIN", "DE", "BPG", "PS", "FOUL")] == \
+        ["胜局", "直胜", "后走局数", "累进分", "犯规"]
+    assert name("vi", "BH").lower() == "điểm đối thủ" and name("vi", "SB").lower().startswith("hệ số")
+    assert "ván thắng" in name("vi", "WIN").lower() and name("vi", "DE").lower() == "đối đầu trực tiếp"
+    assert (name("es", "BH"), name("es", "SB"), name("es", "DE")) == \
+        ("Buchholz", "Sonneborn-Berger", "Encuentro directo")
+    assert "desempate" in load_translations("es", DOMAIN).gettext("Tie-breaks").lower()
+    assert name("es", "WON") == "Partidas ganadas"
+
+
+# -- the pages in each language --------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from site_builder.build import SiteSettings, build_site
+
+    tournaments = {"example-xiangqi-rr": load_tournament(EXAMPLES / "xiangqi-rr.toml"),
+                   "chess-swiss": load_tournament(EXAMPLES / "chess-swiss.trf")}
+    out = tmp_path_factory.mktemp("site-i18n") / "public"
+    build_site(tournaments, SiteSettings(out_dir=out, languages=SUPPORTED))
+    return out
+
+
+def page(site: Path, language: str, path: str) -> str:
+    folder = "" if language == SUPPORTED[0] else f"{language}/"
+    return (site / folder / path).read_text(encoding="utf-8")
+
+
+def test_the_chinese_standings_page_is_in_chinese(site: Path) -> None:
+    html = page(site, "zh", "example-xiangqi-rr/index.html")
+    assert '<html lang="zh-Hans">' in html
+    zh = load_translations("zh", DOMAIN)
+    assert zh.gettext("Standings") == "排名"
+    for words in ("排名", "第9轮后排名", "名次", "积分", "破同分规则", "小分（索伯分）", "胜局", "直胜", "犯规",
+                  "后走局数", "下载：", zh.gettext(REGISTRY["SB"].definition)):
+        assert words in html, words
+    assert "Standings" not in html and "Tie-breaks" not in html and "Place" not in html
+    assert "Buchholz" not in page(site, "zh", "chess-swiss/index.html")
+
+
+@pytest.mark.parametrize("language", SUPPORTED)
+def test_every_page_shows_its_languages_words_only(site: Path, language: str) -> None:
+    """Messages reach every page in its own language, the macros' too (tabs, colour words)."""
+    words = load_translations(language, DOMAIN)
+    folder = site if language == SUPPORTED[0] else site / language
+    pages = [path for path in sorted(folder.glob("*/**/*.html"))
+             if path.relative_to(folder).parts[0] not in SUPPORTED]  # the default's folder holds the others
+    assert len(pages) > 50
+    english = {"Standings", "Crosstable", "Wall chart", "Red", "White", "Round 1"} if language != "en" else set()
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        assert words.gettext("Tournaments") in html, path
+        for word in english:
+            assert f">{word}<" not in html, (path, word)
+
+
+@pytest.mark.parametrize(("language", "mark"), [("en", "."), ("zh", "."), ("vi", ","), ("es", ",")])
+def test_numbers_use_the_languages_decimal_mark(site: Path, language: str, mark: str) -> None:
+    """Vietnamese and Spanish write 7,5; English and Chinese 7.5 (points, tie-breaks, scoring)."""
+    html = page(site, language, "chess-swiss/index.html")
+    other = "," if mark == "." else "."
+    assert f"<strong>4{mark}5</strong>" in html and f"<strong>4{other}5</strong>" not in html
+    assert f">30{mark}5<" in html or f">29{mark}5<" in html  # Buchholz values
+    legend = load_translations(language, DOMAIN).gettext("Points: win %(w)s, draw %(d)s, loss %(l)s.")
+    assert legend % {"w": "1", "d": f"0{mark}5", "l": "0"} in html
+
+
+if __name__ == "__main__":
+    write_template()
+    print(f"wrote {POT.relative_to(ROOT)}")
