@@ -124,7 +124,10 @@ async def on_document(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
 
 async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.callback_query
-    await query.answer()
+    try:
+        await query.answer()
+    except BadRequest as error:  # e.g. "query is too old" when Telegram delivers a press again
+        log.info("could not answer a button press: %s", error)
     replies = await asyncio.to_thread(service_of(context).callback, who(update), query.data or "")
     await send(context, update, replies)
 

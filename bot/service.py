@@ -317,6 +317,8 @@ class BotService:
     def text(self, who: Who, text: str) -> list[Reply]:
         """Result lines from an arbiter (anyone else is told only arbiters may)."""
         tr = self.tr(who)
+        if who.update_id is not None and self.store.has_submission(who.update_id):
+            return []  # Telegram delivered this update again: it was handled and answered
         slug = self.selected(who)
         source = self._source(who)
         if slug is None:
@@ -482,6 +484,9 @@ class BotService:
             return self.set_language(who, code, edit=True)
         slug = self.store.slug_for_key(callback.int(0))
         if not self.is_arbiter(who.user_id, slug):
+            if action in ("ec", "fix"):
+                self.store.record_submission(self._source(who), f"[button] {data}", slug, 0, 1, "not an arbiter",
+                                             who.update_id)
             return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
         state = self.store.state(slug)
         names = self._names(state)
@@ -518,6 +523,8 @@ class BotService:
             if outcome is None:
                 return []
             recorded, asked, refused, finished = outcome
+            self.store.record_submission(self._source(who), f"[button] {data}", slug, len(recorded),
+                                         len(refused) + len(asked), "; ".join(refused), who.update_id)
             replies = [Reply("\n".join(recorded) or escape("\n".join(refused)), edit=True), *asked]
             if action == "ec" and not asked:
                 replies.append(self._board_menu(slug, tr))
@@ -545,17 +552,27 @@ class BotService:
         if last is None:
             return [Reply(escape(tr.gettext(M.NOTHING_TO_UNDO)))]
         data = last.event.data
+        fouls = [entry for entry in self.store.log(slug)
+                 if entry.event.kind is EventKind.FOUL and entry.actor == actor and entry.at == last.at
+                 and entry.message_id == last.message_id and entry.id not in undone
+                 and "undo" not in entry.event.data and entry.event.data.get("round") == data["round"]
+                 and entry.event.data.get("board") == data["board"]]
 
         def decide(state: TournamentState) -> list[Event]:
             game = state.game(data["round"], data["board"])
             if game.result is None or game.result.value != data["result"]:
                 return []  # changed since by someone else: nothing of this entry is left to undo
             if last.event.kind is EventKind.CORRECTION:
-                return [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
-                                                     "result": data["previous"], "previous": data["result"],
-                                                     "undo": last.id})]
-            return [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
-                                                "previous": data["result"], "undo": last.id})]
+                events = [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
+                                                       "result": data["previous"], "previous": data["result"],
+                                                       "undo": last.id})]
+            else:
+                events = [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
+                                                      "previous": data["result"], "undo": last.id})]
+            for foul in fouls:  # the fouls entered on the same line are taken back with it
+                events.append(Event(EventKind.FOUL, {**foul.event.data, "count": -foul.event.data.get("count", 1),
+                                                     "undo": foul.id}))
+            return events
 
         appended = self.store.append(slug, decide, self._source(who))
         if not appended:

@@ -63,6 +63,7 @@ class TournamentState:
             self.games[(game.round, game.board or self._free_board(game.round))] = (
                 game if game.board else replace(game, board=self._free_board(game.round)))
         self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
+        self.rounds_with_games: set[int] = {number for number, _ in self.games}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
         self.arbiters: set[int] = set()  # Telegram user ids added with /arbiters add
         self._snapshot: Tournament | None = base
@@ -81,6 +82,7 @@ class TournamentState:
             number = data["round"]
             for board, white, black in data["games"]:
                 self.games[(number, board)] = Game(number, white, black, None, board=board)
+                self.rounds_with_games.add(number)
             for player, letter in data.get("byes", []):
                 self.byes[(number, player)] = Bye(number, player, ByeKind(letter))
         elif kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION):
@@ -126,8 +128,8 @@ class TournamentState:
     # -- questions the checks ask ---------------------------------------------------------
 
     def game(self, round_number: int, board: int) -> Game:
-        if not any(r == round_number for r, _ in self.games):
-            paired = sorted({r for r, _ in self.games})
+        if round_number not in self.rounds_with_games:
+            paired = sorted(self.rounds_with_games)
             raise InputError(f"round {round_number} is not paired (paired rounds: "
                              f"{_ranges(paired) or 'none'})")
         try:
@@ -137,7 +139,7 @@ class TournamentState:
             raise InputError(f"round {round_number} has no board {board} (boards {_ranges(boards)})") from None
 
     def paired_rounds(self) -> list[int]:
-        return sorted({r for r, _ in self.games} | {r for r, _ in self.byes})
+        return sorted(self.rounds_with_games | {r for r, _ in self.byes})
 
     def player_in_round(self, player: int, round_number: int) -> str | None:
         """How ``player`` is engaged in a round: ``"game"``, ``"bye"`` or None."""
@@ -214,7 +216,7 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
     is unknown, withdrawn, or appears twice."""
     if not 1 <= round_number <= state.base.rounds:
         raise InputError(f"round {round_number}: the tournament has rounds 1-{state.base.rounds}")
-    if any(r == round_number for r, _ in state.games):
+    if round_number in state.rounds_with_games:
         raise InputError(f"round {round_number} is already paired")
     seen: set[int] = set()
     rows = []

@@ -100,6 +100,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TRIGGER events_append_only_replace BEFORE INSERT ON events
         WHEN EXISTS (SELECT 1 FROM events WHERE id = NEW.id OR dedupe_key = NEW.dedupe_key)
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE INDEX submissions_by_update ON submissions (update_id);
     """,
 )
 
@@ -158,6 +159,8 @@ class Store(Protocol):
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None: ...
+
+    def has_submission(self, update_id: int) -> bool: ...
 
     def close(self) -> None: ...
 
@@ -386,6 +389,12 @@ class SQLiteStore:
                 "accepted, rejected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (_now(), user_id, source.chat_id, source.message_id, update_id, tournament, text, accepted,
                  rejected, detail))
+
+    def has_submission(self, update_id: int) -> bool:
+        """Whether a Telegram update was already handled (delivered twice, answered once)."""
+        with self._lock:
+            return self._connection.execute("SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1",
+                                            (update_id,)).fetchone() is not None
 
     def submissions(self) -> list[dict]:
         with self._lock:

@@ -203,6 +203,7 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go in two writes: no Nagle delay between them
     server: _Server
 
     def setup(self) -> None:

@@ -500,6 +500,8 @@ def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[i
         return render(self, *args, **kwargs)
 
     monkeypatch.setattr(jinja2.Template, "render", counting_render)
+    # render in this process, so the count is this process's (forked workers would count apart)
+    monkeypatch.setattr("site_builder.build.PARALLEL_FROM", 10**9)
     return calls
 
 
@@ -530,3 +532,24 @@ def test_a_first_build_that_fails_leaves_nothing(tmp_path: Path, examples, monke
     with pytest.raises(RuntimeError):
         build_site(examples, settings(tmp_path / "public"))
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_render_failing_in_a_worker_process_leaves_the_previous_site(tmp_path: Path, examples,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same guarantee when pages are rendered by forked worker processes."""
+    out = tmp_path / "public"
+    build_site(examples, settings(out))
+    before = snapshot(out)
+    render = jinja2.Template.render
+
+    def failing_render(self, *args, **kwargs):
+        if kwargs.get("t", {}).get("name") == "Renamed Invitational":
+            raise RuntimeError("template failed in a worker")
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", failing_render)
+    monkeypatch.setattr("site_builder.build.PARALLEL_FROM", 2)
+    renamed = {**examples, XIANGQI: dataclasses.replace(examples[XIANGQI], name="Renamed Invitational")}
+    with pytest.raises(RuntimeError, match="in a worker"):
+        build_site(renamed, settings(out))
+    assert snapshot(out) == before
