@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -95,6 +98,7 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
     report = BuildReport(out)
     manifest: dict[str, str] = {}
     data_digests: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive; its digest)
+    to_render: list[_Page] = []
     try:
         for page in _pages(pages_by_slug, settings):
             if page.template is None:
@@ -113,11 +117,10 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
             if page.template is None:
                 target.write_bytes(page.content or b"")
             else:
-                environment = _environment(theme, template_digest, page.language or "en")
-                html = environment.get_template(page.template).render(**(page.context or {}))
-                target.write_text(html, encoding="utf-8")
+                to_render.append(page)
             report.rendered += 1
             report.files.append(page.path)
+        _render_all(to_render, build, theme, template_digest)
         for source in sorted((theme / "static").rglob("*")):
             if source.is_file():
                 relative = "static/" + source.relative_to(theme / "static").as_posix()
@@ -180,6 +183,38 @@ def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) ->
         yield _Page(f"{slug}/standings.json", None, content=pages.json_text().encode())
         yield _Page(f"{slug}/standings.csv", None, content=pages.csv_text().encode("utf-8"))
         yield _Page(f"{slug}/{slug}.trf", None, content=pages.trf_text().encode("utf-8"))
+
+
+_JOBS: list[_Page] = []  # the pages forked workers render (inherited, never pickled)
+PARALLEL_FROM = 64  # pages; below this, forking costs more than it saves
+
+
+def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: str) -> None:
+    """Render ``pages`` into ``build``: in forked worker processes, one per core, when there
+    are many and this process runs no other thread (the bot's builds render in-process)."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(pages) < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
+        _render_pages(pages, build, theme, template_digest)
+        return
+    global _JOBS
+    _JOBS = pages
+    try:
+        chunks = [range(start, len(pages), workers) for start in range(workers)]
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            pool.starmap(_render_job, [(chunk, build, theme, template_digest) for chunk in chunks])
+    finally:
+        _JOBS = []
+
+
+def _render_job(indices: range, build: Path, theme: Path, template_digest: str) -> None:
+    _render_pages([_JOBS[index] for index in indices], build, theme, template_digest)
+
+
+def _render_pages(pages: list[_Page], build: Path, theme: Path, template_digest: str) -> None:
+    for page in pages:
+        environment = _environment(theme, template_digest, page.language or "en")
+        html = environment.get_template(page.template).render(**(page.context or {}))
+        (build / page.path).write_text(html, encoding="utf-8")
 
 
 def _page_digest(page: _Page, template_digest: str, data_digests: dict[int, tuple[object, str]]) -> str:
