@@ -13,6 +13,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import pickle
 import shutil
 import sys
 import threading
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from babel.numbers import format_decimal
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED, load_translations
 from ranking.config import Config
@@ -79,6 +80,16 @@ class _Page:
     context: dict | None = None
     content: bytes | None = None
     language: str | None = None
+    # A page whose data is costly to build may give what it depends on (``fingerprint``) and
+    # a function that builds its data (``late``: name -> value added to the context) instead.
+    fingerprint: object = None
+    late: tuple[str, object] | None = None
+
+    def full_context(self) -> dict:
+        if self.late is None:
+            return self.context or {}
+        name, build = self.late
+        return {**(self.context or {}), name: build()}
 
 
 def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildReport:
@@ -99,6 +110,7 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
     manifest: dict[str, str] = {}
     data_digests: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive; its digest)
     to_render: list[_Page] = []
+    folders: set[str] = set()
     try:
         for page in _pages(pages_by_slug, settings):
             if page.template is None:
@@ -107,20 +119,26 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
             else:
                 digest = _page_digest(page, template_digest, data_digests)
             manifest[page.path] = digest
-            target = build / page.path
-            target.parent.mkdir(parents=True, exist_ok=True)
+            folder = os.path.dirname(page.path)
+            if folder not in folders:
+                os.makedirs(os.path.join(build, folder), exist_ok=True)
+                folders.add(folder)
             report.pages += 1
-            if previous is not None and old_manifest.get(page.path) == digest and (previous / page.path).is_file():
-                os.link(previous / page.path, target)
-                report.reused += 1
-                continue
+            if previous is not None and old_manifest.get(page.path) == digest:
+                try:
+                    os.link(os.path.join(previous, page.path), os.path.join(build, page.path))
+                    report.reused += 1
+                    continue
+                except FileNotFoundError:  # the manifest named a file that is gone: write it again
+                    pass
+            target = build / page.path
             if page.template is None:
                 target.write_bytes(page.content or b"")
             else:
-                to_render.append(page)
+                to_render.append(_Page(page.path, page.template, page.full_context(), language=page.language))
             report.rendered += 1
             report.files.append(page.path)
-        _render_all(to_render, build, theme, template_digest)
+        _render_all(to_render, build, theme, template_digest, out.parent / f".{out.name}.templates")
         for source in sorted((theme / "static").rglob("*")):
             if source.is_file():
                 relative = "static/" + source.relative_to(theme / "static").as_posix()
@@ -177,8 +195,9 @@ def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) ->
                         language=language)
             for player in pages.tournament.players:
                 name = f"players/{player.id}.html"
-                yield _Page(prefix + base + name, "player.html",
-                            {**common(base + name), "t": info, "p": pages.player_data(player.id)}, language=language)
+                yield _Page(prefix + base + name, "player.html", {**common(base + name), "t": info},
+                            language=language, fingerprint=pages.player_fingerprint(player.id),
+                            late=("p", lambda pages=pages, player=player.id: pages.player_data(player)))
     for slug, pages in pages_by_slug.items():
         yield _Page(f"{slug}/standings.json", None, content=pages.json_text().encode())
         yield _Page(f"{slug}/standings.csv", None, content=pages.csv_text().encode("utf-8"))
@@ -189,30 +208,36 @@ _JOBS: list[_Page] = []  # the pages forked workers render (inherited, never pic
 PARALLEL_FROM = 64  # pages; below this, forking costs more than it saves
 
 
-def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: str) -> None:
+def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: str, cache: Path) -> None:
     """Render ``pages`` into ``build``: in forked worker processes, one per core, when there
     are many and this process runs no other thread (the bot's builds render in-process)."""
     workers = min(os.cpu_count() or 1, 8)
     if len(pages) < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
-        _render_pages(pages, build, theme, template_digest)
+        _render_pages(pages, build, theme, template_digest, cache)
         return
     global _JOBS
     _JOBS = pages
     try:
-        chunks = [range(start, len(pages), workers) for start in range(workers)]
+        weight = {"standings.html": 50, "crosstable.html": 50, "round.html": 5}
+        loads = [0] * workers
+        chunks: list[list[int]] = [[] for _ in range(workers)]
+        for index in sorted(range(len(pages)), key=lambda i: -weight.get(pages[i].template or "", 1)):
+            lightest = loads.index(min(loads))  # big pages (standings, wall chart) spread first
+            chunks[lightest].append(index)
+            loads[lightest] += weight.get(pages[index].template or "", 1)
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            pool.starmap(_render_job, [(chunk, build, theme, template_digest) for chunk in chunks])
+            pool.starmap(_render_job, [(chunk, build, theme, template_digest, cache) for chunk in chunks])
     finally:
         _JOBS = []
 
 
-def _render_job(indices: range, build: Path, theme: Path, template_digest: str) -> None:
-    _render_pages([_JOBS[index] for index in indices], build, theme, template_digest)
+def _render_job(indices: list[int], build: Path, theme: Path, template_digest: str, cache: Path) -> None:
+    _render_pages([_JOBS[index] for index in indices], build, theme, template_digest, cache)
 
 
-def _render_pages(pages: list[_Page], build: Path, theme: Path, template_digest: str) -> None:
+def _render_pages(pages: list[_Page], build: Path, theme: Path, template_digest: str, cache: Path) -> None:
     for page in pages:
-        environment = _environment(theme, template_digest, page.language or "en")
+        environment = _environment(theme, template_digest, page.language or "en", cache)
         html = environment.get_template(page.template).render(**(page.context or {}))
         (build / page.path).write_text(html, encoding="utf-8")
 
@@ -221,15 +246,20 @@ def _page_digest(page: _Page, template_digest: str, data_digests: dict[int, tupl
     """What a page's content depends on: its template, language and data.  Large data shared
     by the languages (dicts and lists in the context) are digested once per build."""
     parts = [page.template, page.language, template_digest]
+    if page.fingerprint is not None:
+        known = data_digests.get(id(page.fingerprint))
+        if known is None:
+            known = data_digests[id(page.fingerprint)] = (
+                page.fingerprint, hashlib.sha256(pickle.dumps(page.fingerprint, 5)).hexdigest())
+        parts.append(f"late={known[1]}")
     for key, value in sorted((page.context or {}).items()):
         if isinstance(value, dict | list) and key not in ("languages",):
             known = data_digests.get(id(value))
-            if known is None:
-                known = data_digests[id(value)] = (value, hashlib.sha256(
-                    json.dumps(value, sort_keys=True, default=str).encode()).hexdigest())
+            if known is None:  # pickle: fast, and equal for data built the same way
+                known = data_digests[id(value)] = (value, hashlib.sha256(pickle.dumps(value, 5)).hexdigest())
             parts.append(f"{key}={known[1]}")
         else:
-            parts.append(f"{key}={json.dumps(value, sort_keys=True, default=str)}")
+            parts.append(f"{key}={value!r}")
     return hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()
 
 
@@ -247,22 +277,26 @@ def _switcher(path: str, language: str, languages: tuple[str, ...], default: str
 _ENVIRONMENTS: dict[tuple[Path, str, str], Environment] = {}
 
 
-def _environment(theme: Path, template_digest: str, language: str) -> Environment:
+def _environment(theme: Path, template_digest: str, language: str, cache: Path | None = None) -> Environment:
     """One Jinja2 environment per theme, template version and language (imported macros keep
-    the translations of the environment that compiled them), kept for the process."""
+    the translations of the environment that compiled them), kept for the process; compiled
+    templates are also kept on disk in ``cache`` for the next process."""
     key = (theme, template_digest, language)
     if key not in _ENVIRONMENTS:
         for old in [k for k in _ENVIRONMENTS if k[:2] != key[:2]]:
             del _ENVIRONMENTS[old]
-        environment = _new_environment(theme)
+        environment = _new_environment(theme, cache)
         environment.install_gettext_translations(load_translations(language, SITE_DOMAIN), newstyle=True)
         environment.globals["current_language"] = language
         _ENVIRONMENTS[key] = environment
     return _ENVIRONMENTS[key]
 
 
-def _new_environment(theme: Path) -> Environment:
+def _new_environment(theme: Path, cache: Path | None = None) -> Environment:
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
     environment = Environment(loader=FileSystemLoader(theme / "templates"),
+                              bytecode_cache=FileSystemBytecodeCache(str(cache)) if cache is not None else None,
                               autoescape=select_autoescape(default=True, default_for_string=True),
                               undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
                               trim_blocks=True, lstrip_blocks=True)

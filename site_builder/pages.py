@@ -45,6 +45,10 @@ class TournamentPages:
         return max((game.round for game in self.tournament.games), default=0)
 
     @cached_property
+    def _players(self) -> dict[int, object]:
+        return {player.id: player for player in self.tournament.players}
+
+    @cached_property
     def _ratings(self) -> dict[int, int]:
         return {player.id: player.rating for player in self.tournament.players}
 
@@ -96,6 +100,16 @@ class TournamentPages:
                 "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition)}
 
     def round_data(self, number: int) -> dict:
+        """A round's page (the same data in every language)."""
+        if number not in self._round_cache:
+            self._round_cache[number] = self._round_data(number)
+        return self._round_cache[number]
+
+    @cached_property
+    def _round_cache(self) -> dict[int, dict]:
+        return {}
+
+    def _round_data(self, number: int) -> dict:
         games = sorted((game for game in self.tournament.games if game.round == number), key=lambda g: g.board)
         boards = [{"board": game.board, "white": game.white, "black": game.black,
                    "white_name": self.names[game.white], "black_name": self.names[game.black],
@@ -155,15 +169,54 @@ class TournamentPages:
 
     def _rounds_digest(self, number: int) -> str:
         """A digest of everything the standings after round ``number`` depend on."""
+        return self._rounds_digests[number]
+
+    @cached_property
+    def _rounds_digests(self) -> dict[int, str]:
+        """Digests for rounds 1, 2, ...: each extends the previous one with its round's data."""
         import hashlib
 
-        games = sorted((g.round, g.board, g.white, g.black, g.result.value if g.result else "", g.rated)
-                       for g in self.tournament.games if g.round <= number)
-        byes = sorted((b.round, b.player, b.kind.value) for b in self.tournament.byes if b.round <= number)
-        text = repr((number, [p.id for p in self.tournament.players], games, byes,
-                     sorted((w.player, w.after_round) for w in self.tournament.withdrawals), repr(self.rules),
-                     self.tournament.system.value))
-        return hashlib.sha256(text.encode()).hexdigest()
+        by_round: dict[int, list] = {}
+        for g in self.tournament.games:
+            by_round.setdefault(g.round, []).append((g.board, g.white, g.black, g.result.value if g.result else "",
+                                                     g.rated))
+        for b in self.tournament.byes:
+            by_round.setdefault(b.round, []).append((0, b.player, b.kind.value))
+        digest = hashlib.sha256(repr(([p.id for p in self.tournament.players],
+                                      sorted((w.player, w.after_round) for w in self.tournament.withdrawals),
+                                      repr(self.rules), self.tournament.system.value)).encode())
+        digests = {}
+        for number in range(1, max(by_round, default=0) + 1):
+            digest.update(repr((number, sorted(by_round.get(number, []), key=repr))).encode())
+            digests[number] = digest.copy().hexdigest()
+        return digests
+
+    def player_fingerprint(self, player_id: int) -> tuple:
+        """Everything a player's page shows, cheaply (the page is rendered again only when this
+        changes): place, points, tie-breaks, performance, places by round, games and byes,
+        and the names and ratings of everyone (opponents' names appear on the page)."""
+        cached = self._fingerprints.get(player_id)
+        if cached is None:
+            row = self._rows_by_id[player_id]
+            games = tuple((g.round, g.board, g.white, g.black, g.result) for g in
+                          self._games_by_player.get(player_id, {}).values())
+            byes = tuple((b.round, b.kind) for b in self._byes_by_player.get(player_id, {}).values())
+            performance = self._performance[player_id]
+            cached = self._fingerprints[player_id] = (
+                row.rank, row.points, tuple(row.values.values()), tuple(self.rank_history[player_id]),
+                performance["TPR"], performance["ARO"], games, byes, self._field_digest, self.last_round)
+        return cached
+
+    @cached_property
+    def _fingerprints(self) -> dict[int, tuple]:
+        return {}
+
+    @cached_property
+    def _field_digest(self) -> str:
+        import hashlib
+
+        return hashlib.sha256(repr([(p.id, p.name, p.rating, p.federation, p.club, p.title)
+                                    for p in self.tournament.players]).encode()).hexdigest()
 
     def player_data(self, player_id: int) -> dict:
         """A player's page (the same data in every language)."""
@@ -177,7 +230,7 @@ class TournamentPages:
         return {}
 
     def _player_data(self, player_id: int) -> dict:
-        player = self.tournament.player(player_id)
+        player = self._players[player_id]
         row = self._rows_by_id[player_id]
         games = []
         running = 0.0
@@ -207,7 +260,7 @@ class TournamentPages:
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
                 "club": player.club,
                 "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
-                "games": games, "tpr": perf_row.values["TPR"], "aro": perf_row.values["ARO"],
+                "games": games, "tpr": perf_row["TPR"], "aro": perf_row["ARO"],
                 "history": history, "field": len(self.tournament.players),
                 "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
 
@@ -227,10 +280,14 @@ class TournamentPages:
         return byes
 
     @cached_property
-    def _performance(self):
+    def _performance(self) -> dict[int, dict[str, object]]:
         """Each player's performance rating and opponents' average rating (C.07 10.1-10.2)."""
-        standings = compute_standings(self.tournament, Rules(self.rules.scoring, ("TPR", "ARO"), self.rules.options))
-        return {row.player.id: row for row in standings.rows}
+        from ranking.codes import TiebreakSpec
+
+        tpr = REGISTRY["TPR"].compute(self._sheet, TiebreakSpec("TPR", "TPR"))
+        aro = REGISTRY["ARO"].compute(self._sheet, TiebreakSpec("ARO", "ARO"))
+        return {player.id: {"TPR": tpr[index], "ARO": aro[index]}
+                for index, player in enumerate(self._sheet.players)}
 
     @cached_property
     def _rows_by_id(self):
@@ -251,7 +308,7 @@ class TournamentPages:
         return Scoresheet(played, self.rules, self.last_round if self.last_round else None)
 
     def json_text(self) -> str:
-        return json.dumps(self.standings.as_json(), ensure_ascii=False, indent=1) + "\n"
+        return json.dumps(self.standings.as_json(), ensure_ascii=False) + "\n"
 
     def csv_text(self) -> str:
         buffer = io.StringIO()
