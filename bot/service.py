@@ -135,6 +135,21 @@ class BotService:
             return True
         return slug is not None and user_id in self.store.state(slug).arbiters
 
+    def _tournament_request(self, who: Who) -> tuple[Translator, str, list[Reply]]:
+        """The translator and tournament of a request, or the reply refusing it."""
+        tr = self.tr(who)
+        slug = self.selected(who)
+        if slug is None:
+            return tr, "", [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        return tr, slug, []
+
+    def _arbiter_request(self, who: Who) -> tuple[Translator, str, list[Reply]]:
+        """The same, for what only arbiters may do."""
+        tr, slug, refusal = self._tournament_request(who)
+        if not refusal and not self.is_arbiter(who.user_id, slug):
+            refusal = [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        return tr, slug, refusal
+
     def _source(self, who: Who) -> Source:
         key = f"tg-update:{who.update_id}" if who.update_id is not None else None
         return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, key)
@@ -170,10 +185,9 @@ class BotService:
         return [Reply(tr.format(M.TOURNAMENT_SELECTED, name=f"<b>{escape(self._name(slug))}</b>"), edit=True)]
 
     def standings(self, who: Who, argument: str = "") -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         numbers = [int(word) for word in re.findall(r"\d+", argument)]
         top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
         return _replies(self.standings_blocks(slug, tr, top))
@@ -194,10 +208,9 @@ class BotService:
         return [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
 
     def round(self, who: Who, argument: str = "") -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         state = self.store.state(slug)
         paired = state.paired_rounds()
         if not paired:
@@ -227,10 +240,9 @@ class BotService:
         return blocks
 
     def player(self, who: Who, query: str) -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         query = query.strip()
         if not query:
             return [Reply(escape(tr.gettext(M.PLAYER_USAGE)))]
@@ -268,10 +280,9 @@ class BotService:
         return lines
 
     def iam(self, who: Who, argument: str) -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         numbers = re.findall(r"\d+", argument)
         tournament = self.store.tournament(slug)
         ids = {player.id: player for player in tournament.players}
@@ -440,12 +451,9 @@ class BotService:
     # -- arbiters: results by taps -----------------------------------------------------------
 
     def enter(self, who: Who) -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
-        if not self.is_arbiter(who.user_id, slug):
-            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
         return [self._board_menu(slug, tr)]
 
     def _board_menu(self, slug: str, tr: Translator, edit: bool = False) -> Reply:
@@ -538,12 +546,9 @@ class BotService:
 
     def undo(self, who: Who) -> list[Reply]:
         """Take back the arbiter's last entry that is still in force."""
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
-        if not self.is_arbiter(who.user_id, slug):
-            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
         actor = f"tg:{who.user_id}"
         undone = {entry.event.data.get("undo") for entry in self.store.log(slug)}
         last = next((entry for entry in reversed(self.store.log(slug))
@@ -583,12 +588,9 @@ class BotService:
     def pair(self, who: Who) -> list[Reply]:
         from ranking.pairing import next_round_pairing
 
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
-        if not self.is_arbiter(who.user_id, slug):
-            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
         tournament = self.store.tournament(slug)
         if not tournament.system.is_round_robin:
             return [Reply(escape(tr.gettext(M.SWISS_PAIR_HELP)))]
@@ -601,12 +603,9 @@ class BotService:
     def pair_from_file(self, who: Who, file_name: str, content: bytes) -> list[Reply]:
         from ranking.pairing import order_boards, pairings_from_list, pairings_from_trf
 
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
-        if not self.is_arbiter(who.user_id, slug):
-            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
         tournament = self.store.tournament(slug)
         text = content.decode("utf-8", errors="replace")
         number = max((game.round for game in tournament.games), default=0) + 1
@@ -650,12 +649,9 @@ class BotService:
         return replies
 
     def withdraw(self, who: Who, argument: str) -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
-        if not self.is_arbiter(who.user_id, slug):
-            return [Reply(escape(tr.gettext(M.ARBITERS_ONLY)))]
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
         numbers = [int(word) for word in re.findall(r"\d+", argument)]
         if not numbers:
             return [Reply(escape(tr.gettext(M.WITHDRAW_USAGE)))]
@@ -693,10 +689,9 @@ class BotService:
         from ranking.tomlfile import write_tournament_toml
         from ranking.trf import write_trf
 
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         tournament = self.store.tournament(slug)
         standings = compute_standings(tournament)
         trf = write_trf(tournament, points={row.player.id: row.points for row in standings.rows},
@@ -708,10 +703,9 @@ class BotService:
                                         tr.format(M.EXPORT_CAPTION, name=tournament.name, format="TOML")))]
 
     def arbiters(self, who: Who, argument: str) -> list[Reply]:
-        tr = self.tr(who)
-        slug = self.selected(who)
-        if slug is None:
-            return [Reply(escape(tr.gettext(M.NO_TOURNAMENT_SELECTED)))]
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
         words = argument.split()
         if not words:
             users = sorted(self.settings.arbiters | self.store.state(slug).arbiters)
