@@ -209,6 +209,10 @@ def describe(logged: LoggedEvent) -> str:
         "bye": f"player {data.get('player')} {data.get('kind')}",
         "foul": f"{data.get('side')} +{data.get('count', 1)}",
         "withdrawal": f"player {data.get('player')} after round {data.get('after_round')}",
+        "arbiter-added": f"Telegram user {data.get('user_id')} may enter results",
+        "arbiter-removed": f"Telegram user {data.get('user_id')} may no longer enter results",
     }.get(kind, "")
+    if "undo" in data:
+        details += f" (undoes event {data['undo']})"
     message = f" (chat {logged.chat_id} message {logged.message_id})" if logged.message_id else ""
     return f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<12}{where}  {details}{message}"
