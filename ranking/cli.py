@@ -125,11 +125,36 @@ def standings_command(args: argparse.Namespace) -> int:
     if args.rules is None and args.tiebreaks is None:
         check_file_chain(rules, args.input)
     standings = compute_standings(tournament, rules, args.after_round)
+    playoffs = None
+    if rules.playoff is not None:
+        from ranking.playoffs import apply_playoffs
+
+        playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
+        standings = playoffs.standings
     if args.json:
-        sys.stdout.write(json.dumps(standings.as_json(), ensure_ascii=False) + "\n")
+        data = playoffs.as_json() if playoffs is not None else standings.as_json()
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         print(standings_table(standings))
+        if playoffs is not None:
+            print(playoff_lines(playoffs, standings))
     return 0
+
+
+def playoff_lines(playoffs, standings: Standings) -> str:
+    """What the play-offs of RULES.md 6 still need, or how they decided the places."""
+    names = {row.player.id: row.player.name for row in standings.rows}
+    lines = []
+    for group in playoffs.groups:
+        who = ", ".join(names[player] for player in group.players)
+        places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
+        if group.decided:
+            lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
+            continue
+        lines.append(f"play-off required for places {places} ({group.format}): {who}")
+        for game in group.pending:
+            lines.append(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}")
+    return "\n".join(lines)
 
 
 def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,

@@ -192,6 +192,7 @@ class Tournament:
     game: GameKind = GameKind.CHESS
     rules: Rules | None = None
     records: tuple[tuple[str, str], ...] = field(default=())
+    playoff_games: tuple[Game, ...] = ()  # rounds counted from 1 within the play-off (RULES.md 6)
 
     def player(self, player_id: int) -> Player:
         for player in self.players:

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ranking.playoffs import PlayoffRule
 
 
 class Outcome(enum.IntEnum):
@@ -199,3 +203,4 @@ class Rules:
     tiebreaks: tuple[str, ...] = ()
     options: Options = field(default_factory=Options)
     description: str = ""
+    playoff: PlayoffRule | None = None  # places decided by a play-off (RULES.md 6)

@@ -56,7 +56,7 @@ __all__ = ["parse_tournament_toml", "write_tournament_toml"]
 SLUG = "slug"
 MAX_ROUNDS = 9999
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals")
+_TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals", "playoff_games")
 _TOURNAMENT_KEYS = (
     "slug",
     "name",
@@ -68,6 +68,7 @@ _TOURNAMENT_KEYS = (
     "tiebreaks",
     "options",
     "records",
+    "playoff",
 )
 _PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
 _GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
@@ -326,6 +327,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     games = _games(r, data.get("games", []), ids)
     byes = _byes(r, data.get("byes", []), ids)
     withdrawals = _withdrawals(r, data.get("withdrawals", []), ids)
+    playoff_games = _games(r, data.get("playoff_games", []), ids, section="playoff_games")
 
     used = max([g.round for g in games] + [b.round for b in byes], default=0)
     if "rounds" in info:
@@ -364,6 +366,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         game=game_kind,
         rules=_rules(r, info, at),
         records=tuple(records),
+        playoff_games=playoff_games,
     )
 
 
@@ -450,10 +453,10 @@ def _player_ref(r: _Reader, item: Mapping[str, Any], key: str, what: str, where:
     return pid
 
 
-def _games(r: _Reader, value: object, ids: set[int]) -> tuple[Game, ...]:
+def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> tuple[Game, ...]:
     games = []
-    for index, item, where in _entries(r, value, "games"):
-        what = f"[[games]] entry {index + 1}"
+    for index, item, where in _entries(r, value, section):
+        what = f"[[{section}]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)
         if "red" in item and "white" in item:
             raise r.fail(f"{what}: both red and white: expected one of them (red is white in xiangqi)", where("red"))
@@ -613,7 +616,7 @@ def _scoring(r: _Reader, table: Mapping[str, Any], where: Callable[[str | None],
 
 def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]) -> Rules | None:
     preset = _get(r, info, "rules", str, "[tournament]", at, expected="the name of a preset")
-    overrides = [key for key in ("scoring", "tiebreaks", "options") if key in info]
+    overrides = [key for key in ("scoring", "tiebreaks", "options", "playoff") if key in info]
     if preset is None and not overrides:
         return None
     if preset is None:
@@ -650,6 +653,15 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
         except (ValueError, TypeError) as error:
             raise r.fail(f"[tournament] options: {error}", at("options")) from None
         rules = replace(rules, options=options)
+    if "playoff" in info:
+        from ranking.playoffs import PlayoffRule
+
+        table = _get(r, info, "playoff", dict, "[tournament]", at,
+                     expected='a table such as { places = [1], when = "before-tiebreaks" }')
+        try:
+            rules = replace(rules, playoff=PlayoffRule.from_mapping(table))
+        except (ValueError, TypeError) as error:
+            raise r.fail(f"[tournament] playoff: {error}", at("playoff")) from None
     return rules
 
 
@@ -699,6 +711,7 @@ def write_tournament_toml(t: Tournament) -> str:
         "games": [_game_table(g) for g in t.games],
         "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
         "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
+        "playoff_games": [_game_table(g) for g in t.playoff_games],
     }
     chunks = [tomli_w.dumps({"tournament": info})]
     for name, entries in sections.items():
@@ -788,6 +801,8 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
             options[f.name] = value.value if hasattr(value, "value") else value
     if options:
         table["options"] = options
+    if rules.playoff is not None:
+        table["playoff"] = rules.playoff.as_json()
     if not table:
         table["tiebreaks"] = []  # rules equal to Rules(): one override keeps them from being None
     return table

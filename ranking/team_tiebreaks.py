@@ -1,0 +1,459 @@
+"""The team tie-break registry (RULES.md 2, FIDE C.07 11-13, CXA 14.7-14.8): one small function per code.
+
+Scored tie-breaks return one value per team (index order of ``TeamSheet.teams``), or
+(values, sort keys) when the order needs more than the value (SUMRANK); ordering tie-breaks
+(EDE, BC, TBR, BBE) split a tied group into tiers, best first.
+
+Codes: ``NAME[:MP|:GP][/Cn|/Mn][/P]`` (``BH-C1:MP`` is ``BH:MP/C1``); without ``:MP``/``:GP`` a
+code uses the event's primary score.  ``ESB:MG`` is ``EMGSB`` (letters: opponent's score, own
+score).  ``FOUL:T`` is the team's fouls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from ranking.errors import InputError
+from ranking.rules import DirectEncounterMode, Edition
+from ranking.scoresheet import NO_OPPONENT, Kind
+
+if TYPE_CHECKING:
+    from ranking.teams import TeamRecord, TeamSheet
+
+Value = float | int | None
+
+
+@dataclass(frozen=True)
+class TeamSpec:
+    """A parsed team code: ``score`` is "MP", "GP" or "" (the event's primary score);
+    ``esb`` the ESB letters (opponent's score, own score)."""
+
+    code: str
+    name: str
+    score: str = ""
+    esb: str = ""
+    cut: int = 0
+    median: int = 0
+    forfeits_played: bool = False
+
+
+@dataclass(frozen=True)
+class TeamTiebreak:
+    code: str
+    name: str
+    article: str
+    definition: str
+    compute: Callable[..., Any]
+    orders: bool = False
+    lower_is_better: bool = False
+    modifiers: str = ""
+
+
+TEAM_REGISTRY: dict[str, TeamTiebreak] = {}
+
+
+def _register(code: str, name: str, article: str, definition: str, *, orders: bool = False,
+              lower_is_better: bool = False, modifiers: str = ""):
+    def decorate(function):
+        TEAM_REGISTRY[code] = TeamTiebreak(code, name, article, definition, function, orders,
+                                           lower_is_better, modifiers)
+        return function
+    return decorate
+
+
+_ESB_NAMES = {"EMMSB": "MM", "EMGSB": "MG", "EGMSB": "GM", "EGGSB": "GG"}
+_MODIFIER = re.compile(r"^(?:C(?P<cut>\d)|M(?P<median>\d)|(?P<played>P))$")
+
+
+def parse_team_code(code: str) -> TeamSpec:
+    """Parse one team code; raises InputError naming the code and the accepted forms.
+
+    >>> parse_team_code("BH-C1:MP")
+    TeamSpec(code='BH-C1:MP', name='BH', score='MP', esb='', cut=1, median=0, forfeits_played=False)
+    """
+    text = code.strip()
+    head, *modifiers = text.upper().split("/")
+    suffix = ""
+    if ":" in head:
+        head, suffix = head.split(":", 1)
+    if head not in TEAM_REGISTRY and head not in _ESB_NAMES and "-" in head:
+        head, *dashed = head.split("-")
+        modifiers = dashed + modifiers
+    esb = ""
+    if head in _ESB_NAMES:
+        head, esb = "ESB", _ESB_NAMES[head]
+    if head not in TEAM_REGISTRY:
+        raise InputError(f"unknown team tie-break {code!r}: expected one of {', '.join(TEAM_REGISTRY)}")
+    score = ""
+    if head == "ESB" and suffix:
+        if esb or suffix not in ("MM", "MG", "GM", "GG"):
+            raise InputError(f"team tie-break {code!r}: ESB takes :MM, :MG, :GM or :GG")
+        esb = suffix
+    elif head == "FOUL":
+        if suffix not in ("", "T"):
+            raise InputError(f"team tie-break {code!r}: expected FOUL:T")
+    elif suffix:
+        if suffix not in ("MP", "GP"):
+            raise InputError(f"team tie-break {code!r}: expected :MP or :GP after {head}")
+        score = suffix
+    fields: dict[str, int] = {}
+    for modifier in modifiers:
+        matched = _MODIFIER.match(modifier)
+        if not matched or matched.lastgroup not in _modifier_names(TEAM_REGISTRY[head]):
+            accepted = ", ".join(TEAM_REGISTRY[head].modifiers) or "none"
+            raise InputError(f"team tie-break {code!r}: modifier {modifier!r} not accepted (accepts: {accepted})")
+        group = matched.lastgroup
+        assert group is not None
+        fields[group] = 1 if group == "played" else int(matched.group(group))
+    return TeamSpec(text, head, score, esb, fields.get("cut", 0), fields.get("median", 0),
+                    bool(fields.get("played", 0)))
+
+
+def _modifier_names(entry: TeamTiebreak) -> set[str]:
+    return {{"C": "cut", "M": "median", "P": "played"}[letter] for letter in entry.modifiers}
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """Cut an ordered list into runs of equal ``key``."""
+    tiers: list[list[int]] = []
+    previous: object = object()
+    for member in ordered:
+        value = key(member)
+        if tiers and value == previous:
+            tiers[-1].append(member)
+        else:
+            tiers.append([member])
+        previous = value
+    return tiers
+
+
+def sort_key(values: list[Value], lower_is_better: bool):
+    """Ascending key: best first; a missing value (None) sorts last."""
+    if lower_is_better:
+        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
+    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
+
+
+def _primary(sheet: TeamSheet) -> str:
+    return sheet.rules.primary if sheet.rules.primary in ("MP", "GP") else "MP"
+
+
+def _secondary(sheet: TeamSheet) -> str:
+    return "GP" if _primary(sheet) == "MP" else "MP"
+
+
+def _dummy(sheet: TeamSheet, record: TeamRecord, which: str, own: float) -> float:
+    """The dummy opponent's score for an unplayed round (C.07 16.4): the team's own score;
+    capped in the 2026 edition by the scheduled opponent's adjusted score (forfeits, 16.4.1)
+    or by a draw in every round (16.4.2)."""
+    if sheet.options.fide_edition is Edition.FIDE_2024:
+        return own
+    if record.kind.is_forfeit and record.opponent != NO_OPPONENT:
+        return min(own, sheet.seen(which)[record.opponent])
+    return min(own, sheet.scoring.draw_value(which) * sheet.rounds)
+
+
+def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[tuple[float, TeamRecord]]]:
+    """Per team, per round: the opponent's ``which`` score as BH/ESB count it (C.07 8.1, 16)."""
+    seen, own_scores = sheet.seen(which), sheet.score(which)
+    result = []
+    for me, rows in enumerate(sheet.records):
+        items = []
+        for record in rows:
+            if record.kind is Kind.PENDING:
+                continue
+            if sheet.counts_as_played(record, spec.forfeits_played):
+                items.append((seen[record.opponent], record))
+            else:
+                items.append((_dummy(sheet, record, which, own_scores[me]), record))
+        result.append(items)
+    return result
+
+
+def _cut_total(sheet: TeamSheet, spec: TeamSpec, items: list[tuple[float, Any, bool]]) -> float:
+    """Sum (contribution, significance, VUR) after Cn/Mn (C.07 14), cutting the lowest VUR
+    contribution instead of the least significant value when it is not lower (16.5)."""
+    low, high = spec.cut + spec.median, spec.median
+    items = list(items)
+    keep = max(sheet.options.keep_rounds, 0)
+    for step in range(max(low, high)):
+        if step < low and len(items) > keep and items:
+            least = min(items, key=lambda item: item[1])
+            vurs = [item for item in items if item[2]]
+            if vurs:
+                lowest_vur = min(vurs, key=lambda item: item[0])
+                if lowest_vur[0] >= least[0]:
+                    least = lowest_vur
+            items.remove(least)
+        if step < high and len(items) > keep and items:
+            items.remove(max(items, key=lambda item: item[1]))
+    return sum(item[0] for item in items)
+
+
+# -- scores ------------------------------------------------------------------------------------
+
+@_register("MP", "Match points", "FIDE C.07 11.1; CXA 13.2 场分", "total match points")
+def match_points(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return list(sheet.mp)
+
+
+@_register("GP", "Game points", "FIDE C.07 11.1; CXA 13.2 局分", "total game points (sum of the boards)")
+def game_points(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return list(sheet.gp)
+
+
+@_register("MPVGP", "The other score", "FIDE C.07 13.1",
+           "game points when match points are primary, match points when game points are")
+def other_score(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return list(sheet.score(_secondary(sheet)))
+
+
+# -- Buchholz, ESB, SSSC -----------------------------------------------------------------------
+
+@_register("BH", "Buchholz", "FIDE C.07 8.1 on team scores (BH:MP, BH:GP)",
+           "sum of the opponents' MP or GP (unplayed matches per art. 16)", modifiers="CMP")
+def buchholz(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    which = spec.score or _primary(sheet)
+    return [_cut_total(sheet, spec, [(value, value, record.vur) for value, record in items])
+            for items in _opponent_scores(sheet, spec, which)]
+
+
+@_register("ESB", "Extended Sonneborn-Berger", "FIDE C.07 13.2 (EMMSB, EMGSB, EGMSB, EGGSB)",
+           "sum over opponents of (opponent's MP or GP) x (own MP or GP against them)", modifiers="CMP")
+def extended_sonneborn_berger(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    letters = spec.esb or (_primary(sheet)[0] * 2)
+    opponent_score, own_score = ("MP" if letters[0] == "M" else "GP"), ("MP" if letters[1] == "M" else "GP")
+    result: list[Value] = []
+    for items in _opponent_scores(sheet, spec, opponent_score):
+        products = [(value * record.score(own_score), (value, value * record.score(own_score)), record.vur)
+                    for value, record in items]
+        result.append(_cut_total(sheet, spec, products))
+    return result
+
+
+@_register("SSSC", "Score strength combination", "FIDE C.07 13.4",
+           "secondary score + BH(primary) / normalising factor, to hundredths; factor = "
+           "floor(rounds x primary win / secondary win), e.g. 3 for 7 rounds, MP 2/1/0, 4 boards", modifiers="P")
+def score_strength_combination(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    primary, secondary = _primary(sheet), _secondary(sheet)
+    scoring = sheet.scoring
+    factor = max(1, math.floor(sheet.rounds * scoring.win_value(primary) / scoring.win_value(secondary)))
+    bh = buchholz(sheet, replace(spec, score=primary, cut=0, median=0))
+    return [round(own + value / factor, 2) for own, value in zip(sheet.score(secondary), bh, strict=True)]  # type: ignore[operator]
+
+
+# -- direct encounter ----------------------------------------------------------------------------
+
+def _direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
+    """C.07 6 on the mini-table of ``which`` points among ``group`` (6.1.2 averages repeated
+    meetings; 6.3 ranks a team only when the missing matches could not catch it)."""
+    members = set(group)
+    totals: dict[tuple[int, int], list[float]] = {}
+    for me in group:
+        for record in sheet.records[me]:
+            if record.opponent in members and sheet.counts_as_played(record, spec.forfeits_played):
+                pair = totals.setdefault((me, record.opponent), [0.0, 0])
+                pair[0] += record.score(which)
+                pair[1] += 1
+    score = {me: 0.0 for me in group}
+    met = {me: 0 for me in group}
+    for (me, _), (points, games) in totals.items():
+        score[me] += points / games
+        met[me] += 1
+    missing = {me: len(group) - 1 - met[me] for me in group}
+    ordered = sorted(group, key=score.__getitem__, reverse=True)
+    if all(count == 0 for count in missing.values()):
+        return runs_of_equal(ordered, score.__getitem__)
+    if sheet.options.de_mode is DirectEncounterMode.ALL_MET:
+        return [group]
+    win = sheet.scoring.win_value(which)
+    tiers = []
+    while len(ordered) > 1:
+        leader, rest = ordered[0], ordered[1:]
+        if score[leader] <= max(score[other] + win * missing[other] for other in rest):
+            break
+        tiers.append([leader])
+        ordered = rest
+    tiers.append(ordered)
+    return tiers
+
+
+def _direct_encounter_repeated(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
+    """C.07 6.2: DE on ``which`` points, reapplied to every sub-group it leaves tied."""
+    tiers = _direct_encounter(sheet, spec, group, which)
+    if len(tiers) == 1:
+        return tiers
+    result: list[list[int]] = []
+    for tier in tiers:
+        result.extend(_direct_encounter_repeated(sheet, spec, tier, which) if len(tier) > 1 else [tier])
+    return result
+
+
+@_register("EDE", "Extended direct encounter", "FIDE C.07 13.3",
+           "direct encounter (art. 6, reapplied to sub-groups) on the primary score, then, for "
+           "groups still tied, on the secondary score", orders=True, modifiers="P")
+def extended_direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """The TEC exercise 45 fixes the reading: once the primary score no longer separates a
+    sub-group, only the secondary score is used inside it (teams 1, 2, 3 of the 10-MP group
+    end 2, 1, 3 by their game points among themselves, although 1 beat 2 and 3)."""
+    result: list[list[int]] = []
+    for tier in _direct_encounter_repeated(sheet, spec, group, _primary(sheet)):
+        result.extend(_direct_encounter_repeated(sheet, spec, tier, _secondary(sheet)) if len(tier) > 1 else [tier])
+    return result
+
+
+# -- board tie-breaks for two teams (C.07 12) ------------------------------------------------------
+
+def _board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[int, float]] | None:
+    """Per team, per board: game points in the matches between exactly two tied teams."""
+    if len(group) != 2:
+        return None
+    first, second = group
+    totals: dict[int, dict[int, float]] = {first: {}, second: {}}
+    for me, other in ((first, second), (second, first)):
+        for record in sheet.records[me]:
+            if record.opponent == other:
+                for board, points in record.boards:
+                    totals[me][board] = totals[me].get(board, 0.0) + points
+    return totals if totals[first] and totals[second] else None
+
+
+def _split_two(group: list[int], key: Callable[[int], Any], lower_is_better: bool = False) -> list[list[int]]:
+    first, second = group
+    a, b = key(first), key(second)
+    if a == b:
+        return [group]
+    better = (a < b) if lower_is_better else (a > b)
+    return [[first], [second]] if better else [[second], [first]]
+
+
+@_register("BC", "Board count", "FIDE C.07 12.1",
+           "of two tied teams, in their matches: sum of board number x game points; lower is better",
+           orders=True)
+def board_count(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _split_two(group, lambda me: sum(board * points for board, points in totals[me].items()), True)
+
+
+@_register("TBR", "Top board result", "FIDE C.07 12.2",
+           "of two tied teams, in their matches: game points on board 1, then board 2, ...", orders=True)
+def top_board_result(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    boards = sorted(set(totals[group[0]]) | set(totals[group[1]]))
+    return _split_two(group, lambda me: tuple(totals[me].get(board, 0.0) for board in boards))
+
+
+@_register("BBE", "Bottom board elimination", "FIDE C.07 12.3",
+           "of two tied teams, in their matches: game points without the bottom board, then without "
+           "the two bottom boards, ...", orders=True)
+def bottom_board_elimination(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    boards = sorted(set(totals[group[0]]) | set(totals[group[1]]))
+
+    def key(me: int) -> tuple[float, ...]:
+        own = totals[me]
+        return tuple(sum(own.get(board, 0.0) for board in boards[:keep]) for keep in range(len(boards) - 1, 0, -1))
+    return _split_two(group, key)
+
+
+def _chain(*steps: Callable[..., list[list[int]]]):
+    def ordered(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+        tiers = [group]
+        for step in steps:
+            tiers = [part for tier in tiers for part in (step(sheet, spec, tier) if len(tier) > 1 else [tier])]
+        return tiers
+    return ordered
+
+
+for _code, _steps, _text in (
+        ("EDEBT", (board_count, top_board_result), "BC, then TBR"),
+        ("EDEBB", (board_count, bottom_board_elimination), "BC, then BBE"),
+        ("EDET", (top_board_result,), "TBR"),
+        ("EDEB", (bottom_board_elimination,), "BBE")):
+    _register(_code, f"EDE, then {_text}", "FIDE C.07 13.3.2 (2026 names)",
+              f"extended direct encounter; two teams still tied are separated by {_text}",
+              orders=True, modifiers="P")(_chain(extended_direct_encounter, *_steps))
+
+
+# -- fouls and the members' individual results (CXA 14.7-14.8) ---------------------------------------
+
+@_register("FOUL", "Team fouls (FOUL:T)", "CXA 14.1-14.3 犯规",
+           "fouls recorded against the team's players (fewer is better)", lower_is_better=True)
+def team_fouls(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return [sum(record.fouls for record in rows if record.kind is not Kind.PENDING) for rows in sheet.records]
+
+
+def _individual(sheet: TeamSheet):
+    """The members' individual standings from the board games (cached on the sheet)."""
+    if "individual" not in sheet.cache:
+        from ranking.model import Player, Tournament
+        from ranking.presets import get_preset
+        from ranking.standings import compute_standings
+
+        event = sheet.event
+        games = tuple(game for match in event.matches if match.round <= sheet.rounds for game in match.boards)
+        known = {player.id: player for player in event.players}
+        for game in games:
+            for player_id in (game.white, game.black):
+                known.setdefault(player_id, Player(player_id, str(player_id)))
+        rules = sheet.rules.individual or replace(get_preset("fide-swiss"), scoring=sheet.scoring.game)
+        players = tuple(sorted(known.values(), key=lambda player: player.id))
+        tournament = Tournament(event.name, players, max(sheet.rounds, 1), games, rules=rules)
+        played = {player_id for game in games for player_id in (game.white, game.black)}
+        standings = compute_standings(tournament, rules, after_round=sheet.rounds)
+        sheet.cache["individual"] = ({row.player.id: row for row in standings.rows}, played, len(standings.rows))
+    return sheet.cache["individual"]
+
+
+@_register("SUMPTS", "Sum of members' points", "CXA 14.7",
+           "the sum of the team members' individual points")
+def sum_of_points(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    rows, _, _ = _individual(sheet)
+    return [sum(rows[member].points for member in team.roster if member in rows) for team in sheet.teams]
+
+
+@_register("SUMRANK", "Sum of members' places", "CXA 14.8 (WXF team championship)",
+           "the sum of the best members' individual places, then the best single place (fewer is "
+           "better); a team short of members is unranked or counts each missing one as the last place "
+           "(option short_teams)", lower_is_better=True)
+def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
+    from ranking.teams import ShortTeams
+
+    rows, played, last = _individual(sheet)
+    required = sheet.rules.members or sheet.scoring.boards
+    values: list[Value] = []
+    keys: list[tuple] = []
+    for team in sheet.teams:
+        places = sorted(rows[member].rank for member in team.roster if member in rows and member in played)[:required]
+        if len(places) < required:
+            if sheet.rules.short_teams is ShortTeams.UNRANKED:
+                values.append(None)
+                keys.append((1, 0, 0))
+                continue
+            places += [last] * (required - len(places))
+        values.append(sum(places))
+        keys.append((0, sum(places), places[0] if places else last))
+    return values, keys
+
+
+@_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签",
+           "a reproducible draw: SHA-256 of the lots seed and the team number", orders=True)
+def drawing_of_lots(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    seed = sheet.options.lots_seed or sheet.event.name
+
+    def key(me: int) -> str:
+        return hashlib.sha256(f"{seed}|{sheet.teams[me].id}".encode()).hexdigest()
+    return [[member] for member in sorted(group, key=key)]

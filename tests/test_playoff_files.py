@@ -1,0 +1,51 @@
+"""Play-offs (RULES.md 6) through the tournament file and the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from ranking.loading import load_tournament
+from ranking.model import Game, Result
+from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+
+FILE = Path(__file__).parent / "data" / "playoffs" / "tied-for-first.toml"
+
+
+def standings_json(path: Path) -> dict:
+    result = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_a_tie_for_first_asks_for_a_play_off_then_the_match_decides(tmp_path: Path) -> None:
+    data = standings_json(FILE)
+    top = [(row["id"], row["rank"], row.get("playoff")) for row in data["standings"][:2]]
+    assert sorted(top) == [(1, 1, "required"), (2, 1, "required")]
+    assert data["playoffs"][0]["format"] == "match"
+
+    tournament = load_tournament(FILE)
+    played = replace(tournament, playoff_games=(Game(1, 2, 1, Result.WHITE_WINS), Game(2, 1, 2, Result.DRAW)))
+    decided = tmp_path / "decided.toml"
+    decided.write_text(write_tournament_toml(played), encoding="utf-8")
+    data = standings_json(decided)
+    assert [(row["id"], row["rank"], row.get("playoff")) for row in data["standings"][:2]] == [
+        (2, 1, "decided"), (1, 2, "decided")]
+
+
+def test_the_play_off_rule_and_games_round_trip_through_toml() -> None:
+    tournament = replace(load_tournament(FILE), playoff_games=(Game(1, 2, 1, Result.WHITE_WINS),))
+    again = parse_tournament_toml(write_tournament_toml(tournament))
+    assert again == tournament
+    assert again.rules.playoff.places == (1,)
+
+
+def test_the_table_says_play_off_required() -> None:
+    result = subprocess.run([sys.executable, "-m", "ranking", "standings", str(FILE)],
+                            capture_output=True, text=True, timeout=60)
+    assert "play-off required for places 1-2 (match): " in result.stdout
+    assert "play-off round 1:" in result.stdout
