@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--fide-edition", choices=[edition.value for edition in Edition],
                            help="FIDE C.07 edition for unplayed rounds (default 2026)")
     standings.add_argument("--json", action="store_true", help="print the standings as JSON")
+    standings.add_argument("--teams", action="store_true",
+                           help="team standings too (a file with [[teams]]); JSON gets a \"teams\" list")
     commands.add_parser("presets", help="list the rule presets")
     commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
 
@@ -131,14 +133,39 @@ def standings_command(args: argparse.Namespace) -> int:
 
         playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
         standings = playoffs.standings
+    teams = None
+    if args.teams:
+        from ranking.teams import team_event_of, team_standings
+
+        teams = team_standings(team_event_of(tournament), after_round=args.after_round)
     if args.json:
         data = playoffs.as_json() if playoffs is not None else standings.as_json()
+        if teams is not None:
+            team_data = teams.as_json()
+            data["team_tiebreaks"] = team_data["tiebreaks"]
+            data["teams"] = team_data["standings"]
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         print(standings_table(standings))
         if playoffs is not None:
             print(playoff_lines(playoffs, standings))
+        if teams is not None:
+            print()
+            print(team_table(teams))
     return 0
+
+
+def team_table(teams) -> str:
+    """The team standings as an aligned table (match points, game points, the team chain)."""
+    codes = list(teams.tiebreaks)
+    columns = [format_column([row.match_points for row in teams.rows]),
+               format_column([row.game_points for row in teams.rows])]
+    columns += [format_column([row.values[code] for row in teams.rows]) for code in codes]
+    rows = [[str(row.rank), row.team.name, *(column[index] for column in columns)]
+            for index, row in enumerate(teams.rows)]
+    header = ["#", "Team", "MP", "GP", *codes]
+    return f"Teams after round {teams.after_round}; tie-breaks: {', '.join(codes) or 'none'}\n\n" + render_table(
+        header, rows, [True, False, True, True, *([True] * len(codes))])
 
 
 def playoff_lines(playoffs, standings: Standings) -> str:

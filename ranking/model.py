@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ranking.rules import Rules
+
+if TYPE_CHECKING:
+    from ranking.teams import Team, TeamBye, TeamMatch
 
 
 class GameKind(enum.StrEnum):
@@ -193,6 +197,13 @@ class Tournament:
     rules: Rules | None = None
     records: tuple[tuple[str, str], ...] = field(default=())
     playoff_games: tuple[Game, ...] = ()  # rounds counted from 1 within the play-off (RULES.md 6)
+    # Team events (CXA 13.2, 14.5-14.8; FIDE C.07 11-13): teams with rosters; matches are formed
+    # from the members' games, or given by totals or as forfeits in ``team_matches``.
+    teams: tuple[Team, ...] = ()
+    team_matches: tuple[TeamMatch, ...] = ()
+    team_byes: tuple[TeamBye, ...] = ()
+    team_rules: str = ""  # a team preset (ranking.teams.TEAM_PRESETS); "" = fide-team or cxa-team
+    team_tiebreaks: tuple[str, ...] = ()  # replaces the team preset's chain
 
     def player(self, player_id: int) -> Player:
         for player in self.players:

@@ -14,11 +14,11 @@ plain function; nothing changes the individual model (``ranking.model``).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from ranking.errors import InputError
-from ranking.model import Game, Player, Result
+from ranking.model import Game, GameKind, Player, Result, Tournament
 from ranking.rules import CHESS, XIANGQI, Options, Outcome, Rules, Scoring
 from ranking.scoresheet import NO_OPPONENT, Kind
 
@@ -526,3 +526,40 @@ def team_standings(event: TeamEvent, codes: tuple[str, ...] | list[str] | None =
                                 {code: column[member] for code, column in columns.items()}))
         position += len(group)
     return TeamStandings(event, sheet.rounds, primary, chain, tuple(rows))
+
+
+def team_event_of(tournament: Tournament) -> TeamEvent:
+    """The team event a tournament file describes: its teams, and a match for every pair of
+    teams whose members met in a round (boards in board order), plus the matches given by
+    totals or as forfeits and the team byes.  The team preset is ``team_rules`` (default
+    ``cxa-team`` for xiangqi, ``fide-team`` for chess); ``team_tiebreaks`` replaces its chain."""
+    if not tournament.teams:
+        raise InputError("the tournament has no teams: add [[teams]] with id, name and roster")
+    name = tournament.team_rules or ("cxa-team" if tournament.game is GameKind.XIANGQI else "fide-team")
+    preset = get_team_preset(name)
+    member_of = {player: team.id for team in tournament.teams for player in team.roster}
+    boards: dict[tuple[int, frozenset[int]], list[Game]] = {}
+    for game in tournament.games:
+        first, second = member_of.get(game.white), member_of.get(game.black)
+        if first is None or second is None or first == second:
+            continue
+        boards.setdefault((game.round, frozenset((first, second))), []).append(game)
+    given = {(match.round, frozenset((match.first, match.second))): match for match in tournament.team_matches}
+    matches = list(given.values())
+    for key, games in sorted(boards.items(), key=lambda item: (item[0][0], sorted(item[0][1]))):
+        if key in given:
+            continue
+        games.sort(key=lambda game: game.board)
+        matches.append(TeamMatch(key[0], member_of[games[0].white], member_of[games[0].black], tuple(games)))
+    most_boards = max((len(match.boards) for match in matches), default=0)
+    scoring = preset.scoring
+    if tournament.rules is not None and scoring.game != tournament.rules.scoring:
+        scoring = replace(scoring, game=tournament.rules.scoring)
+    if most_boards and most_boards != scoring.boards:
+        scoring = replace(scoring, boards=most_boards)
+    rules = preset.rules
+    if tournament.team_tiebreaks:
+        rules = replace(rules, tiebreaks=tuple(tournament.team_tiebreaks))
+    rules = replace(rules, round_robin=tournament.system.is_round_robin)
+    return TeamEvent(tournament.name, tournament.teams, tournament.rounds, tuple(matches),
+                     tuple(tournament.team_byes), scoring, rules, tournament.players)

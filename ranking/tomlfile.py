@@ -56,7 +56,8 @@ __all__ = ["parse_tournament_toml", "write_tournament_toml"]
 SLUG = "slug"
 MAX_ROUNDS = 9999
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals", "playoff_games")
+_TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals", "playoff_games", "teams", "team_matches",
+             "team_byes")
 _TOURNAMENT_KEYS = (
     "slug",
     "name",
@@ -69,6 +70,8 @@ _TOURNAMENT_KEYS = (
     "options",
     "records",
     "playoff",
+    "team_rules",
+    "team_tiebreaks",
 )
 _PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
 _GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
@@ -328,6 +331,17 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     byes = _byes(r, data.get("byes", []), ids)
     withdrawals = _withdrawals(r, data.get("withdrawals", []), ids)
     playoff_games = _games(r, data.get("playoff_games", []), ids, section="playoff_games")
+    teams, team_matches, team_byes = _teams(r, data, ids)
+    team_rules = _str(r, info, "team_rules", "[tournament]", at) or ""
+    if team_rules:
+        from ranking.teams import get_team_preset
+
+        try:
+            get_team_preset(team_rules)
+        except InputError as error:
+            raise r.fail(f"[tournament]: team_rules: {error.message}", at("team_rules")) from None
+    team_tiebreaks = tuple(_get(r, info, "team_tiebreaks", list, "[tournament]", at,
+                                expected='an array of team codes such as ["GP", "EDE"]') or ())
 
     used = max([g.round for g in games] + [b.round for b in byes], default=0)
     if "rounds" in info:
@@ -367,7 +381,64 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         rules=_rules(r, info, at),
         records=tuple(records),
         playoff_games=playoff_games,
+        teams=teams,
+        team_matches=team_matches,
+        team_byes=team_byes,
+        team_rules=team_rules,
+        team_tiebreaks=team_tiebreaks,
     )
+
+
+def _teams(r: _Reader, data: Mapping[str, Any], ids: set[int]) -> tuple[tuple, tuple, tuple]:
+    """[[teams]] (id, name, roster in board order), [[team_matches]] given by totals or as
+    forfeits (round, first, second, first_points, second_points, forfeit), [[team_byes]]."""
+    from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch
+
+    teams = []
+    for index, item, where in _entries(r, data.get("teams", []), "teams"):
+        what = f"[[teams]] entry {index + 1}"
+        _check_keys(r, item, ("id", "name", "roster"), what, where)
+        team_id = _int(r, item, "id", what, where, minimum=1)
+        name = _str(r, item, "name", what, where, required=True)
+        roster = _get(r, item, "roster", list, what, where, expected="an array of starting numbers") or []
+        for member in roster:
+            if not isinstance(member, int) or member not in ids:
+                raise r.fail(f"{what}: roster: {_show(member)} is not a player's starting number", where("roster"))
+        teams.append(Team(team_id, name, tuple(roster)))
+    team_ids = {team.id for team in teams}
+    if len(team_ids) != len(teams):
+        raise r.fail("[[teams]]: two teams share an id", r.lines.entry("teams", 0, "id"))
+    matches = []
+    for index, item, where in _entries(r, data.get("team_matches", []), "team_matches"):
+        what = f"[[team_matches]] entry {index + 1}"
+        _check_keys(r, item, ("round", "first", "second", "first_points", "second_points", "forfeit"), what, where)
+        sides = []
+        for key in ("first", "second"):
+            team = _int(r, item, key, what, where, minimum=1)
+            if team not in team_ids:
+                raise r.fail(f"{what}: {key} = {team}: no team has this id", where(key))
+            sides.append(team)
+        forfeit = _get(r, item, "forfeit", str, what, where, expected='"+-", "-+" or "--"')
+        if forfeit is not None and forfeit not in ("+-", "-+", "--"):
+            raise r.fail(f'{what}: forfeit = {_show(forfeit)}: expected "+-", "-+" or "--"', where("forfeit"))
+        matches.append(TeamMatch(_int(r, item, "round", what, where, minimum=1), sides[0], sides[1],
+                                 first_points=_number(r, item, "first_points", what, where),
+                                 second_points=_number(r, item, "second_points", what, where), forfeit=forfeit))
+    byes = []
+    for index, item, where in _entries(r, data.get("team_byes", []), "team_byes"):
+        what = f"[[team_byes]] entry {index + 1}"
+        _check_keys(r, item, ("round", "team", "kind"), what, where)
+        team = _int(r, item, "team", what, where, minimum=1)
+        if team not in team_ids:
+            raise r.fail(f"{what}: team = {team}: no team has this id", where("team"))
+        kind_text = _get(r, item, "kind", str, what, where, expected='"PAB", "HPB" or "ZPB"') or "PAB"
+        try:
+            kind = TeamByeKind(kind_text.upper())
+        except ValueError:
+            raise r.fail(f"{what}: kind = {_show(kind_text)}: expected one of "
+                         f"{', '.join(k.value for k in TeamByeKind)}", where("kind")) from None
+        byes.append(TeamBye(_int(r, item, "round", what, where, minimum=1), team, kind))
+    return tuple(teams), tuple(matches), tuple(byes)
 
 
 def _choice(
@@ -704,6 +775,10 @@ def write_tournament_toml(t: Tournament) -> str:
     info["rounds"] = t.rounds
     if t.rules is not None:
         info.update(_rules_table(t.rules))
+    if t.team_rules:
+        info["team_rules"] = t.team_rules
+    if t.team_tiebreaks:
+        info["team_tiebreaks"] = list(t.team_tiebreaks)
     if records:
         info["records"] = [[tag, rest] for tag, rest in records]
     sections = {
@@ -712,6 +787,12 @@ def write_tournament_toml(t: Tournament) -> str:
         "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
         "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
         "playoff_games": [_game_table(g) for g in t.playoff_games],
+        "teams": [{"id": team.id, "name": team.name, "roster": list(team.roster)} for team in t.teams],
+        "team_matches": [{key: value for key, value in (("round", m.round), ("first", m.first),
+                                                        ("second", m.second), ("first_points", m.first_points),
+                                                        ("second_points", m.second_points), ("forfeit", m.forfeit))
+                          if value is not None} for m in t.team_matches],
+        "team_byes": [{"round": b.round, "team": b.team, "kind": b.kind.value} for b in t.team_byes],
     }
     chunks = [tomli_w.dumps({"tournament": info})]
     for name, entries in sections.items():
