@@ -257,7 +257,13 @@ def presets_table() -> str:
         if scoring.match:
             points += " (match)"
         rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
-    return render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4)
+    from ranking.teams import TEAM_PRESETS
+
+    team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
+                                                           p.scoring.match_loss)),
+                  ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
+    return (render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
+            + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
 
 
 def tiebreaks_table() -> str:
@@ -269,7 +275,11 @@ def tiebreaks_table() -> str:
         name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
         modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
         rows.append([code, name, entry.definition, entry.article, modifiers])
-    return render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5)
+    from ranking.team_tiebreaks import TEAM_REGISTRY
+
+    team_rows = [[code, entry.name, entry.definition, entry.article] for code, entry in TEAM_REGISTRY.items()]
+    return (render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5) + "\n\n"
+            + render_table(["team code", "name", "definition", "source"], team_rows, [False] * 4))
 
 
 if __name__ == "__main__":

@@ -47,7 +47,32 @@ def presets_markdown() -> str:
     return "\n".join(lines)
 
 
-SECTIONS = {"tiebreaks": tiebreaks_markdown, "presets": presets_markdown}
+def team_tiebreaks_markdown() -> str:
+    from ranking.team_tiebreaks import TEAM_REGISTRY
+
+    lines = ["| code | name | definition | source |", "|---|---|---|---|"]
+    for code, entry in TEAM_REGISTRY.items():
+        name = entry.name + (", fewer is better" if entry.lower_is_better else "")
+        lines.append(f"| `{code}` | {name} | {entry.definition} | {entry.article} |")
+    return "\n".join(lines)
+
+
+def team_presets_markdown() -> str:
+    from ranking.teams import TEAM_PRESETS
+
+    lines = ["| team preset | match points | game points | tie-breaks | rule |", "|---|---|---|---|---|"]
+    for name, preset in TEAM_PRESETS.items():
+        scoring = preset.scoring
+        match = "/".join(format_number(v) for v in (scoring.match_win, scoring.match_draw, scoring.match_loss))
+        game = "/".join(format_number(v) for v in (scoring.game.win, scoring.game.draw, scoring.game.loss))
+        primary = "" if preset.rules.primary == "MP" else f" ({preset.rules.primary} first)"
+        lines.append(f"| `{name}` | {match}{primary} | {game} | {', '.join(preset.rules.tiebreaks)} | "
+                     f"{preset.description} |")
+    return "\n".join(lines)
+
+
+SECTIONS = {"tiebreaks": tiebreaks_markdown, "presets": presets_markdown,
+            "team-tiebreaks": team_tiebreaks_markdown, "team-presets": team_presets_markdown}
 
 
 def render(text: str) -> str:

@@ -80,6 +80,11 @@ PRESETS: dict[str, Rules] = {
         description="VN 21.4: Swiss by hệ số; Buchholz first (inferred reading), then SB, wins, "
         "wins with black, lots",
     ),
+    "vn-match": Rules(
+        Scoring(win=2.0, draw=1.0, loss=0.0, match=(1.0, 0.5, 0.0)), ("GP",),
+        description="VN 21.2: two-game matches, match points 1/½/0 then game points 2/1/0 per game; "
+        "an absent player's opponent wins both games by forfeit (1 match point, 4 game points)",
+    ),
     "axf-swiss": Rules(
         XIANGQI, ("BH", "DE", "WIN", "BWG", "BPG", "FOUL"),
         description="Asian Xiangqi Federation championships, Swiss",

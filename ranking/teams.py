@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from ranking.errors import InputError
 from ranking.model import Game, GameKind, Player, Result, Tournament
+from ranking.presets import PRESETS
 from ranking.rules import CHESS, XIANGQI, Options, Outcome, Rules, Scoring
 from ranking.scoresheet import NO_OPPONENT, Kind
 
@@ -212,13 +213,8 @@ TEAM_PRESETS: dict[str, TeamPreset] = {
         "then the best single place"),
 }
 
-#: VN 21.2 two-game individual matches: each game 2/1/0 game points, the match 1/½/0 match
-#: points; standings by match points then game points.  An individual preset (``ranking.rules``);
-#: an absent player's opponent gets 1 MP and 4 GP: enter ``vn_absence_games``.
-VN_MATCH = Rules(
-    Scoring(win=2.0, draw=1.0, loss=0.0, match=(1.0, 0.5, 0.0)), ("GP",),
-    description="VN 21.2: two-game matches, match points 1/½/0 then game points 2/1/0 per game",
-)
+#: VN 21.2 two-game individual matches: an individual preset (``ranking.presets``, "vn-match").
+VN_MATCH = PRESETS["vn-match"]
 
 
 def vn_absence_games(round_number: int, present: int, absent: int) -> tuple[Game, Game]:
