@@ -21,6 +21,8 @@ MENU = [
     ("player", "A player's results"),
     ("me", "My results (after /iam)"),
     ("tournaments", "Choose a tournament"),
+    ("teams", "Team standings"),
+    ("playoff", "Play-off status"),
     ("subscribe", "Messages about my games"),
     ("language", "English, 简体中文, Tiếng Việt, Español"),
     ("enter", "Arbiters: enter results by taps"),

@@ -31,6 +31,8 @@ COMMANDS = {
     "tournaments": ("tournaments", False),
     "standings": ("standings", True),
     "round": ("round", True),
+    "teams": ("teams", False),
+    "playoff": ("playoff", True),
     "player": ("player", True),
     "iam": ("iam", True),
     "me": ("me", False),

@@ -284,12 +284,48 @@ ARBITERS_LIST = N_("Arbiters of {slug}: {users}")
 ARBITERS_USAGE = N_("Write /arbiters add or /arbiters remove and a Telegram user id, e.g. /arbiters add 123456789")
 ARBITER_ADDED = N_("User {user} is now an arbiter of {slug}")
 ARBITER_REMOVED = N_("User {user} is no longer an arbiter of {slug}")
+# Translators: /teams in a tournament of individuals.
+NO_TEAMS = N_("This tournament has no teams.")
+TEAM_STANDINGS_AFTER = N_("Team standings after round {round}")
+# Translators: the footnote of /standings for the rows marked with *.
+PLAYOFF_MARK_NOTE = N_("* play-off required")
+NO_PLAYOFF_RULE = N_("This tournament decides no places by play-off.")
+# Translators: {round} is the tournament's last round.
+PLAYOFF_AFTER_LAST_ROUND = N_("A play-off, if one is needed, follows the last round (round {round}).")
+NO_PLAYOFF_NEEDED = N_("No play-off is needed: the places are decided.")
+# Translators: {places} is a place or a range such as 1-2, {format} the
+# kind of play-off (e.g. two-game match), {players} their names.
+PLAYOFF_REQUIRED = N_("Play-off required for places {places} ({format}): {players}")
+PLAYOFF_DECIDED = N_("Places {places} decided by a play-off ({format}): {players}")
+PLAYOFF_FORMAT_MATCH = N_("two-game match")
+PLAYOFF_FORMAT_ROUND_ROBIN = N_("round robin of three")
+PLAYOFF_FORMAT_KNOCKOUT = N_("knock-out")
+PLAYOFF_ELIMINATED = N_("Eliminated by the tie-breaks: {players}")
+# Translators: the parts of a play-off, shown as headings in /playoff.
+PLAYOFF_STAGE_MATCH = N_("Match")
+PLAYOFF_STAGE_ROUND_ROBIN = N_("Round robin")
+PLAYOFF_STAGE_SEMIFINAL = N_("Semi-final {number}")
+PLAYOFF_STAGE_FINAL = N_("Final")
+PLAYOFF_STAGE_THIRD_PLACE = N_("Match for third place")
+# Translators: one decisive game after a drawn match; a draw counts as a
+# win for black. {stage} is the match, e.g. Final.
+PLAYOFF_STAGE_ARMAGEDDON = N_("{stage}: Armageddon game")
+PLAYOFF_PENDING_HEADER = N_("Still to play:")
+# Translators: {round} counts the play-off's own rounds (1, 2, ...).
+PLAYOFF_GAME = N_("Play-off round {round}: {white} – {black}")
+PLAYOFF_GAME_RESULT = N_("Play-off round {round}: {white} – {black} {result}")
+PLAYOFF_RECORDED = N_("Play-off round {round}: {white} – {black} {result} recorded")
+PLAYOFF_USAGE = N_("To enter a play-off result write the starting numbers of white (red) and black and "
+                   "the result, e.g. /playoff 2 1 1-0")
+# Translators: {white} and {black} are names with starting numbers.
+PLAYOFF_NOT_SCHEDULED = N_("No play-off game between {white} and {black} is waiting for a result.")
 HELP_START = N_(
     "Tiebreak keeps the standings of chess and xiangqi tournaments.\n"
     "\n"
     "/tournaments: choose a tournament\n"
     "/standings: the current standings\n"
     "/round: the pairings and results of a round\n"
+    "/teams: the team standings; /playoff: the play-offs\n"
     "/player: a player's games, by name or starting number\n"
     "/iam 12: tell me you are player 12; /me: your games\n"
     "/subscribe: get your pairing when a round is paired\n"
@@ -315,5 +351,6 @@ HELP_ARBITER = N_(
     "/undo: take back your last entry\n"
     "/pair: pair the next round of a round robin\n"
     "/withdraw 17: withdraw player 17\n"
+    "/playoff 2 1 1-0: a play-off result (white, black, result)\n"
     "/import, /export: tournament files (TRF, TOML)"
 )

@@ -15,21 +15,29 @@ from dataclasses import dataclass, field, replace
 from bot import i18n as M
 from bot.formatting import escape, pack, pre_table, shorten
 from bot.i18n import Translator, format_problem, language_from_argument, translator
-from bot.parsing import ResultEntry, decode_callback, encode_callback, parse_message
+from bot.parsing import (
+    ProblemReason,
+    ResultEntry,
+    decode_callback,
+    encode_callback,
+    parse_message,
+    parse_result,
+)
 from ranking.config import Config
 from ranking.errors import InputError
 from ranking.events import (
     Event,
     EventKind,
     TournamentState,
-    bye_event,
     foul_event,
     pairing_event,
+    playoff_result_event,
     result_event,
     withdrawal_event,
 )
-from ranking.model import GameKind, Result, Tournament
-from ranking.standings import compute_standings
+from ranking.model import Game, GameKind, Result, Tournament
+from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
+from ranking.standings import Standings, compute_standings, default_rules
 from ranking.store import Source, SQLiteStore, UserPrefs
 from ranking.text import format_column
 
@@ -193,19 +201,157 @@ class BotService:
         return _replies(self.standings_blocks(slug, tr, top))
 
     def standings_blocks(self, slug: str, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP) -> list[str]:
-        standings = compute_standings(self.store.tournament(slug))
+        """The standings table; with a play-off rule, the places the play-off decided, a ``*``
+        on the players whose place still needs it, and what the play-off still has to play."""
+        standings, playoffs = _playoff_standings(self.store.tournament(slug))
+        required = playoffs.required if playoffs is not None else frozenset()
         rows = standings.rows if top is None else standings.rows[:top]
         codes = list(standings.tiebreaks)[:4]  # a phone shows a few columns well
         columns = [format_column([row.points for row in rows])]
         columns += [format_column([row.values[code] for row in rows]) for code in codes]
-        table = [[str(row.rank), shorten(row.player.name, 18), *(column[index] for column in columns)]
+        table = [[str(row.rank) + ("*" if row.player.id in required else ""), shorten(row.player.name, 18),
+                  *(column[index] for column in columns)]
                  for index, row in enumerate(rows)]
         heading = f"<b>{escape(standings.tournament.name)}</b>\n" + escape(
             tr.format(M.STANDINGS_AFTER, round=standings.after_round))
         if top is not None and top < len(standings.rows):
             heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
         header = ["#", "", "Pts", *codes]
-        return [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
+        blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
+        if playoffs is not None and playoffs.groups:
+            names = {row.player.id: row.player.name for row in standings.rows}
+            lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []
+            for group in playoffs.groups:
+                lines.append(self._playoff_group_line(group, names, tr))
+                lines += [tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                    black=names[game.black]) for game in group.pending]
+            blocks.append(escape("\n".join(lines)))
+        return blocks
+
+    def teams(self, who: Who, argument: str = "") -> list[Reply]:
+        """The team standings: place, team, match points, game points, the first tie-breaks."""
+        from ranking.teams import team_event_of, team_standings
+
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
+        tournament = self.store.tournament(slug)
+        if not tournament.teams:
+            return [Reply(escape(tr.gettext(M.NO_TEAMS)))]
+        try:
+            standings = team_standings(team_event_of(tournament))
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        codes = [code for code in standings.tiebreaks if code not in ("MP", "GP")][:3]
+        rows = standings.rows
+        columns = [format_column([row.match_points for row in rows]),
+                   format_column([row.game_points for row in rows])]
+        columns += [format_column([row.values[code] for row in rows]) for code in codes]
+        table = [[str(row.rank), shorten(row.team.name, 16), *(column[index] for column in columns)]
+                 for index, row in enumerate(rows)]
+        heading = f"<b>{escape(tournament.name)}</b>\n" + escape(
+            tr.format(M.TEAM_STANDINGS_AFTER, round=standings.after_round))
+        header = ["#", "", "MP", "GP", *codes]
+        return _replies([heading, *pre_table(header, table, [True, False, True, True, *([True] * len(codes))])])
+
+    def playoff(self, who: Who, argument: str = "") -> list[Reply]:
+        """``/playoff``: the play-offs in detail; ``/playoff WHITE BLACK RESULT`` (arbiters): a
+        play-off result, for the first pending play-off game of those two players."""
+        if argument.strip():
+            return self._enter_playoff(who, argument)
+        tr, slug, refusal = self._tournament_request(who)
+        if refusal:
+            return refusal
+        return _replies(self.playoff_blocks(slug, tr))
+
+    def playoff_blocks(self, slug: str, tr: Translator) -> list[str]:
+        tournament = self.store.tournament(slug)
+        standings, playoffs = _playoff_standings(tournament)
+        heading = f"<b>{escape(tournament.name)}</b>"
+        if playoffs is None:
+            return [heading, escape(tr.gettext(M.NO_PLAYOFF_RULE))]
+        if standings.after_round < tournament.rounds:
+            return [heading, escape(tr.format(M.PLAYOFF_AFTER_LAST_ROUND, round=tournament.rounds))]
+        if not playoffs.groups:
+            return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]
+        names = {row.player.id: row.player.name for row in standings.rows}
+        blocks = [heading]
+        for group in playoffs.groups:
+            lines = [f"<b>{escape(self._playoff_group_line(group, names, tr))}</b>"]
+            if group.eliminated:
+                lines.append(escape(tr.format(M.PLAYOFF_ELIMINATED,
+                                              players=", ".join(names[player] for player in group.eliminated))))
+            for stage in group.stages:
+                lines.append(escape(_stage_name(stage, tr)) + (" ✓" if stage.decided else ""))
+                for game in stage.games:
+                    if game.result is None:
+                        line = tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                         black=names[game.black])
+                    else:
+                        line = tr.format(M.PLAYOFF_GAME_RESULT, round=game.round, white=names[game.white],
+                                         black=names[game.black], result=_short_result(game.result.value))
+                    lines.append("  " + escape(line))
+            if group.pending:
+                lines.append(escape(tr.gettext(M.PLAYOFF_PENDING_HEADER)))
+                lines += ["  " + escape(tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                                  black=names[game.black])) for game in group.pending]
+            blocks.append("\n".join(lines))
+        return blocks
+
+    def _playoff_group_line(self, group: PlayoffGroup, names: dict[int, str], tr: Translator) -> str:
+        last = group.first_place + len(group.players) - 1
+        places = f"{group.first_place}-{last}" if last > group.first_place else str(group.first_place)
+        form = tr.gettext(_FORMAT_NAMES[group.format])
+        if group.decided:
+            return tr.format(M.PLAYOFF_DECIDED, places=places, format=form,
+                             players=", ".join(names[player] for player in group.order))
+        return tr.format(M.PLAYOFF_REQUIRED, places=places, format=form,
+                         players=", ".join(names[player] for player in group.players))
+
+    def _enter_playoff(self, who: Who, argument: str) -> list[Reply]:
+        tr, slug, refusal = self._arbiter_request(who)
+        if refusal:
+            return refusal
+        words = argument.split()
+        if len(words) < 3 or not words[0].isdigit() or not words[1].isdigit():
+            return [Reply(escape(tr.gettext(M.PLAYOFF_USAGE)))]
+        white, black = int(words[0]), int(words[1])
+        result = parse_result(" ".join(words[2:]))
+        if result is None:
+            reason = tr.format(M.PROBLEM_MESSAGES[ProblemReason.UNKNOWN_RESULT], detail=" ".join(words[2:]))
+            return [Reply(escape(reason + "\n" + tr.gettext(M.PLAYOFF_USAGE)))]
+        found: list[Game] = []
+        called = False
+
+        def decide(state: TournamentState) -> list[Event]:
+            nonlocal called
+            called = True
+            found.clear()
+            event = playoff_result_event(state, 1, white, black, result)  # checks the players
+            _, playoffs = _playoff_standings(state.snapshot())
+            pending = sorted((game for group in (playoffs.groups if playoffs else ()) for game in group.pending
+                              if {game.white, game.black} == {white, black}), key=lambda game: game.round)
+            if not pending:
+                return []
+            found.append(pending[0])
+            return [replace(event, data={**event.data, "round": pending[0].round})]
+
+        try:
+            appended = self.store.append(slug, decide, self._source(who))
+        except InputError as error:
+            return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
+        if not called:
+            return []  # Telegram delivered this update again: it was applied before
+        names = self._names(self.store.state(slug))
+        if not appended:
+            return [Reply(escape(tr.format(M.PLAYOFF_NOT_SCHEDULED, white=f"{white}. {names[white]}",
+                                           black=f"{black}. {names[black]}")))]
+        if self.on_change is not None:
+            self.on_change(slug)
+        number = found[0].round
+        recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=number, white=names[white], black=names[black],
+                                    result=result.value))
+        return _replies([recorded, *self.playoff_blocks(slug, tr)])
 
     def round(self, who: Who, argument: str = "") -> list[Reply]:
         tr, slug, refusal = self._tournament_request(who)
@@ -223,21 +369,58 @@ class BotService:
 
     def round_blocks(self, state: TournamentState, number: int, tr: Translator) -> list[str]:
         names = self._names(state)
-        rows = []
-        for (round_number, board), game in sorted(state.games.items()):
-            if round_number != number:
-                continue
-            result = game.result.value if game.result else "…"
-            rows.append([str(board), shorten(names[game.white], 16), _short_result(result),
-                         shorten(names[game.black], 16)])
         blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
-        if rows:
-            blocks += pre_table(["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)],
-                                rows, [True, False, False, False])
+        games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
+        if state.base.teams:
+            matched, match_blocks = self._team_match_blocks(state, number, names)
+            blocks += match_blocks
+            games = [game for game in games if (game.round, game.board) not in matched]
+        header = ["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)]
+        if games:
+            blocks += pre_table(header, [_board_row(game, names) for game in games], [True, False, False, False])
         for (round_number, player), bye in sorted(state.byes.items()):
             if round_number == number:
                 blocks.append(escape(tr.format(M.BYE_LINE, name=names[player])) + f" ({bye.kind.value})")
         return blocks
+
+    def _team_match_blocks(self, state: TournamentState, number: int,
+                           names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
+        """The round's team matches: a heading with the match score (game points so far, with
+        ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
+        from ranking.teams import board_points, team_event_of
+
+        try:
+            event = team_event_of(state.snapshot())
+        except InputError:
+            return set(), []
+        teams = {team.id: team for team in event.teams}
+        header = ["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)]
+        shown: set[tuple[int, int]] = set()
+        blocks: list[str] = []
+        for match in sorted((m for m in event.matches if m.round == number),
+                            key=lambda m: min((game.board for game in m.boards), default=0)):
+            first, second = teams[match.first], teams[match.second]
+            own = other = 0.0
+            for game in match.boards:
+                shown.add((game.round, game.board))
+                white, black = board_points(event.scoring.game, game.result)
+                first_white = game.white in first.roster or game.black in second.roster
+                own += white if first_white else black
+                other += black if first_white else white
+            if match.forfeit is not None:
+                score = match.forfeit
+            elif match.first_points is not None and match.second_points is not None:
+                score = f"{_points(match.first_points)}–{_points(match.second_points)}"
+            else:
+                score = f"{_points(own)}–{_points(other)}"
+            unfinished = match.forfeit is None and match.first_points is None and (
+                not match.boards or any(game.result is None for game in match.boards))
+            blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
+                          + (" …" if unfinished else ""))
+            if match.boards:
+                blocks += pre_table(header, [_board_row(game, names) for game in match.boards],
+                                    [True, False, False, False])
+        return shown, blocks
 
     def player(self, who: Who, query: str) -> list[Reply]:
         tr, slug, refusal = self._tournament_request(who)
@@ -720,11 +903,6 @@ class BotService:
         message = M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED
         return [Reply(escape(tr.format(message, user=user, slug=slug)))]
 
-    def bye(self, who: Who, round_number: int, player: int, kind) -> list[Reply]:  # used by the console
-        slug = self.selected(who)
-        self.store.append(slug, lambda state: [bye_event(state, round_number, player, kind)], self._source(who))
-        return []
-
     # -- helpers ------------------------------------------------------------------------------
 
     def _name(self, slug: str) -> str:
@@ -746,6 +924,52 @@ class BotService:
             return [player for player in tournament.players if player.id == int(query)]
         folded = query.casefold()
         return [player for player in tournament.players if folded in player.name.casefold()]
+
+
+_FORMAT_NAMES = {
+    PlayoffFormat.MATCH: M.PLAYOFF_FORMAT_MATCH,
+    PlayoffFormat.ROUND_ROBIN: M.PLAYOFF_FORMAT_ROUND_ROBIN,
+    PlayoffFormat.KNOCKOUT: M.PLAYOFF_FORMAT_KNOCKOUT,
+}
+
+
+def _playoff_standings(tournament: Tournament) -> tuple[Standings, PlayoffStandings | None]:
+    """The standings, with the play-off places applied when the rules name any (RULES.md 6)."""
+    rules = default_rules(tournament)
+    standings = compute_standings(tournament, rules)
+    if rules.playoff is None:
+        return standings, None
+    playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
+    return playoffs.standings, playoffs
+
+
+def _stage_name(stage: PlayoffStage, tr: Translator) -> str:
+    """A stage of ``ranking.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
+    name = stage.name
+    armageddon = name.endswith(" armageddon")
+    name = name.removesuffix(" armageddon")
+    if name.startswith("semi-final "):
+        text = tr.format(M.PLAYOFF_STAGE_SEMIFINAL, number=name.removeprefix("semi-final "))
+    else:
+        message = {"match": M.PLAYOFF_STAGE_MATCH, "round robin": M.PLAYOFF_STAGE_ROUND_ROBIN,
+                   "final": M.PLAYOFF_STAGE_FINAL, "third place": M.PLAYOFF_STAGE_THIRD_PLACE}.get(name)
+        text = tr.gettext(message) if message else name
+    return tr.format(M.PLAYOFF_STAGE_ARMAGEDDON, stage=text) if armageddon else text
+
+
+def _board_row(game: Game, names: dict[int, str]) -> list[str]:
+    result = game.result.value if game.result else "…"
+    return [str(game.board), shorten(names[game.white], 16), _short_result(result), shorten(names[game.black], 16)]
+
+
+def _points(value: float) -> str:
+    """Game points as scoresheets write them: 2½, ½, 3."""
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == 0.5:
+        return (str(int(whole)) if whole else "") + "½"
+    return f"{value:g}"
 
 
 def _short_result(value: str) -> str:

@@ -209,6 +209,8 @@ def describe(logged: LoggedEvent) -> str:
         "bye": f"player {data.get('player')} {data.get('kind')}",
         "foul": f"{data.get('side')} +{data.get('count', 1)}",
         "withdrawal": f"player {data.get('player')} after round {data.get('after_round')}",
+        "playoff-result": f"play-off round {data.get('round')}: {data.get('white')} - {data.get('black')} "
+                          f"{data.get('result')}",
         "arbiter-added": f"Telegram user {data.get('user_id')} may enter results",
         "arbiter-removed": f"Telegram user {data.get('user_id')} may no longer enter results",
     }.get(kind, "")

@@ -30,6 +30,7 @@ class EventKind(enum.StrEnum):
     WITHDRAWAL = "withdrawal"
     ARBITER_ADDED = "arbiter-added"  # a Telegram user allowed to enter results in this tournament
     ARBITER_REMOVED = "arbiter-removed"
+    PLAYOFF_RESULT = "playoff-result"  # a play-off game's result (RULES.md 6), rounds of the play-off
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,9 @@ class TournamentState:
         self.rounds_with_games: set[int] = {number for number, _ in self.games}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
         self.arbiters: set[int] = set()  # Telegram user ids added with /arbiters add
+        # play-off games by (play-off round, lower id, higher id): a later entry for the pair wins
+        self.playoff_games: dict[tuple[int, int, int], Game] = {
+            _playoff_key(game.round, game.white, game.black): game for game in base.playoff_games}
         self._snapshot: Tournament | None = base
 
     def _free_board(self, round_number: int) -> int:
@@ -106,6 +110,9 @@ class TournamentState:
             self.arbiters.add(data["user_id"])
         elif kind is EventKind.ARBITER_REMOVED:
             self.arbiters.discard(data["user_id"])
+        elif kind is EventKind.PLAYOFF_RESULT:
+            key = _playoff_key(data["round"], data["white"], data["black"])
+            self.playoff_games[key] = Game(data["round"], data["white"], data["black"], Result(data["result"]))
         elif kind is not EventKind.IMPORTED:
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -122,6 +129,7 @@ class TournamentState:
                 games=tuple(self.games[key] for key in sorted(self.games)),
                 byes=tuple(self.byes[key] for key in sorted(self.byes)),
                 withdrawals=tuple(self.withdrawals[key] for key in sorted(self.withdrawals)),
+                playoff_games=tuple(self.playoff_games[key] for key in sorted(self.playoff_games)),
             )
         return self._snapshot
 
@@ -235,6 +243,30 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
         seen.add(bye.player)
         bye_rows.append([bye.player, bye.kind.value])
     return Event(EventKind.ROUND_PAIRED, {"round": round_number, "games": rows, "byes": bye_rows})
+
+
+def playoff_result_event(state: TournamentState, round_number: int, white: int, black: int,
+                         result: Result | str) -> Event:
+    """The event recording a play-off game (``ranking.playoffs``): its play-off round (1, 2, ...),
+    the players as they played (white/red first) and the result.  Whether the play-off scheduled
+    that game is the caller's question (it depends on the standings and the play-off rule)."""
+    if isinstance(result, str):
+        try:
+            result = Result.parse(result)
+        except ValueError as error:
+            raise InputError(str(error)) from None
+    state.require_player(white)
+    state.require_player(black)
+    if white == black:
+        raise InputError(f"player {white} cannot play against themselves")
+    if round_number < 1:
+        raise InputError(f"play-off round {round_number}: expected 1, 2, ...")
+    return Event(EventKind.PLAYOFF_RESULT, {"round": round_number, "white": white, "black": black,
+                                            "result": result.value})
+
+
+def _playoff_key(round_number: int, white: int, black: int) -> tuple[int, int, int]:
+    return round_number, min(white, black), max(white, black)
 
 
 def _ranges(numbers: list[int]) -> str:
