@@ -3,7 +3,8 @@
 Sources: FIDE C.04 Annex 2 "TRF-16" (Krause 2006, approved Elista 2015) for the ``001``
 player record and the ``012``-``132`` tournament records; the TEC's TRF-2026 (approved by
 FIDE Council 12/05/2025) for ``###`` comments, ``142`` (rounds), ``162`` (scoring) and
-``202``/``212`` (tie-breaks); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
+``202``/``212`` (tie-breaks), ``310`` (teams), ``320`` (team pairing-allocated byes) and
+``330`` (forfeited team matches); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
 (rounds) and ``XXS`` (scoring).
 
 ``parse_trf`` turns text into a ``Tournament``; ``write_trf`` turns a ``Tournament`` back
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament
 from ranking.rules import CHESS, Rules, Scoring
+from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch
 
 __all__ = ["infer_system", "parse_trf", "system_from_type", "write_trf"]
 
@@ -39,6 +41,12 @@ ENCODED_TYPE = "192"
 ROUNDS_TAGS = ("XXR", "142")
 SCORING_TAGS = ("XXS", "162")
 CHAIN_TAGS = ("202", "212")
+TEAM16 = "013"
+TEAM26 = "310"
+TEAM_PAB = "320"
+TEAM_FORFEIT = "330"
+TEAM_FORFEITS = ("+-", "-+", "--")
+_MAX_TEAM = 999
 
 #: The ``092`` text ``write_trf`` writes for each system (and ``parse_trf`` does not keep).
 TYPE_NAMES = {
@@ -136,6 +144,18 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     are kept verbatim, not interpreted.  In player lines the start number, rating, FIDE id
     (digits), federation (letters), points and rank must be what their columns hold.
 
+    Teams: TRF-16 ``013`` (name in columns 5-36, start numbers in 4-column fields from
+    column 37) gives ``teams`` numbered 1..n in file order, rosters in the listed order;
+    TRF-2026 ``310`` (pairing number 5-7, name 9-40, start numbers from column 74 every 5
+    columns; nickname, strength, MP, GP and rank are not read) gives teams numbered by their
+    pairing number and wins over ``013``, whose lines are then kept in ``records``.  Start
+    numbers are read forgivingly as blank-separated numbers after the name (``0000`` = an
+    empty slot).  ``320`` (PAB match points 5-8, game points 10-13, the PAB team of each round
+    from column 15 every 4, ``000`` = none) gives ``team_byes``; its MP/GP values are not kept
+    (the team preset's PAB scoring applies).  ``330`` (``+-``/``-+``/``--``, round, white team,
+    black team) gives forfeited ``team_matches``.  Both are read as blank-separated fields.
+    ``362`` (team match points) and ``300`` (out-of-order boards) are kept verbatim.
+
     ``162`` layout (TRF-2026): a result code (W D L A P X) in column 6 and its points in
     columns 7-10, repeated every 9 columns.  It is read forgivingly as any sequence of
     ``<code> <points>`` pairs; W = win (also forfeit win and full-point bye), D = draw
@@ -157,6 +177,10 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     scoring_values: dict[str, tuple[float, int]] = {}
     chains: dict[str, tuple[tuple[str, ...], int]] = {}
     system_texts: dict[str, str] = {}
+    teams16: list[_TeamLine] = []
+    teams26: list[_TeamLine] = []
+    pab_lines: list[tuple[list[tuple[int, int]], int]] = []  # ([(round, team)], line)
+    forfeit_lines: list[tuple[TeamMatch, int]] = []
 
     text = text.removeprefix("\ufeff")
     for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
@@ -204,6 +228,15 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
                 codes = codes[1:]
             if codes:
                 chains[tag] = (codes, number)
+        elif tag == TEAM16:
+            teams16.append(_parse_013(line, len(teams16) + 1, number, source))
+            records.append((tag, rest.rstrip()))  # dropped below unless 310 records win
+        elif tag == TEAM26:
+            teams26.append(_parse_310(line, number, source))
+        elif tag == TEAM_PAB:
+            pab_lines.append((_parse_320(rest, number, source), number))
+        elif tag == TEAM_FORFEIT:
+            forfeit_lines.append((_parse_330(rest, number, source), number))
         else:
             if tag in (TYPE, ENCODED_TYPE) and tag not in system_texts:
                 system_texts[tag] = rest.strip()
@@ -228,6 +261,38 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
             )
     else:
         rounds = used_rounds
+
+    if teams26:
+        team_lines = teams26  # TRF-2026 310 replaces 013: the 013 lines stay records
+    else:
+        team_lines = teams16
+        records = [(tag, rest) for tag, rest in records if tag != TEAM16]
+    teams = _check_teams(team_lines, players, source)
+    team_ids = {team.id for team in teams}
+    team_byes: list[TeamBye] = []
+    team_matches: list[TeamMatch] = []
+    last_team_round = 0
+    for pabs, line_number in pab_lines:
+        for rnd, team_id in pabs:
+            _known_team(team_id, team_ids, TEAM_PAB, line_number, source)
+            team_byes.append(TeamBye(rnd, team_id, TeamByeKind.PAB))
+            last_team_round = max(last_team_round, rnd)
+    for match, line_number in forfeit_lines:
+        for team_id in (match.first, match.second):
+            _known_team(team_id, team_ids, TEAM_FORFEIT, line_number, source)
+        if match.first == match.second:
+            raise InputError(f"330: team {match.first} is paired with itself", source=source, line=line_number)
+        team_matches.append(match)
+        last_team_round = max(last_team_round, match.round)
+    if last_team_round > rounds:
+        if declared_rounds is not None:
+            raise InputError(
+                f"a team record names round {last_team_round}, but line {declared_rounds[1]} says the "
+                f"tournament has {rounds} rounds",
+                source=source,
+                line=max(ln for _, ln in [*pab_lines, *forfeit_lines]),
+            )
+        rounds = last_team_round
 
     games, byes = _pair_up(players, source)
     player_tuple = tuple(players[pid].player for pid in sorted(players))
@@ -258,7 +323,147 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
         game=GameKind.CHESS,
         rules=rules,
         records=tuple(records),
+        teams=teams,
+        team_matches=tuple(team_matches),
+        team_byes=tuple(sorted(team_byes, key=lambda b: (b.round, b.team))),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _TeamLine:
+    """One ``013`` or ``310`` record."""
+
+    team: Team
+    line: int
+    tag: str
+
+
+_TEAM_NUMBER = re.compile(r"[0-9]{1,4}")
+
+
+def _roster(text: str, first_column: int, tag: str, number: int, source: str) -> tuple[int, ...]:
+    """Start numbers separated by blanks (``0000`` = an empty slot, skipped)."""
+    roster: list[int] = []
+    for token in text.split():
+        if not _TEAM_NUMBER.fullmatch(token) or int(token) > _MAX_ID:
+            raise InputError(
+                f"{tag}: expected the players' start numbers (1-9999) from column {first_column}, got {token!r}; "
+                + (
+                    "layout: team name in columns 5-36, then start numbers in columns 37-40, 42-45, ..."
+                    if tag == TEAM16
+                    else "layout: team number in columns 5-7, name 9-40, ..., start numbers in 74-77, 79-82, ..."
+                ),
+                source=source,
+                line=number,
+            )
+        if int(token) == 0:
+            continue
+        if int(token) in roster:
+            raise InputError(f"{tag}: player {int(token)} is listed twice in this team", source=source, line=number)
+        roster.append(int(token))
+    return tuple(roster)
+
+
+def _parse_013(line: str, team_id: int, number: int, source: str) -> _TeamLine:
+    """TRF-16 ``013``: name in columns 5-36, start numbers in 4-column fields from column 37."""
+    name = _field(line, 5, 36).strip()
+    if not name:
+        raise InputError("013: expected a team name in columns 5-36", source=source, line=number)
+    return _TeamLine(Team(team_id, name, _roster(line[36:], 37, TEAM16, number, source)), number, TEAM16)
+
+
+def _parse_310(line: str, number: int, source: str) -> _TeamLine:
+    """TRF-2026 ``310``: team number 5-7, name 9-40, nickname 42-46, strength 48-53, MP 55-60,
+    GP 62-67, rank 69-71 (these five are not read), start numbers from column 74 every 5."""
+    pairing = _field(line, 5, 7).strip()
+    if not _DIGITS.fullmatch(pairing) or not 1 <= int(pairing) <= _MAX_TEAM:
+        raise InputError(
+            f"310: expected the team's pairing number (1-999) in columns 5-7, got {pairing!r}",
+            source=source,
+            line=number,
+        )
+    name = _field(line, 9, 40).strip()
+    if not name:
+        raise InputError("310: expected a team name in columns 9-40", source=source, line=number)
+    return _TeamLine(Team(int(pairing), name, _roster(line[72:], 74, TEAM26, number, source)), number, TEAM26)
+
+
+def _check_teams(lines: list[_TeamLine], players: Mapping[int, _PlayerLine], source: str) -> tuple[Team, ...]:
+    """Every member a player of a ``001`` line, in one team only; team numbers unique."""
+    seen: dict[int, int] = {}
+    member_of: dict[int, int] = {}
+    for entry in lines:
+        if entry.team.id in seen:
+            raise InputError(
+                f"{entry.tag}: team number {entry.team.id} is already used on line {seen[entry.team.id]}",
+                source=source,
+                line=entry.line,
+            )
+        seen[entry.team.id] = entry.line
+        for pid in entry.team.roster:
+            if pid not in players:
+                raise InputError(
+                    f"{entry.tag}: team {entry.team.name!r} lists player {pid}, who has no 001 line",
+                    source=source,
+                    line=entry.line,
+                )
+            if pid in member_of:
+                raise InputError(
+                    f"{entry.tag}: player {pid} is already in the team on line {member_of[pid]}",
+                    source=source,
+                    line=entry.line,
+                )
+            member_of[pid] = entry.line
+    return tuple(entry.team for entry in lines)
+
+
+def _known_team(team_id: int, team_ids: set[int], tag: str, number: int, source: str) -> None:
+    if team_id not in team_ids:
+        raise InputError(
+            f"{tag}: team {team_id} is not a team: expected the number of a team record (013 or 310)",
+            source=source,
+            line=number,
+        )
+
+
+def _parse_320(rest: str, number: int, source: str) -> list[tuple[int, int]]:
+    """TRF-2026 ``320``: PAB match points (5-8), game points (10-13), then the PAB team of
+    round 1, 2, ... (15-17, 19-21, ...; ``000`` = none).  Read as blank-separated fields."""
+    tokens = rest.split()
+    if len(tokens) < 2 or not all(_NUMBER.fullmatch(token) for token in tokens[:2]):
+        raise InputError(
+            "320: expected the PAB match points and game points (such as '320  2.0  4.0  003  000'), "
+            f"got {rest.strip()!r}",
+            source=source,
+            line=number,
+        )
+    found: list[tuple[int, int]] = []
+    for rnd, token in enumerate(tokens[2:], start=1):
+        if not _DIGITS.fullmatch(token) or int(token) > _MAX_TEAM:
+            raise InputError(
+                f"320: round {rnd}: expected a team number (000 for none), got {token!r}",
+                source=source,
+                line=number,
+            )
+        if int(token):
+            found.append((rnd, int(token)))
+    return found
+
+
+def _parse_330(rest: str, number: int, source: str) -> TeamMatch:
+    """TRF-2026 ``330``: forfeit type (5-6: +- -+ --), round (8-10), white team (12-14), black
+    team (16-18).  Read as blank-separated fields; ``+:-`` style types are accepted."""
+    tokens = rest.split()
+    kind = tokens[0].replace(":", "") if tokens else ""
+    numbers_ok = len(tokens) == 4 and all(_DIGITS.fullmatch(token) for token in tokens[1:])
+    if kind not in TEAM_FORFEITS or not numbers_ok or not 1 <= int(tokens[1]) <= _MAX_ID:
+        raise InputError(
+            "330: expected a forfeit (+-, -+ or --), the round, the white team and the black team "
+            f"(such as '330 +- 004 023 047'), got {rest.strip()!r}",
+            source=source,
+            line=number,
+        )
+    return TeamMatch(int(tokens[1]), int(tokens[2]), int(tokens[3]), forfeit=kind)
 
 
 def _field(line: str, first: int, last: int) -> str:
@@ -625,8 +830,11 @@ def write_trf(
     system is a round robin (or would not be inferred) and no ``092`` is kept, then the
     players by starting number with the points and rank columns filled from ``points`` and
     ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
-    round with results, are written as zero-point byes.  TRF has no boards, fouls, clubs
-    or game kind: those are lost.  Raises InputError when a value does not fit its columns
+    round with results, are written as zero-point byes.  Teams follow the players
+    (``_team_lines``): ``013`` when numbered 1..n (else ``310``), ``320`` for team PABs (with
+    the preset's PAB MP/GP), ``330`` for forfeited team matches.  TRF has no boards, fouls,
+    clubs, game kind, team preset, team matches given by totals, or team byes other than PAB:
+    those are lost.  Raises InputError when a value does not fit its columns
     or a player has two entries in one round.
     """
     t = tournament
@@ -664,13 +872,68 @@ def write_trf(
     entries = _entries(t)
     for player in sorted(t.players, key=lambda p: p.id):
         lines.append(_player_line(player, t.rounds, entries.get(player.id, {}), points, ranks))
+    lines += _team_lines(t, kept)
     return "\n".join(lines) + "\n"
 
 
 #: Tags ``parse_trf`` turns into fields (never kept in ``records``) and ``write_trf`` writes
 #: from those fields.  ``092`` is kept (its text says more than the system) unless it is
 #: exactly the canonical name of ``TYPE_NAMES``; a second ``012`` is kept.
-_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS})
+_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS, TEAM26, TEAM_PAB, TEAM_FORFEIT})
+
+
+def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
+    """Team records after the players: ``013`` (TRF-16) when the teams are numbered 1..n in
+    order, else ``310`` (TRF-2026, which carries the number; also when ``013`` lines are kept,
+    i.e. the file had both); then ``320`` for the pairing-allocated byes and ``330`` for the
+    forfeited matches."""
+    if not t.teams:
+        if t.team_matches or t.team_byes:
+            raise InputError("team matches or team byes without teams: TRF numbers them by team record")
+        return []
+    members = {p.id for p in t.players}
+    for team in t.teams:
+        if _LINE_BREAK.search(team.name) or not team.name.strip():
+            raise InputError(f"team {team.id}: the name {team.name!r} is blank or holds a line break")
+        for pid in team.roster:
+            if pid not in members:
+                raise InputError(f"team {team.name!r}: player {pid} is not in the tournament's players")
+    sixteen = [team.id for team in t.teams] == list(range(1, len(t.teams) + 1)) and not any(
+        tag == TEAM16 for tag, _ in kept
+    )
+    lines = []
+    for team in t.teams:
+        roster = " ".join(f"{pid:>4}" for pid in team.roster)
+        name = team.name.strip()[:32]
+        if sixteen:
+            lines.append(f"{TEAM16} {name:<32}{roster}".rstrip())
+        else:
+            if not 1 <= team.id <= _MAX_TEAM:
+                raise InputError(f"team {team.id}: TRF team numbers are 1-999")
+            lines.append(f"{TEAM26} {team.id:>3} {name:<32} {'':<5} {'':>6} {'':>6} {'':>6} {'':>3}  {roster}".rstrip())
+    pabs: dict[int, list[int]] = defaultdict(list)
+    for bye in t.team_byes:
+        if bye.kind is TeamByeKind.PAB:
+            pabs[bye.round].append(bye.team)
+    if pabs:
+        from ranking.scoresheet import Kind
+        from ranking.teams import team_event_of
+
+        match_points, game_points = team_event_of(t).scoring.unplayed(Kind.PAIRING_BYE)
+        last = max(pabs)
+        for layer in range(max(len(teams) for teams in pabs.values())):
+            fields = []
+            for rnd in range(1, last + 1):
+                teams = sorted(pabs.get(rnd, ()))
+                fields.append(f"{teams[layer] if layer < len(teams) else 0:03d}")
+            lines.append(f"{TEAM_PAB} {match_points:4.1f} {game_points:4.1f} {' '.join(fields)}")
+    for match in sorted(t.team_matches, key=lambda m: (m.round, m.first)):
+        if match.forfeit is None:
+            continue  # totals or boards: TRF has no team-match record for them
+        if match.forfeit not in TEAM_FORFEITS:
+            raise InputError(f"round {match.round}: forfeit {match.forfeit!r}: expected +-, -+ or --")
+        lines.append(f"{TEAM_FORFEIT} {match.forfeit} {match.round:03d} {match.first:03d} {match.second:03d}")
+    return lines
 
 
 def _derived_system(records: Iterable[tuple[str, str]], t: Tournament) -> System:

@@ -1,0 +1,277 @@
+"""TRF team records (``ranking.trf``): TRF-16 ``013``, TRF-2026 ``310``/``320``/``330``/``362``.
+
+Fixtures in ``tests/data/teams``: ``xiangqi-league.trf`` is ``xiangqi-league.toml`` written by
+``write_trf`` (4 teams x 3 boards, 3 rounds, ``013`` lines); ``three-team-cup-2026.trf`` is a
+hand-made TRF-2026 file (3 teams x 2 boards: ``310`` teams, a ``320`` PAB each round, a ``330``
+forfeited match, a ``362`` record).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ranking.errors import InputError
+from ranking.loading import load_tournament
+from ranking.model import GameKind, System
+from ranking.rules import XIANGQI
+from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch, team_event_of, team_standings
+from ranking.trf import parse_trf, write_trf
+
+ROOT = Path(__file__).parents[1]
+TEAMS = Path(__file__).parent / "data" / "teams"
+LEAGUE_TOML = TEAMS / "xiangqi-league.toml"
+LEAGUE_TRF = TEAMS / "xiangqi-league.trf"
+CUP_2026 = TEAMS / "three-team-cup-2026.trf"
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+def mp_gp(standings) -> dict[int, tuple[float, float]]:
+    return {row.team.id: (row.match_points, row.game_points) for row in standings.rows}
+
+
+def player(pid: int, *rounds: tuple[int, str, str]) -> str:
+    """A ``001`` line: start number, name, then (opponent, colour, result) per round."""
+    head = f"001 {pid:>4}      {'Player ' + str(pid):<33} {'':>4} {'':<3} {'':>11} {'':<10} {'':>4} {'':>4}  "
+    return (head + "".join(f"{o:>4} {c} {r}  " for o, c, r in rounds)).rstrip() + "\n"
+
+
+def t013(name: str, *roster: int) -> str:
+    return f"013 {name:<32}" + " ".join(f"{pid:>4}" for pid in roster) + "\n"
+
+
+def t310(number: str, name: str, *roster: str) -> str:
+    return f"310 {number:>3} {name:<32} {'':<5} {'':>6} {'':>6} {'':>6} {'':>3}  " + " ".join(roster) + "\n"
+
+
+def cli_teams(path: Path) -> list[dict]:
+    done = subprocess.run(
+        [sys.executable, "-m", "ranking", "standings", str(path), "--teams", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["teams"]
+
+
+# -- TRF-16 013 ------------------------------------------------------------------------------
+
+
+def test_013_teams_are_read_in_file_order_with_rosters() -> None:
+    t = parse_trf(read(LEAGUE_TRF))
+    assert t.teams == (
+        Team(1, "北京", (1, 2, 3)),
+        Team(2, "上海", (4, 5, 6)),
+        Team(3, "Hà Nội", (7, 8, 9)),
+        Team(4, "Sài Gòn", (10, 11, 12)),
+    )
+    assert not any(tag == "013" for tag, _ in t.records)  # interpreted: not kept verbatim
+    assert t.team_matches == () and t.team_byes == ()
+
+
+def test_the_fixture_is_the_toml_league_written_by_write_trf() -> None:
+    assert parse_trf(read(LEAGUE_TRF)) == parse_trf(write_trf(load_tournament(LEAGUE_TOML)))
+
+
+def test_cli_team_standings_on_the_trf16_file_match_the_toml_event() -> None:
+    toml = load_tournament(LEAGUE_TOML)
+    expected = mp_gp(team_standings(team_event_of(toml)))
+    rows = cli_teams(LEAGUE_TRF)
+    assert {row["id"]: (row["match_points"], row["game_points"]) for row in rows} == expected
+    assert {row["id"]: row["name"] for row in rows} == {team.id: team.name for team in toml.teams}
+    # The league has every match decided on the boards: 6 MP and 9 GP (3 boards x 2/1/0) a round.
+    assert sum(mp for mp, _ in expected.values()) == 3 * 2 * 2
+    assert sum(gp for _, gp in expected.values()) == 3 * 2 * 3 * 2
+
+
+def test_trf_keeps_the_xiangqi_scoring_only_through_xxs() -> None:
+    toml = load_tournament(LEAGUE_TOML)
+    text = write_trf(toml)
+    assert "XXS W=2 D=1 WL=0 BL=0" in text.splitlines()
+    back = parse_trf(text)
+    assert back.game is GameKind.CHESS  # TRF has no game kind ...
+    assert back.team_rules == ""  # ... nor team preset: fide-team instead of cxa-team
+    assert back.rules is not None and back.rules.scoring == XIANGQI  # ... but XXS keeps 2/1/0
+    # Without XXS the boards would be scored 1/½/0 and every game-point total halved.
+    chess = parse_trf(write_trf(replace(toml, rules=None)))
+    halved = {team: (mp, gp / 2) for team, (mp, gp) in mp_gp(team_standings(team_event_of(toml))).items()}
+    assert mp_gp(team_standings(team_event_of(chess))) == halved
+
+
+def test_013_is_written_in_the_trf16_columns() -> None:
+    lines = [line for line in write_trf(load_tournament(LEAGUE_TOML)).splitlines() if line.startswith("013")]
+    assert len(lines) == 4
+    last = lines[3]
+    assert last[4:36].rstrip() == "Sài Gòn"
+    assert (last[36:40], last[41:45], last[46:50]) == ("  10", "  11", "  12")
+    assert last[40] == last[45] == " "
+
+
+def test_teams_round_trip_through_013() -> None:
+    toml = load_tournament(LEAGUE_TOML)
+    back = parse_trf(write_trf(toml))
+    assert back.teams == toml.teams
+    assert parse_trf(write_trf(back)) == back
+
+
+def test_013_reading_is_forgiving_about_blanks_and_empty_slots() -> None:
+    loose = f"013 {'Only team':<32}  1   0000    2  \n"  # shifted numbers, an empty slot, trailing blanks
+    text = "012 Loose\n" + player(1, (2, "w", "1")) + player(2, (1, "b", "0")) + loose
+    assert parse_trf(text).teams == (Team(1, "Only team", (1, 2)),)
+
+
+# -- TRF-2026 310 / 320 / 330 / 362 ----------------------------------------------------------
+
+
+def test_310_320_330_are_read_into_teams_byes_and_forfeits() -> None:
+    t = parse_trf(read(CUP_2026), source="cup.trf")
+    assert t.teams == (Team(1, "Oslo", (1, 2)), Team(2, "Bergen", (3, 4)), Team(3, "Tromsø", (5, 6)))
+    assert t.team_byes == (
+        TeamBye(1, 3, TeamByeKind.PAB),
+        TeamBye(2, 2, TeamByeKind.PAB),
+        TeamBye(3, 1, TeamByeKind.PAB),
+    )
+    assert t.team_matches == (TeamMatch(2, 1, 3, forfeit="+-"),)
+    assert t.rounds == 3 and t.system is System.ROUND_ROBIN
+    tags = [tag for tag, _ in t.records]
+    assert "362" in tags  # kept verbatim (team scoring comes from the team preset)
+    assert not {"310", "320", "330", "013"} & set(tags)
+
+
+def test_team_standings_of_the_2026_file() -> None:
+    # Oslo: won 1½-½, forfeit win (2 boards x 1), PAB (2 boards x 1); Tromsø: PAB, forfeit loss,
+    # won 2-0; Bergen: lost ½-1½, PAB, lost 0-2.  Match points 2/1/0.
+    expected = {1: (6.0, 5.5), 3: (4.0, 4.0), 2: (2.0, 2.5)}
+    assert mp_gp(team_standings(team_event_of(parse_trf(read(CUP_2026))))) == expected
+    rows = cli_teams(CUP_2026)
+    assert [(row["id"], row["match_points"], row["game_points"]) for row in rows] == [
+        (team, mp, gp) for team, (mp, gp) in expected.items()
+    ]
+
+
+def test_the_2026_file_round_trips_and_is_written_with_013_320_330() -> None:
+    t = parse_trf(read(CUP_2026))
+    text = write_trf(t)
+    lines = text.splitlines()
+    assert [line[:3] for line in lines if line[:3] in {"013", "310", "320", "330", "362"}] == [
+        "362",
+        "013",
+        "013",
+        "013",
+        "320",
+        "330",
+    ]
+    assert "320  2.0  2.0 003 002 001" in lines
+    assert "330 +- 002 001 003" in lines
+    assert parse_trf(text) == t
+
+
+def test_310_is_preferred_to_013_which_stays_a_record() -> None:
+    text = read(CUP_2026).replace(
+        "362 TW", "013 Old Oslo                        1    2\n013 Old Rest                        3    4\n362 TW"
+    )
+    t = parse_trf(text)
+    assert [team.name for team in t.teams] == ["Oslo", "Bergen", "Tromsø"]
+    assert [rest for tag, rest in t.records if tag == "013"] == [
+        "Old Oslo                        1    2",
+        "Old Rest                        3    4",
+    ]
+    written = write_trf(t)
+    assert [line[:3] for line in written.splitlines()].count("310") == 3  # 013 taken: teams as 310
+    assert [line[:3] for line in written.splitlines()].count("013") == 2  # the kept ones, once
+    assert parse_trf(written) == t
+
+
+def test_teams_not_numbered_1_to_n_are_written_as_310() -> None:
+    t = parse_trf(read(CUP_2026))
+    renumbered = replace(
+        t,
+        teams=tuple(replace(team, id=team.id * 10) for team in t.teams),
+        team_byes=tuple(replace(bye, team=bye.team * 10) for bye in t.team_byes),
+        team_matches=tuple(replace(m, first=m.first * 10, second=m.second * 10) for m in t.team_matches),
+    )
+    text = write_trf(renumbered)
+    team_lines = [line for line in text.splitlines() if line.startswith("310")]
+    assert team_lines[0][4:7] == " 10" and team_lines[0][8:40].rstrip() == "Oslo"
+    assert team_lines[0][73:77] == "   1" and team_lines[0][78:82] == "   2"
+    assert parse_trf(text) == renumbered
+
+
+def test_the_echecsjs_310_example_is_read() -> None:
+    # TRF-2026 example (echecsjs/trf SPEC.md): players from column 74 in 5-column steps.
+    players = "".join(player(pid) for pid in (1, 5, 15, 28, 44))
+    text = (
+        "012 Olympiad\n"
+        + players
+        + "310   1 India                            IND     2486   15.0   28.0  11     1    5   15   28   44\n"
+    )
+    assert parse_trf(text).teams == (Team(1, "India", (1, 5, 15, 28, 44)),)
+
+
+# -- errors --------------------------------------------------------------------------------------
+
+HEAD = "012 Bad\n" + player(1, (2, "w", "1")) + player(2, (1, "b", "0"))
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        (t013("Team", 1).rstrip() + " two", "start numbers"),
+        (t013("", 1, 2), "team name in columns 5-36"),
+        (t013("Team", 1, 9), "player 9, who has no 001 line"),
+        (t013("Team", 1, 1), "listed twice"),
+        (t013("A much too long team name that runs", 1), "start numbers"),
+        (t310("x", "Team", "   1", "   2"), "pairing number"),
+        (t310("1", "", "   1", "   2"), "team name in columns 9-40"),
+        (t310("1", "Team", "   1", "  x2"), "start numbers"),
+        ("320  2.0", "PAB match points"),
+        ("320  2.0  2.0 00a", "team number"),
+        ("330 ++ 001 001 002", "forfeit"),
+        ("330 +- 001 001", "forfeit"),
+    ],
+)
+def test_malformed_team_lines_name_the_line(line: str, fragment: str) -> None:
+    team = t013("Team", 1, 2) if not line.startswith(("013", "310")) else ""
+    with pytest.raises(InputError) as caught:
+        parse_trf(HEAD + team + line.rstrip("\n") + "\n", source="bad.trf")
+    assert caught.value.line == 4 + bool(team)
+    assert caught.value.source == "bad.trf"
+    assert fragment in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "fragment"),
+    [
+        (t013("One", 1) + t013("Two", 1), 5, "already in the team on line 4"),
+        (t310("1", "One", "   1") + t310("1", "Two", "   2"), 5, "already used on line 4"),
+        (t013("One", 1, 2) + "330 +- 001 001 002\n", 5, "team 2 is not a team"),
+        (t013("One", 1, 2) + "320  2.0  2.0 003\n", 5, "team 3 is not a team"),
+        ("XXR 1\n" + t013("One", 1) + t013("Two", 2) + "330 +- 002 001 002\n", 7, "names round 2"),
+    ],
+)
+def test_inconsistent_team_records_name_the_line(lines: str, line: int, fragment: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_trf(HEAD + lines)
+    assert caught.value.line == line
+    assert fragment in caught.value.message
+
+
+def test_write_rejects_team_records_trf_cannot_hold() -> None:
+    t = parse_trf(read(CUP_2026))
+    with pytest.raises(InputError, match="1-999"):
+        write_trf(replace(t, teams=(replace(t.teams[0], id=1000), *t.teams[1:])))
+    with pytest.raises(InputError, match="not in the tournament's players"):
+        write_trf(replace(t, teams=(Team(1, "Ghosts", (99,)),)))
+    with pytest.raises(InputError, match="without teams"):
+        write_trf(replace(t, teams=()))
