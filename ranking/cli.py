@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     withdraw.add_argument("slug", metavar="SLUG")
     withdraw.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
     withdraw.add_argument("--after-round", type=int, metavar="N", help="default: the last round with a result")
+    playoff = store_command("playoff", "show the play-offs (RULES.md 6), or enter a play-off game's result")
+    playoff.add_argument("slug", metavar="SLUG")
+    playoff.add_argument("game", nargs="*", metavar="ROUND WHITE BLACK RESULT",
+                         help="a play-off game: its play-off round, the starting numbers as they played, the result")
     log = store_command("log", "show the audit trail of a tournament")
     log.add_argument("slug", metavar="SLUG")
     log.add_argument("--json", action="store_true", help="one JSON object per event")

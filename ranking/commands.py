@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         "result": result_command,
         "withdraw": withdraw_command,
         "log": log_command,
+        "playoff": playoff_command,
     }[args.command]
     with open_store(args.config) as store:
         handler(store, args)
@@ -176,6 +177,39 @@ def withdraw_command(store: SQLiteStore, args: argparse.Namespace) -> None:
 
     appended = store.append(args.slug, decide, _source())
     print(f"player {args.player} withdrew from {args.slug} after round {appended[0].event.data['after_round']}")
+
+
+def playoff_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+    """``tiebreak playoff SLUG``: who plays whom; ``... ROUND WHITE BLACK RESULT``: a result,
+    refused unless the play-off scheduled that game."""
+    from ranking.cli import playoff_lines
+    from ranking.events import playoff_result_event
+    from ranking.playoffs import apply_playoffs
+    from ranking.standings import compute_standings, default_rules
+
+    def status(tournament: Tournament):
+        rules = default_rules(tournament)
+        if rules.playoff is None:
+            raise InputError(f"{args.slug} names no play-off places: add playoff = {{ places = [1] }} to [tournament]")
+        return apply_playoffs(compute_standings(tournament, rules), rules.playoff, tournament.playoff_games)
+
+    if args.game:
+        if len(args.game) != 4 or not all(word.isdigit() for word in args.game[:3]):
+            raise InputError("expected ROUND WHITE BLACK RESULT, e.g. 1 12 7 1-0 (play-off round, starting numbers)")
+        number, white, black, result = int(args.game[0]), int(args.game[1]), int(args.game[2]), args.game[3]
+
+        def decide(state):
+            scheduled = {(game.round, frozenset((game.white, game.black)))
+                         for group in status(state.snapshot()).groups for game in group.pending}
+            if (number, frozenset((white, black))) not in scheduled:
+                raise InputError(f"play-off round {number} has no game {white} - {black} waiting for a result "
+                                 f"(`tiebreak playoff {args.slug}` lists them)")
+            return [playoff_result_event(state, number, white, black, result)]
+
+        store.append(args.slug, decide, _source())
+        print(f"play-off round {number}: {white} - {black} {result} recorded")
+    playoffs = status(store.tournament(args.slug))
+    print(playoff_lines(playoffs, playoffs.standings) or "no play-off is needed")
 
 
 def log_command(store: SQLiteStore, args: argparse.Namespace) -> None:

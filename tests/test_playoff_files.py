@@ -49,3 +49,23 @@ def test_the_table_says_play_off_required() -> None:
                             capture_output=True, text=True, timeout=60)
     assert "play-off required for places 1-2 (match): " in result.stdout
     assert "play-off round 1:" in result.stdout
+
+
+def test_an_arbiter_enters_the_play_off_from_the_command_line(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[storage]\npath = "db.sqlite3"\n')
+
+    def tiebreak(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
+                              capture_output=True, text=True, timeout=60)
+
+    assert tiebreak("import", str(FILE), "--slug", "po").returncode == 0
+    assert "play-off required for places 1-2 (match)" in tiebreak("playoff", "po").stdout
+    refused = tiebreak("playoff", "po", "1", "3", "4", "1-0")
+    assert refused.returncode == 2 and "has no game 3 - 4 waiting" in refused.stderr
+    assert tiebreak("playoff", "po", "1", "2", "1", "1-0").returncode == 0
+    decided = tiebreak("playoff", "po", "2", "1", "2", "=")
+    assert "places 1-2 decided by a play-off (match)" in decided.stdout
+    data = json.loads(tiebreak("standings", "po", "--json").stdout)
+    assert [(row["id"], row["rank"]) for row in data["standings"][:2]] == [(2, 1), (1, 2)]
+    assert "playoff-result" in tiebreak("log", "po").stdout
