@@ -181,11 +181,16 @@ def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) ->
         yield _Page(path, "index.html", {**common("index.html"), "tournaments": summaries}, language=language)
         for slug, pages in pages_by_slug.items():
             info = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
-                    "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired}
+                    "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
+                    "teams": pages.has_teams}
             base = f"{slug}/"
             yield _Page(prefix + base + "index.html", "standings.html",
                         {**common(base + "index.html"), "t": info, "standings": pages.standings_page},
                         language=language)
+            if pages.has_teams:
+                yield _Page(prefix + base + "teams.html", "teams.html",
+                            {**common(base + "teams.html"), "t": info, "teams": pages.teams_page},
+                            language=language)
             for number in pages.rounds_paired:
                 name = f"round-{number}.html"
                 yield _Page(prefix + base + name, "round.html",
@@ -218,7 +223,7 @@ def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: s
     global _JOBS
     _JOBS = pages
     try:
-        weight = {"standings.html": 50, "crosstable.html": 50, "round.html": 5}
+        weight = {"standings.html": 50, "crosstable.html": 50, "teams.html": 5, "round.html": 5}
         loads = [0] * workers
         chunks: list[list[int]] = [[] for _ in range(workers)]
         for index in sorted(range(len(pages)), key=lambda i: -weight.get(pages[i].template or "", 1)):

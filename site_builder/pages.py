@@ -33,7 +33,23 @@ class TournamentPages:
 
     @cached_property
     def standings(self) -> Standings:
+        """The standings the pages show: with a play-off rule, the places its play-offs decided
+        (RULES.md 6; the CLI's ``standings`` does the same)."""
+        playoffs = self.playoffs
+        return playoffs.standings if playoffs is not None else self._computed_standings
+
+    @cached_property
+    def _computed_standings(self) -> Standings:
         return compute_standings(self.tournament, self.rules)
+
+    @cached_property
+    def playoffs(self):
+        """``ranking.playoffs.PlayoffStandings`` when the rules name play-off places, else None."""
+        if self.rules.playoff is None:
+            return None
+        from ranking.playoffs import apply_playoffs
+
+        return apply_playoffs(self._computed_standings, self.rules.playoff, self.tournament.playoff_games)
 
     @cached_property
     def rounds_paired(self) -> list[int]:
@@ -96,8 +112,41 @@ class TournamentPages:
                  "federation": row.player.federation, "rating": row.player.rating or None,
                  "club": row.player.club, "points": row.points,
                  "values": [row.values[code] for code in codes]} for row in self.standings.rows]
-        return {"codes": codes, "legend": legend, "rows": rows, "after_round": self.standings.after_round,
+        data = {"codes": codes, "legend": legend, "rows": rows, "after_round": self.standings.after_round,
                 "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition)}
+        if self.playoffs is not None:  # only then: other standings pages keep their data as it was
+            required = self.playoffs.required
+            in_groups = {player for group in self.playoffs.groups for player in group.players}
+            for row in rows:
+                row["playoff"] = ("required" if row["id"] in required else
+                                  "decided" if row["id"] in in_groups else None)
+            data["playoffs"] = [self._playoff_group(group) for group in self.playoffs.groups]
+        return data
+
+    def _playoff_group(self, group) -> dict:
+        """One play-off group: who, for which places, its format, its games (pending ones
+        without a result) and, once decided, the order it gave."""
+        def person(player: int) -> dict:
+            return {"id": player, "name": self.names[player]}
+
+        stages = []
+        for stage in group.stages:
+            name, armageddon = stage.name, stage.name.endswith(" armageddon")
+            if armageddon:
+                name = name[: -len(" armageddon")]
+            number = name.partition("semi-final ")[2]
+            stages.append({"kind": "semi-final" if number else name, "number": number, "armageddon": armageddon,
+                           "decided": stage.decided,
+                           "games": [{"round": game.round, "white": game.white, "black": game.black,
+                                      "white_name": self.names[game.white], "black_name": self.names[game.black],
+                                      "result": game.result.value if game.result else None}
+                                     for game in stage.games]})
+        return {"first_place": group.first_place, "last_place": group.first_place + len(group.players) - 1,
+                "places": list(group.places), "format": str(group.format), "decided": group.decided,
+                "players": [person(player) for player in group.players],
+                "eliminated": [person(player) for player in group.eliminated],
+                "order": [person(player) for player in group.order],
+                "pending": len(group.pending), "stages": stages}
 
     def round_data(self, number: int) -> dict:
         """A round's page (the same data in every language)."""
@@ -116,7 +165,92 @@ class TournamentPages:
                    "result": game.result.value if game.result else None} for game in games]
         byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value}
                 for bye in sorted(self.tournament.byes, key=lambda b: b.player) if bye.round == number]
-        return {"round": number, "boards": boards, "byes": byes}
+        data = {"round": number, "boards": boards, "byes": byes}
+        if self.has_teams:  # the boards grouped by team match; others (if any) stay in "boards"
+            data.update(self._team_round(number, games, boards))
+        return data
+
+    # -- teams --------------------------------------------------------------------------------
+
+    @property
+    def has_teams(self) -> bool:
+        return bool(self.tournament.teams)
+
+    @cached_property
+    def team_event(self):
+        from ranking.teams import team_event_of
+
+        return team_event_of(self.tournament)
+
+    @cached_property
+    def team_table(self):
+        from ranking.teams import team_standings
+
+        return team_standings(self.team_event)
+
+    @cached_property
+    def _team_sheet(self):
+        from ranking.teams import TeamSheet
+
+        return TeamSheet(self.team_event, self.team_table.after_round)
+
+    @cached_property
+    def _team_names(self) -> dict[int, str]:
+        return {team.id: team.name for team in self.tournament.teams}
+
+    @cached_property
+    def teams_page(self) -> dict:
+        """The team standings (``ranking.teams.team_standings``) with each team's roster."""
+        from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code
+
+        table = self.team_table
+        codes = list(table.tiebreaks)
+        legend = []
+        for code in codes:
+            entry = TEAM_REGISTRY[parse_team_code(code).name]
+            legend.append({"code": code, "name": entry.name, "definition": entry.definition,
+                           "article": entry.article, "orders": entry.orders})
+        rows = []
+        for row in table.rows:
+            roster = [{"id": player, "name": self.names[player], "rank": self.rank_of.get(player),
+                       "points": self._rows_by_id[player].points if player in self._rows_by_id else None}
+                      for player in row.team.roster if player in self.names]
+            rows.append({"rank": row.rank, "id": row.team.id, "name": row.team.name,
+                         "match_points": row.match_points, "game_points": row.game_points,
+                         "values": [row.values[code] for code in codes], "roster": roster})
+        scoring = self.team_event.scoring
+        return {"after_round": table.after_round, "primary": table.primary, "codes": codes, "legend": legend,
+                "rows": rows, "boards": scoring.boards,
+                "scoring": {"win": scoring.match_win, "draw": scoring.match_draw, "loss": scoring.match_loss}}
+
+    def _team_round(self, number: int, games: list, boards: list[dict]) -> dict:
+        """A round's team matches, each with its score (game points) and its boards."""
+        sheet = self._team_sheet
+        by_game = {(game.white, game.black): board for game, board in zip(games, boards, strict=True)}
+        grouped: set[tuple[int, int]] = set()
+        matches = []
+        for match in sorted((m for m in self.team_event.matches if m.round == number),
+                            key=lambda m: (min((g.board for g in m.boards), default=0), m.first)):
+            keys = [(game.white, game.black) for game in match.boards]
+            grouped.update(keys)
+            first = second = None
+            if number <= sheet.rounds:
+                first_record = sheet.records[sheet.index[match.first]][number - 1]
+                second_record = sheet.records[sheet.index[match.second]][number - 1]
+                if first_record.kind.value != "pending":
+                    first, second = first_record.gp, second_record.gp
+            matches.append({"first": match.first, "second": match.second,
+                            "first_name": self._team_names.get(match.first, str(match.first)),
+                            "second_name": self._team_names.get(match.second, str(match.second)),
+                            "first_points": first, "second_points": second,
+                            "first_text": _half_text(first), "second_text": _half_text(second),
+                            "forfeit": match.forfeit,
+                            "boards": [by_game[key] for key in keys if key in by_game]})
+        team_byes = [{"team": bye.team, "name": self._team_names.get(bye.team, str(bye.team)),
+                      "kind": str(bye.kind)}
+                     for bye in sorted(self.team_event.byes, key=lambda b: b.team) if bye.round == number]
+        others = [board for board in boards if (board["white"], board["black"]) not in grouped]
+        return {"matches": matches, "boards": others, "team_byes": team_byes}
 
     def crosstable_data(self) -> dict:
         """Round robin: a result matrix in standings order.  Swiss: a wall chart, each round's
@@ -185,6 +319,9 @@ class TournamentPages:
         digest = hashlib.sha256(repr(([p.id for p in self.tournament.players],
                                       sorted((w.player, w.after_round) for w in self.tournament.withdrawals),
                                       repr(self.rules), self.tournament.system.value)).encode())
+        if self.rules.playoff is not None:  # the last round's places depend on the play-off games
+            digest.update(repr([(g.round, g.white, g.black, g.result.value if g.result else "")
+                                for g in self.tournament.playoff_games]).encode())
         digests = {}
         for number in range(1, max(by_round, default=0) + 1):
             digest.update(repr((number, sorted(by_round.get(number, []), key=repr))).encode())
@@ -308,7 +445,9 @@ class TournamentPages:
         return Scoresheet(played, self.rules, self.last_round if self.last_round else None)
 
     def json_text(self) -> str:
-        return json.dumps(self.standings.as_json(), ensure_ascii=False) + "\n"
+        """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
+        data = self.playoffs.as_json() if self.playoffs is not None else self.standings.as_json()
+        return json.dumps(data, ensure_ascii=False) + "\n"
 
     def csv_text(self) -> str:
         buffer = io.StringIO()
@@ -333,6 +472,14 @@ def _plain(value) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def _half_text(value: float | None) -> str | None:
+    """Game points as a match score shows them (2½, ½, 3); None when not a multiple of ½."""
+    if value is None or not float(value * 2).is_integer():
+        return None
+    whole, half = divmod(round(value * 2), 2)
+    return (str(whole) if whole or not half else "") + ("½" if half else "")
 
 
 def _score_text(result: str | None, white: bool) -> str:

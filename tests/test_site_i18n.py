@@ -44,9 +44,12 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 # -- the template: what pybabel extracts from the templates, plus the tie-break registry ------
 
 def registry_entries() -> list[Tiebreak]:
-    """Each tie-break once (aliases such as GE share REP's entry), in registry order."""
+    """Each tie-break once (aliases such as GE share REP's entry), in registry order: the
+    individual ones, then the team ones (ranking.team_tiebreaks, shown on the team page)."""
+    from ranking.team_tiebreaks import TEAM_REGISTRY
+
     seen: dict[int, Tiebreak] = {}
-    for entry in REGISTRY.values():
+    for entry in [*REGISTRY.values(), *TEAM_REGISTRY.values()]:
         seen.setdefault(id(entry), entry)
     return list(seen.values())
 
