@@ -121,7 +121,13 @@ def export_command(store: SQLiteStore, args: argparse.Namespace) -> None:
 
 
 def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
-    from ranking.pairing import next_round_pairing, order_boards, pairings_from_list, pairings_from_trf
+    from ranking.pairing import (
+        next_round_pairing,
+        next_team_round_pairing,
+        order_boards,
+        pairings_from_list,
+        pairings_from_trf,
+    )
     from ranking.standings import compute_standings
 
     tournament = store.tournament(args.slug)
@@ -140,7 +146,7 @@ def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
         games = order_boards(games, {row.player.id: row.points for row in standings.rows},
                              {row.player.id: number for number, row in enumerate(standings.rows, start=1)})
     elif tournament.system.is_round_robin:
-        games, byes = next_round_pairing(tournament)
+        games, byes = (next_team_round_pairing if tournament.teams else next_round_pairing)(tournament)
         round_number = games[0].round if games else byes[0].round
     else:
         raise InputError(f"{args.slug} is a Swiss: pair the round with your pairing program (export it with "

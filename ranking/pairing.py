@@ -164,6 +164,46 @@ def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
     return games, byes
 
 
+def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
+    """The board games of the next round of a team round robin (FIDE C.05 Annex 1 Berger
+    tables over the teams in id order).
+
+    Board k opposes the two teams' k-th players (rosters in board order; the number of boards
+    is the team preset's, or the shortest roster); the first team of the pairing has white
+    (red) on the odd boards, the second on the even ones (FIDE team practice).  A team left
+    without an opponent in an odd field sits the round out.
+    """
+    from ranking.teams import get_team_preset
+
+    if not tournament.system.is_round_robin:
+        raise InputError("a team Swiss is paired by the pairing program: import its games with --trf")
+    teams = sorted(tournament.teams, key=lambda team: team.id)
+    if len(teams) < 2:
+        raise InputError("a team round robin needs at least two teams")
+    preset = get_team_preset(tournament.team_rules or ("cxa-team" if tournament.game.value == "xiangqi"
+                                                       else "fide-team"))
+    boards = min(preset.scoring.boards, *(len(team.roster) for team in teams))
+    if boards < 1:
+        raise InputError("every team needs a roster (players in board order) to be paired")
+    schedule = round_robin_schedule([team.id for team in teams],
+                                    double=tournament.system is System.DOUBLE_ROUND_ROBIN)
+    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
+    paired = {game.round for game in tournament.games}
+    number = next((r for r in range(1, limit + 1) if r not in paired), None)
+    if number is None:
+        raise InputError(f"every round of the team round robin is paired ({limit} rounds)")
+    by_id = {team.id: team for team in teams}
+    games: list[Game] = []
+    for first, second in schedule[number - 1]:
+        if second is None:
+            continue
+        for board in range(boards):
+            a, b = by_id[first].roster[board], by_id[second].roster[board]
+            white, black = (a, b) if board % 2 == 0 else (b, a)
+            games.append(Game(number, white, black, None, board=len(games) + 1))
+    return games, []
+
+
 def _check_schedule(tournament: Tournament, schedule: list[list[Pairing]]) -> None:
     """Every recorded game must be a game of the schedule's round (colours aside)."""
     pairs = [{frozenset((w, b)) for w, b in rnd if b is not None} for rnd in schedule]

@@ -70,3 +70,28 @@ def test_a_bad_team_preset_is_refused_with_its_line(text: str, message: str) -> 
     with pytest.raises(InputError, match=message) as caught:
         parse_tournament_toml(source, "league.toml")
     assert caught.value.line is not None
+
+
+def test_a_team_round_robin_is_paired_board_by_board_from_the_berger_tables(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from ranking.pairing import next_team_round_pairing
+
+    league = load_tournament(LEAGUE)
+    empty = replace(league, games=())
+    games, byes = next_team_round_pairing(empty)
+    assert byes == []
+    member_of = {player: team.id for team in league.teams for player in team.roster}
+    pairs = {frozenset((member_of[g.white], member_of[g.black])) for g in games}
+    assert pairs == {frozenset((1, 4)), frozenset((2, 3))}  # Berger round 1 for four teams
+    assert [g.board for g in games] == list(range(1, 7))
+    first_boards = [g for g in games if {member_of[g.white], member_of[g.black]} == {1, 4}]
+    assert [member_of[g.white] for g in first_boards] == [1, 4, 1]  # colours alternate by board
+    config = tmp_path / "config.toml"
+    config.write_text('[storage]\npath = "db.sqlite3"\n')
+    file = tmp_path / "empty.toml"
+    file.write_text(write_tournament_toml(empty), encoding="utf-8")
+    tiebreak = [sys.executable, "-m", "ranking"]
+    assert subprocess.run([*tiebreak, "import", str(file), "--slug", "lg", "--config", str(config)]).returncode == 0
+    paired = subprocess.run([*tiebreak, "pair", "lg", "--config", str(config)], capture_output=True, text=True)
+    assert "paired round 1 of lg: 6 boards" in paired.stdout
