@@ -20,7 +20,7 @@ from ranking.model import Player, Tournament
 from ranking.presets import get_preset
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
-from ranking.tiebreaks import REGISTRY, Value, runs_of_equal
+from ranking.tiebreaks import REGISTRY, Value, runs_of_equal, sort_key
 from ranking.withdrawals import apply_withdrawals
 
 
@@ -123,7 +123,7 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
         else:
             values = tiebreak.compute(sheet, spec)
             columns[spec.code] = values
-            key = _sort_key(values, tiebreak.lower_is_better)
+            key = sort_key(values, tiebreak.lower_is_better)
             split = []
             for group in groups:
                 if len(group) == 1:
@@ -160,10 +160,3 @@ def _collection_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _sort_key(values: list[Value], lower_is_better: bool):
-    """Ascending key: best first; a missing value (None) sorts last."""
-    if lower_is_better:
-        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
-    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)

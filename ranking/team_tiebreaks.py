@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from ranking.errors import InputError
 from ranking.rules import DirectEncounterMode, Edition
 from ranking.scoresheet import NO_OPPONENT, Kind
+from ranking.tiebreaks import Value, runs_of_equal
 
 if TYPE_CHECKING:
     from ranking.teams import TeamRecord, TeamSheet
 
-Value = float | int | None
 
 
 @dataclass(frozen=True)
@@ -119,27 +119,6 @@ def _modifier_names(entry: TeamTiebreak) -> set[str]:
 
 
 # -- helpers -----------------------------------------------------------------------------------
-
-def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
-    """Cut an ordered list into runs of equal ``key``."""
-    tiers: list[list[int]] = []
-    previous: object = object()
-    for member in ordered:
-        value = key(member)
-        if tiers and value == previous:
-            tiers[-1].append(member)
-        else:
-            tiers.append([member])
-        previous = value
-    return tiers
-
-
-def sort_key(values: list[Value], lower_is_better: bool):
-    """Ascending key: best first; a missing value (None) sorts last."""
-    if lower_is_better:
-        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
-    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
-
 
 def _primary(sheet: TeamSheet) -> str:
     return sheet.rules.primary if sheet.rules.primary in ("MP", "GP") else "MP"

@@ -475,7 +475,8 @@ def team_standings(event: TeamEvent, codes: tuple[str, ...] | list[str] | None =
     ``codes`` replaces the event's chain.  With ``primary = "PLACES"`` (cxa-team-places) the
     chain alone ranks the teams.
     """
-    from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code, runs_of_equal, sort_key
+    from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code
+    from ranking.tiebreaks import runs_of_equal, sort_key
 
     chain = tuple(event.rules.tiebreaks if codes is None else codes)
     specs = [parse_team_code(code) for code in chain]

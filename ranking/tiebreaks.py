@@ -442,6 +442,13 @@ def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[in
     return tiers
 
 
+def sort_key(values: list[Value], lower_is_better: bool) -> Callable[[int], tuple[bool, Any]]:
+    """Ascending sort key for a scored criterion: best first; a missing value (None) last."""
+    if lower_is_better:
+        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
+    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
+
+
 def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
     """Split ``group`` into tiers of equal ``key``, highest key first."""
     return runs_of_equal(sorted(group, key=key, reverse=True), key)
