@@ -3,8 +3,9 @@
 Sources: FIDE C.04 Annex 2 "TRF-16" (Krause 2006, approved Elista 2015) for the ``001``
 player record and the ``012``-``132`` tournament records; the TEC's TRF-2026 (approved by
 FIDE Council 12/05/2025) for ``###`` comments, ``142`` (rounds), ``162`` (scoring) and
-``202``/``212`` (tie-breaks), ``310`` (teams), ``320`` (team pairing-allocated byes) and
-``330`` (forfeited team matches); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
+``202``/``212`` (tie-breaks), ``310`` (teams), ``320`` (team pairing-allocated byes),
+``330`` (forfeited team matches), ``300`` (out-of-order boards) and ``362`` (team match
+points); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
 (rounds) and ``XXS`` (scoring).
 
 ``parse_trf`` turns text into a ``Tournament``; ``write_trf`` turns a ``Tournament`` back
@@ -25,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament
@@ -45,6 +46,8 @@ TEAM16 = "013"
 TEAM26 = "310"
 TEAM_PAB = "320"
 TEAM_FORFEIT = "330"
+TEAM_ORDER = "300"
+TEAM_SCORING = "362"
 TEAM_FORFEITS = ("+-", "-+", "--")
 _MAX_TEAM = 999
 
@@ -154,7 +157,19 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     from column 15 every 4, ``000`` = none) gives ``team_byes``; its MP/GP values are not kept
     (the team preset's PAB scoring applies).  ``330`` (``+-``/``-+``/``--``, round, white team,
     black team) gives forfeited ``team_matches``.  Both are read as blank-separated fields.
-    ``362`` (team match points) and ``300`` (out-of-order boards) are kept verbatim.
+
+    Board order of a team match (the games between members of two teams in a round): the
+    roster order (``310``/``013``), unless a TRF-2026 ``300`` record (round 5-7, the team
+    playing out of order 9-11, its opponent 13-15, then its players on board 1, 2, ... from
+    column 17 every 5, ``0000`` = an empty board; read as blank-separated fields) gives that
+    team's order.  The match's board numbers (see Byes below) are then handed out in that
+    order, so ``team_event_of`` lists the boards as the file does.  ``300`` lines are not
+    kept in ``records``: ``write_trf`` writes them from the board order (empty boards are
+    not kept).  Listed players must be that team's members who played that match.
+    ``362`` (team match points: ``TW``/``TD``/``TL`` codes, each followed by its points, as
+    ``162`` lays them out; a bare ``W``/``D``/``L`` is accepted) is checked and kept
+    verbatim in ``records``: the team match points come from the team preset
+    (``Tournament.team_rules``), which a ``362`` does not change.
 
     ``162`` layout (TRF-2026): a result code (W D L A P X) in column 6 and its points in
     columns 7-10, repeated every 9 columns.  It is read forgivingly as any sequence of
@@ -181,6 +196,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     teams26: list[_TeamLine] = []
     pab_lines: list[tuple[list[tuple[int, int]], int]] = []  # ([(round, team)], line)
     forfeit_lines: list[tuple[TeamMatch, int]] = []
+    order_lines: list[_BoardOrder] = []
 
     text = text.removeprefix("\ufeff")
     for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
@@ -237,7 +253,11 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
             pab_lines.append((_parse_320(rest, number, source), number))
         elif tag == TEAM_FORFEIT:
             forfeit_lines.append((_parse_330(rest, number, source), number))
+        elif tag == TEAM_ORDER:
+            order_lines.append(_parse_300(rest, number, source))
         else:
+            if tag == TEAM_SCORING:
+                _parse_362(rest, number, source)
             if tag in (TYPE, ENCODED_TYPE) and tag not in system_texts:
                 system_texts[tag] = rest.strip()
             if tag == TYPE and rest.strip() in TYPE_NAMES.values():
@@ -284,17 +304,23 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
             raise InputError(f"330: team {match.first} is paired with itself", source=source, line=line_number)
         team_matches.append(match)
         last_team_round = max(last_team_round, match.round)
+    for order in order_lines:
+        for team_id in (order.team, order.opponent):
+            _known_team(team_id, team_ids, TEAM_ORDER, order.line, source)
+        last_team_round = max(last_team_round, order.round)
     if last_team_round > rounds:
         if declared_rounds is not None:
             raise InputError(
                 f"a team record names round {last_team_round}, but line {declared_rounds[1]} says the "
                 f"tournament has {rounds} rounds",
                 source=source,
-                line=max(ln for _, ln in [*pab_lines, *forfeit_lines]),
+                line=max([ln for _, ln in [*pab_lines, *forfeit_lines]] + [o.line for o in order_lines]),
             )
         rounds = last_team_round
 
     games, byes = _pair_up(players, source)
+    if teams:
+        games = _order_boards(games, teams, order_lines, source)
     player_tuple = tuple(players[pid].player for pid in sorted(players))
     system = None
     for tag in (TYPE, ENCODED_TYPE):
@@ -464,6 +490,155 @@ def _parse_330(rest: str, number: int, source: str) -> TeamMatch:
             line=number,
         )
     return TeamMatch(int(tokens[1]), int(tokens[2]), int(tokens[3]), forfeit=kind)
+
+
+@dataclass(frozen=True, slots=True)
+class _BoardOrder:
+    """One ``300`` record: ``team``'s players on board 1, 2, ... against ``opponent``."""
+
+    round: int
+    team: int
+    opponent: int
+    players: tuple[int, ...]  # 0 = an empty board
+    line: int
+
+
+def _parse_300(rest: str, number: int, source: str) -> _BoardOrder:
+    """TRF-2026 ``300``: round (5-7), the team playing out of order (9-11), its opponent
+    (13-15), its players in board order (17-20, 22-25, ...; ``0000`` = an empty board).
+    Read as blank-separated fields."""
+    tokens = rest.split()
+    if (
+        len(tokens) < 4
+        or not all(_DIGITS.fullmatch(token) for token in tokens)
+        or not 1 <= int(tokens[0]) <= _MAX_ID
+        or not all(1 <= int(token) <= _MAX_TEAM for token in tokens[1:3])
+        or any(int(token) > _MAX_ID for token in tokens[3:])
+    ):
+        raise InputError(
+            "300: expected the round, the team, its opponent, then the team's players in board order "
+            f"(0000 for an empty board), such as '300 003 012 007 0041 0043 0000 0042'; got {rest.strip()!r}",
+            source=source,
+            line=number,
+        )
+    rnd, team, opponent = (int(token) for token in tokens[:3])
+    players = tuple(int(token) for token in tokens[3:])
+    if team == opponent:
+        raise InputError(f"300: team {team} is paired with itself", source=source, line=number)
+    listed = [pid for pid in players if pid]
+    if not listed:
+        raise InputError(
+            "300: every board is empty (0000): expected the players in board order", source=source, line=number
+        )
+    twice = next((pid for pid in listed if listed.count(pid) > 1), None)
+    if twice is not None:
+        raise InputError(f"300: player {twice} is listed on two boards", source=source, line=number)
+    return _BoardOrder(rnd, team, opponent, players, number)
+
+
+_362_PAIR = re.compile(r"\s*T?([WDL])\s*(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)(?=\s|$)", re.IGNORECASE)
+
+
+def _parse_362(rest: str, number: int, source: str) -> dict[str, float]:
+    """TRF-2026 ``362``: team result codes ``TW``/``TD``/``TL`` (TieBreakServer reads the
+    letter at column 6, as for ``162``), each followed by its match points (defaults 2/1/0).
+    Read forgivingly as ``<code> <points>`` pairs; a win must beat a draw, a draw a loss."""
+    values: dict[str, float] = {}
+    position = 0
+    while position < len(rest) and rest[position:].strip():
+        matched = _362_PAIR.match(rest, position)
+        if matched is None:
+            raise InputError(
+                "362: expected team result codes TW, TD, TL, each followed by its match points "
+                f"(such as '362 TW 2.0   TD 1.0   TL 0.0'), got {rest.strip()!r}",
+                source=source,
+                line=number,
+            )
+        values[matched.group(1).upper()] = float(matched.group(2))
+        position = matched.end()
+    win, draw, loss = values.get("W", 2.0), values.get("D", 1.0), values.get("L", 0.0)
+    if not win > draw >= loss:
+        raise InputError(
+            f"362: win {win:g}, draw {draw:g}, loss {loss:g}: a won match must score more than a drawn "
+            "one, a drawn one at least a lost one",
+            source=source,
+            line=number,
+        )
+    return values
+
+
+def _match_games(games: Iterable[Game], member_of: Mapping[int, int]) -> dict[tuple[int, frozenset[int]], list[Game]]:
+    """(round, {team, team}) -> the games between the members of two teams (as ``team_event_of``)."""
+    matches: dict[tuple[int, frozenset[int]], list[Game]] = defaultdict(list)
+    for game in games:
+        first, second = member_of.get(game.white), member_of.get(game.black)
+        if first is not None and second is not None and first != second:
+            matches[(game.round, frozenset((first, second)))].append(game)
+    return matches
+
+
+def _order_boards(
+    games: tuple[Game, ...], teams: tuple[Team, ...], orders: list[_BoardOrder], source: str
+) -> tuple[Game, ...]:
+    """Hand each team match's board numbers out in its board order: a ``300`` record's, else
+    the roster order (of the lower-numbered team)."""
+    member_of = {pid: team.id for team in teams for pid in team.roster}
+    roster_place = {team.id: {pid: k for k, pid in enumerate(team.roster)} for team in teams}
+    matches = _match_games(games, member_of)
+    given: dict[tuple[int, int], _BoardOrder] = {}
+    for order in orders:
+        if (order.round, order.team) in given:
+            raise InputError(
+                f"300: team {order.team}'s board order in round {order.round} is already given on line "
+                f"{given[(order.round, order.team)].line}",
+                source=source,
+                line=order.line,
+            )
+        match = matches.get((order.round, frozenset((order.team, order.opponent))))
+        if match is None:
+            raise InputError(
+                f"300: teams {order.team} and {order.opponent} have no games between their members in "
+                f"round {order.round}",
+                source=source,
+                line=order.line,
+            )
+        played = {pid for game in match for pid in (game.white, game.black) if member_of[pid] == order.team}
+        listed = {pid for pid in order.players if pid}
+        if listed != played:
+            raise InputError(
+                f"300: in round {order.round} team {order.team} played with players "
+                f"{', '.join(map(str, sorted(played)))} against team {order.opponent}, but the line lists "
+                f"{', '.join(map(str, sorted(listed)))}",
+                source=source,
+                line=order.line,
+            )
+        given[(order.round, order.team)] = order
+
+    def place(team_id: int, order: _BoardOrder | None) -> Callable[[Game], int]:
+        places = roster_place[team_id] if order is None else {pid: k for k, pid in enumerate(order.players)}
+        return lambda game: places[game.white] if member_of[game.white] == team_id else places[game.black]
+
+    renumbered: dict[tuple[int, int, int], int] = {}  # (round, white, black) -> board
+    for (rnd, pair), match in matches.items():
+        low, high = sorted(pair)
+        by_low = sorted(match, key=place(low, given.get((rnd, low))))
+        by_high = sorted(match, key=place(high, given.get((rnd, high))))
+        if (rnd, high) in given and (rnd, low) not in given:
+            ordered = by_high
+        else:
+            ordered = by_low
+            if (rnd, high) in given and by_high != by_low:
+                raise InputError(
+                    f"300: the board orders of teams {low} (line {given[(rnd, low)].line}) and {high} in "
+                    f"round {rnd} do not pair the same players",
+                    source=source,
+                    line=given[(rnd, high)].line,
+                )
+        boards = sorted(game.board for game in match)
+        for board, game in zip(boards, ordered, strict=True):
+            renumbered[(game.round, game.white, game.black)] = board
+    moved = [replace(g, board=renumbered.get((g.round, g.white, g.black), g.board)) for g in games]
+    return tuple(sorted(moved, key=lambda g: (g.round, g.board)))
 
 
 def _field(line: str, first: int, last: int) -> str:
@@ -832,9 +1007,10 @@ def write_trf(
     ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
     round with results, are written as zero-point byes.  Teams follow the players
     (``_team_lines``): ``013`` when numbered 1..n (else ``310``), ``320`` for team PABs (with
-    the preset's PAB MP/GP), ``330`` for forfeited team matches.  TRF has no boards, fouls,
-    clubs, game kind, team preset, team matches given by totals, or team byes other than PAB:
-    those are lost.  Raises InputError when a value does not fit its columns
+    the preset's PAB MP/GP), ``330`` for forfeited team matches, ``300`` for a team whose
+    players in a match, by board, are not in roster order.  TRF has no board numbers (only
+    the order within a team match), fouls, clubs, game kind, team preset, team matches given
+    by totals, or team byes other than PAB: those are lost.  Raises InputError when a value does not fit its columns
     or a player has two entries in one round.
     """
     t = tournament
@@ -879,14 +1055,15 @@ def write_trf(
 #: Tags ``parse_trf`` turns into fields (never kept in ``records``) and ``write_trf`` writes
 #: from those fields.  ``092`` is kept (its text says more than the system) unless it is
 #: exactly the canonical name of ``TYPE_NAMES``; a second ``012`` is kept.
-_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS, TEAM26, TEAM_PAB, TEAM_FORFEIT})
+_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS, TEAM26, TEAM_PAB, TEAM_FORFEIT, TEAM_ORDER})
 
 
 def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
     """Team records after the players: ``013`` (TRF-16) when the teams are numbered 1..n in
     order, else ``310`` (TRF-2026, which carries the number; also when ``013`` lines are kept,
-    i.e. the file had both); then ``320`` for the pairing-allocated byes and ``330`` for the
-    forfeited matches."""
+    i.e. the file had both); then ``320`` for the pairing-allocated byes, ``330`` for the
+    forfeited matches and ``300`` for each team that played a match (games between members of
+    two teams) in a board order other than its roster's."""
     if not t.teams:
         if t.team_matches or t.team_byes:
             raise InputError("team matches or team byes without teams: TRF numbers them by team record")
@@ -933,6 +1110,27 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
         if match.forfeit not in TEAM_FORFEITS:
             raise InputError(f"round {match.round}: forfeit {match.forfeit!r}: expected +-, -+ or --")
         lines.append(f"{TEAM_FORFEIT} {match.forfeit} {match.round:03d} {match.first:03d} {match.second:03d}")
+    lines += _board_order_lines(t)
+    return lines
+
+
+def _board_order_lines(t: Tournament) -> list[str]:
+    """``300`` for every team whose players in a match, by board, are not in roster order."""
+    member_of = {pid: team.id for team in t.teams for pid in team.roster}
+    roster_place = {team.id: {pid: k for k, pid in enumerate(team.roster)} for team in t.teams}
+    lines = []
+    matches = _match_games(t.games, member_of)
+    for (rnd, pair), match in sorted(matches.items(), key=lambda item: (item[0][0], sorted(item[0][1]))):
+        ordered = sorted(match, key=lambda game: game.board)
+        for team_id in sorted(pair):
+            players = [g.white if member_of[g.white] == team_id else g.black for g in ordered]
+            if players == sorted(players, key=roster_place[team_id].__getitem__):
+                continue
+            (opponent,) = pair - {team_id}
+            if not 1 <= rnd <= _MAX_TEAM or not 1 <= team_id <= _MAX_TEAM or not 1 <= opponent <= _MAX_TEAM:
+                raise InputError(f"round {rnd}: team {team_id}'s board order: TRF's 300 holds rounds and teams 1-999")
+            listed = " ".join(f"{pid:04d}" for pid in players)
+            lines.append(f"{TEAM_ORDER} {rnd:03d} {team_id:03d} {opponent:03d} {listed}")
     return lines
 
 

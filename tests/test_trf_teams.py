@@ -3,7 +3,9 @@
 Fixtures in ``tests/data/teams``: ``xiangqi-league.trf`` is ``xiangqi-league.toml`` written by
 ``write_trf`` (4 teams x 3 boards, 3 rounds, ``013`` lines); ``three-team-cup-2026.trf`` is a
 hand-made TRF-2026 file (3 teams x 2 boards: ``310`` teams, a ``320`` PAB each round, a ``330``
-forfeited match, a ``362`` record).
+forfeited match, a ``362`` record); ``out-of-order-2026.trf`` is hand-made (2 teams x 3
+boards, 2 rounds: a ``300`` record puts Aurora's players 2, 1 and an empty board 3 in round 1,
+a ``362`` record in the 9-column layout of ``162``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ TEAMS = Path(__file__).parent / "data" / "teams"
 LEAGUE_TOML = TEAMS / "xiangqi-league.toml"
 LEAGUE_TRF = TEAMS / "xiangqi-league.trf"
 CUP_2026 = TEAMS / "three-team-cup-2026.trf"
+OUT_OF_ORDER = TEAMS / "out-of-order-2026.trf"
 
 
 def read(path: Path) -> str:
@@ -275,3 +278,105 @@ def test_write_rejects_team_records_trf_cannot_hold() -> None:
         write_trf(replace(t, teams=(Team(1, "Ghosts", (99,)),)))
     with pytest.raises(InputError, match="without teams"):
         write_trf(replace(t, teams=()))
+
+
+# -- TRF-2026 300 (out-of-order boards) and 362 (team match points) ------------------------------
+
+
+def boards_of(t) -> list[tuple[int, list[tuple[int, int, int]]]]:
+    return [(m.round, [(g.board, g.white, g.black) for g in m.boards]) for m in team_event_of(t).matches]
+
+
+def test_300_puts_the_match_boards_in_the_given_order() -> None:
+    t = parse_trf(read(OUT_OF_ORDER))
+    # Round 1 without 300 would be 1-5 on board 1 (roster order); the record says 2 first.
+    assert boards_of(t) == [(1, [(1, 2, 4), (2, 5, 1)]), (2, [(1, 1, 4), (2, 5, 2), (3, 3, 6)])]
+    assert "300" not in {tag for tag, _ in t.records}  # read into the boards, written from them
+    without = parse_trf(read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", ""))
+    assert boards_of(without)[0] == (1, [(1, 5, 1), (2, 2, 4)])
+    assert mp_gp(team_standings(team_event_of(t))) == {1: (4.0, 3.5), 2: (0.0, 1.5)}
+
+
+def test_300_round_trips_and_is_written_from_the_board_order() -> None:
+    t = parse_trf(read(OUT_OF_ORDER))
+    text = write_trf(t)
+    assert [line for line in text.splitlines() if line.startswith("300")] == ["300 001 001 002 0002 0001"]
+    assert parse_trf(text) == t
+    in_roster_order = parse_trf(read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", ""))
+    # Aurora in roster order (1, 2) met Borealis 5, 4: Borealis is the team out of order.
+    written = write_trf(in_roster_order)
+    assert [line for line in written.splitlines() if line.startswith("300")] == ["300 001 002 001 0005 0004"]
+    assert parse_trf(written) == in_roster_order
+
+
+def test_300_for_the_other_team_and_for_both_teams() -> None:
+    # Borealis (roster 4, 5, 6) in its roster order 4, 5 puts 2-4 on board 1: the fixture's boards.
+    base = read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", "")
+    other = parse_trf(base + "300 001 002 001 0004 0005\n")
+    assert boards_of(other)[0] == (1, [(1, 2, 4), (2, 5, 1)])
+    both = parse_trf(base + "300 001 002 001 0004 0005\n300 001 001 002 0002 0001\n")
+    assert boards_of(both)[0] == (1, [(1, 2, 4), (2, 5, 1)])
+    with pytest.raises(InputError) as caught:
+        parse_trf(base + "300 001 002 001 0004 0005\n300 001 001 002 0001 0002\n")
+    assert "do not pair the same players" in caught.value.message
+
+
+def test_the_roster_order_decides_the_boards_without_300() -> None:
+    text = read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", "")
+    text = text.replace(t310(1, "Aurora", "   1", "   2", "   3"), t310(1, "Aurora", "   2", "   1", "   3"))
+    assert boards_of(parse_trf(text))[1] == (2, [(1, 5, 2), (2, 1, 4), (3, 3, 6)])
+
+
+def test_362_is_checked_and_kept_verbatim() -> None:
+    t = parse_trf(read(OUT_OF_ORDER))
+    assert ("362", "TW 3.0   TD 1.0   TL 0.0") in t.records
+    assert "362 TW 3.0   TD 1.0   TL 0.0" in write_trf(t).splitlines()
+    # The team match points still come from the team preset (2/1/0): 362 is not applied.
+    assert team_event_of(t).scoring.match_win == 2.0
+    for rest in ("W 2.0 D 1.0 L 0.0", "tw 2 td 1 tl 0", "TD 0.5"):
+        assert ("362", rest) in parse_trf(HEAD + "362 " + rest + "\n").records
+
+
+BASE_300 = read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", "")
+LINE_300 = len(BASE_300.splitlines()) + 1
+
+
+@pytest.mark.parametrize(
+    ("line", "fragment"),
+    [
+        ("300 001 001 002", "the team's players in board order"),
+        ("300 001 001 002 0002 x001", "the team's players in board order"),
+        ("300 000 001 002 0002 0001", "the team's players in board order"),
+        ("300 001 001 001 0002 0001", "paired with itself"),
+        ("300 001 001 002 0000 0000", "every board is empty"),
+        ("300 001 001 002 0002 0002", "listed on two boards"),
+        ("300 001 001 003 0002 0001", "team 3 is not a team"),
+        ("300 001 001 002 0002 0003", "played with players 1, 2"),
+        ("300 001 001 002 0002", "played with players 1, 2"),
+        ("300 003 001 002 0002 0001", "names round 3"),
+        ("362 TW two", "team result codes"),
+        ("362 TX 2.0", "team result codes"),
+        ("362 TW 1.0 TD 1.0", "a won match must score more"),
+    ],
+)
+def test_malformed_300_and_362_lines_name_the_line(line: str, fragment: str) -> None:
+    with pytest.raises(InputError) as caught:
+        parse_trf(BASE_300 + line + "\n", source="ooo.trf")
+    assert caught.value.line == LINE_300
+    assert caught.value.source == "ooo.trf"
+    assert fragment in caught.value.message
+
+
+def test_300_twice_for_a_team_and_round_names_the_second_line() -> None:
+    with pytest.raises(InputError) as caught:
+        parse_trf(BASE_300 + "300 001 001 002 0002 0001\n300 001 001 002 0001 0002\n")
+    assert caught.value.line == LINE_300 + 1
+    assert f"already given on line {LINE_300}" in caught.value.message
+
+
+def test_300_between_teams_that_did_not_meet_names_the_line() -> None:
+    text = read(CUP_2026) + "300 002 002 003 0003 0004\n"  # round 2: 1-3 forfeited, 2 had the PAB
+    with pytest.raises(InputError) as caught:
+        parse_trf(text)
+    assert caught.value.line == len(read(CUP_2026).splitlines()) + 1
+    assert "no games between their members in round 2" in caught.value.message
