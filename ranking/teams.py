@@ -554,6 +554,12 @@ def team_event_of(tournament: Tournament) -> TeamEvent:
         scoring = replace(scoring, game=tournament.rules.scoring)
     if most_boards and most_boards != scoring.boards:
         scoring = replace(scoring, boards=most_boards)
+    scoring_record = next((rest for tag, rest in tournament.records if tag == "362"), None)
+    if scoring_record is not None:  # TRF-2026 362: the event's own match points
+        from ranking.trf import team_match_points
+
+        win, draw, loss = team_match_points(scoring_record)
+        scoring = replace(scoring, match_win=win, match_draw=draw, match_loss=loss)
     rules = preset.rules
     if tournament.team_tiebreaks:
         rules = replace(rules, tiebreaks=tuple(tournament.team_tiebreaks))

@@ -539,7 +539,13 @@ def _parse_300(rest: str, number: int, source: str) -> _BoardOrder:
 _362_PAIR = re.compile(r"\s*T?([WDL])\s*(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)(?=\s|$)", re.IGNORECASE)
 
 
-def _parse_362(rest: str, number: int, source: str) -> dict[str, float]:
+def team_match_points(rest: str, number: int | None = None, source: str = "<trf>") -> tuple[float, float, float]:
+    """Match points for a won, drawn and lost team match from a ``362`` record's text."""
+    values = _parse_362(rest, number, source)
+    return values.get("W", 2.0), values.get("D", 1.0), values.get("L", 0.0)
+
+
+def _parse_362(rest: str, number: int | None, source: str) -> dict[str, float]:
     """TRF-2026 ``362``: team result codes ``TW``/``TD``/``TL`` (TieBreakServer reads the
     letter at column 6, as for ``162``), each followed by its match points (defaults 2/1/0).
     Read forgivingly as ``<code> <points>`` pairs; a win must beat a draw, a draw a loss."""

@@ -294,7 +294,7 @@ def test_300_puts_the_match_boards_in_the_given_order() -> None:
     assert "300" not in {tag for tag, _ in t.records}  # read into the boards, written from them
     without = parse_trf(read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", ""))
     assert boards_of(without)[0] == (1, [(1, 5, 1), (2, 2, 4)])
-    assert mp_gp(team_standings(team_event_of(t))) == {1: (4.0, 3.5), 2: (0.0, 1.5)}
+    assert mp_gp(team_standings(team_event_of(t))) == {1: (6.0, 3.5), 2: (0.0, 1.5)}  # 362: a won match is 3
 
 
 def test_300_round_trips_and_is_written_from_the_board_order() -> None:
@@ -327,12 +327,12 @@ def test_the_roster_order_decides_the_boards_without_300() -> None:
     assert boards_of(parse_trf(text))[1] == (2, [(1, 5, 2), (2, 1, 4), (3, 3, 6)])
 
 
-def test_362_is_checked_and_kept_verbatim() -> None:
+def test_362_sets_the_team_match_points_and_is_kept_verbatim() -> None:
     t = parse_trf(read(OUT_OF_ORDER))
     assert ("362", "TW 3.0   TD 1.0   TL 0.0") in t.records
     assert "362 TW 3.0   TD 1.0   TL 0.0" in write_trf(t).splitlines()
-    # The team match points still come from the team preset (2/1/0): 362 is not applied.
-    assert team_event_of(t).scoring.match_win == 2.0
+    scoring = team_event_of(t).scoring
+    assert (scoring.match_win, scoring.match_draw, scoring.match_loss) == (3.0, 1.0, 0.0)
     for rest in ("W 2.0 D 1.0 L 0.0", "tw 2 td 1 tl 0", "TD 0.5"):
         assert ("362", rest) in parse_trf(HEAD + "362 " + rest + "\n").records
 
