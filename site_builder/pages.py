@@ -510,5 +510,6 @@ def _rank_chart(history: list[int], field: int, width: int = 320, height: int = 
     scale = (height - 2 * pad) / max(field - 1, 1)
     points = [{"round": number, "place": place, "x": round(pad + (number - 1) * step, 1),
                "y": round(pad + (place - 1) * scale, 1)} for number, place in enumerate(history, start=1)]
-    return {"width": width, "height": height, "pad": pad, "bottom": height - pad, "right": width - pad,
+    return {"places": ", ".join(str(place) for place in history),
+            "width": width, "height": height, "pad": pad, "bottom": height - pad, "right": width - pad,
             "field": field, "points": points, "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)}
