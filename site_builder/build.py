@@ -220,6 +220,8 @@ def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: s
     if len(pages) < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
         _render_pages(pages, build, theme, template_digest, cache)
         return
+    for language, template in {(page.language or "en", page.template) for page in pages}:
+        _environment(theme, template_digest, language, cache).get_template(template)  # compiled once, then forked
     global _JOBS
     _JOBS = pages
     try:
