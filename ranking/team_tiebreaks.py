@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ranking.errors import InputError
 from ranking.rules import DirectEncounterMode, Edition
 from ranking.scoresheet import NO_OPPONENT, Kind
-from ranking.tiebreaks import Value, runs_of_equal
+from ranking.tiebreaks import Value, cut_total, runs_of_equal
 
 if TYPE_CHECKING:
     from ranking.teams import TeamRecord, TeamSheet
@@ -156,26 +156,6 @@ def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[
     return result
 
 
-def _cut_total(sheet: TeamSheet, spec: TeamSpec, items: list[tuple[float, Any, bool]]) -> float:
-    """Sum (contribution, significance, VUR) after Cn/Mn (C.07 14), cutting the lowest VUR
-    contribution instead of the least significant value when it is not lower (16.5)."""
-    low, high = spec.cut + spec.median, spec.median
-    items = list(items)
-    keep = max(sheet.options.keep_rounds, 0)
-    for step in range(max(low, high)):
-        if step < low and len(items) > keep and items:
-            least = min(items, key=lambda item: item[1])
-            vurs = [item for item in items if item[2]]
-            if vurs:
-                lowest_vur = min(vurs, key=lambda item: item[0])
-                if lowest_vur[0] >= least[0]:
-                    least = lowest_vur
-            items.remove(least)
-        if step < high and len(items) > keep and items:
-            items.remove(max(items, key=lambda item: item[1]))
-    return sum(item[0] for item in items)
-
-
 # -- scores ------------------------------------------------------------------------------------
 
 @_register("MP", "Match points", "FIDE C.07 11.1; CXA 13.2 场分", "total match points")
@@ -200,7 +180,7 @@ def other_score(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
            "sum of the opponents' MP or GP (unplayed matches per art. 16)", modifiers="CMP")
 def buchholz(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
     which = spec.score or _primary(sheet)
-    return [_cut_total(sheet, spec, [(value, value, record.vur) for value, record in items])
+    return [cut_total(sheet, spec, [(value, value, record.vur) for value, record in items])
             for items in _opponent_scores(sheet, spec, which)]
 
 
@@ -213,7 +193,7 @@ def extended_sonneborn_berger(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
     for items in _opponent_scores(sheet, spec, opponent_score):
         products = [(value * record.score(own_score), (value, value * record.score(own_score)), record.vur)
                     for value, record in items]
-        result.append(_cut_total(sheet, spec, products))
+        result.append(cut_total(sheet, spec, products))
     return result
 
 

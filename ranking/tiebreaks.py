@@ -150,12 +150,14 @@ def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
     return scores, seen
 
 
-def _cut_total(sheet: Scoresheet, spec: TiebreakSpec, items: list[tuple[float, Any, bool]]) -> float:
+def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
     """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
 
-    A low cut drops the least significant value, except that where the player has VURs
-    the lowest VUR contribution is cut instead when it is higher (C.07 16.5).  Cuts stop
-    when they would leave fewer than ``keep_rounds`` values (RULES.md 3).
+    Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
+    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value,
+    except that where the player has VURs the lowest VUR contribution is cut instead when
+    it is higher (C.07 16.5).  Cuts stop when they would leave fewer than ``keep_rounds``
+    values (RULES.md 3).
     """
     low = spec.cut + spec.median
     high = spec.median
@@ -195,7 +197,7 @@ def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[
         if simple_cut and len(values) > max(sheet.options.keep_rounds, 0) and not any(item[2] for item in items):
             result.append(sum(values) - min(values))  # Cut-1 without VURs: drop the lowest (C.07 14.1)
         else:
-            result.append(_cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items]))
+            result.append(cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items]))
     return result
 
 
@@ -225,7 +227,7 @@ def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     contributions = _cached_contributions(sheet, spec)
     if not (spec.cut or spec.median):
         return [sum(value * fraction for value, fraction, _ in items) for items in contributions]
-    return [_cut_total(sheet, spec, [(value * fraction, (value, value * fraction), vur)
+    return [cut_total(sheet, spec, [(value * fraction, (value, value * fraction), vur)
                                      for value, fraction, vur in items])
             for items in contributions]
 
