@@ -120,12 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def standings_command(args: argparse.Namespace) -> int:
     from ranking.loading import load_tournament
 
-    if args.config is not None or not os.path.exists(args.input):
+    if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
+        tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
+    else:
         from ranking.commands import stored_tournament
 
         tournament = stored_tournament(args.input, args.config)
-    else:
-        tournament = load_tournament(args.input)
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     if args.rules is None and args.tiebreaks is None:

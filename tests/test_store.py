@@ -308,3 +308,10 @@ def test_a_reader_in_another_thread_never_sees_an_event_that_is_rolled_back(tmp_
     reader.join()
     assert [entry.id for entry in seen] == [entry.id for entry in store.log("open")] == [1]
     store.close()
+
+
+def test_standings_input_is_a_file_when_one_exists_even_with_a_config(config: Path) -> None:
+    by_file = tiebreak(config, "standings", str(EXAMPLES / "chess-swiss.trf"), "--json")
+    assert by_file.returncode == 0 and json.loads(by_file.stdout)["tournament"] == "Atlantic Open 2026"
+    missing = tiebreak(config, "standings", "nowhere/event.trf")
+    assert missing.returncode == 2 and "nowhere/event.trf" in missing.stderr
