@@ -42,11 +42,14 @@ import re
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, unquote, urlsplit
+
+if TYPE_CHECKING:
+    from telegram.ext import Application
 
 __all__ = ["ApiError", "FakeTelegram"]
 
@@ -1069,3 +1072,25 @@ def _document_object(info: dict[str, Any]) -> dict[str, Any]:
         "mime_type": info["mime_type"],
         "file_size": len(info["content"]),
     }
+
+
+@contextlib.asynccontextmanager
+async def running(application: Application) -> AsyncIterator[list[BaseException]]:
+    """Run a python-telegram-bot ``application`` with long polling against the fake server and
+    yield the list of errors its handlers raised; ``post_init`` runs first, as in run_polling."""
+    errors: list[BaseException] = []
+
+    async def collect(update: object, context: Any) -> None:
+        errors.append(context.error)
+
+    application.add_error_handler(collect)
+    async with application:
+        if application.post_init is not None:
+            await application.post_init(application)
+        await application.start()
+        await application.updater.start_polling(poll_interval=0, timeout=1)
+        try:
+            yield errors
+        finally:
+            await application.updater.stop()
+            await application.stop()

@@ -4,19 +4,17 @@ stack (HTTPXRequest, long polling, AIORateLimiter) against the fake Bot API serv
 
 from __future__ import annotations
 
-import contextlib
 import html
 import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import fake_telegram
 import pytest
-from fake_telegram import FakeTelegram
-from telegram.ext import Application, ContextTypes
+from fake_telegram import FakeTelegram, running
+from telegram.ext import Application
 
 from bot import i18n as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
@@ -41,10 +39,7 @@ ignore_retry_after_deprecation = pytest.mark.filterwarnings("ignore:.*retry_afte
 
 
 @pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeTelegram]:
-    # The fake writes a response's headers and body in two writes: without TCP_NODELAY, Nagle's
-    # algorithm and the client's delayed ACK add ~40 ms to every call (see benchmarks/bot.py).
-    monkeypatch.setattr(fake_telegram._Handler, "disable_nagle_algorithm", True)
+def server() -> Iterator[FakeTelegram]:
     with FakeTelegram(TOKEN) as fake:
         yield fake
 
@@ -62,27 +57,6 @@ def service(store: SQLiteStore) -> BotService:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
     service.pair(Who(CHIEF, CHIEF))
     return service
-
-
-@contextlib.asynccontextmanager
-async def running(application: Application) -> AsyncIterator[list[BaseException]]:
-    """Run the application with long polling; yield the errors its handlers raised."""
-    errors: list[BaseException] = []
-
-    async def collect(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        errors.append(context.error)  # type: ignore[arg-type]
-
-    application.add_error_handler(collect)
-    async with application:
-        if application.post_init is not None:  # as run_polling does: the command menu
-            await application.post_init(application)
-        await application.start()
-        await application.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            yield errors
-        finally:
-            await application.updater.stop()
-            await application.stop()
 
 
 def bot(server: FakeTelegram, service: BotService) -> Application:

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import json
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_telegram import FakeTelegram
+from fake_telegram import FakeTelegram, running
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import (
     AIORateLimiter,
@@ -52,25 +51,6 @@ def server() -> Iterator[FakeTelegram]:
 
 def _builder(server: FakeTelegram) -> ApplicationBuilder:
     return Application.builder().token(TOKEN).base_url(f"{server.url}/bot").base_file_url(f"{server.url}/file/bot")
-
-
-@contextlib.asynccontextmanager
-async def running(application: Application) -> AsyncIterator[list[BaseException]]:
-    """Run ``application`` with long polling; yield the list of errors its handlers raised."""
-    errors: list[BaseException] = []
-
-    async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        errors.append(context.error)  # type: ignore[arg-type]
-
-    application.add_error_handler(on_error)
-    async with application:
-        await application.start()
-        await application.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            yield errors
-        finally:
-            await application.updater.stop()
-            await application.stop()
 
 
 def _api(server: FakeTelegram, method: str, body: bytes | None = None, content_type: str = "", token: str = TOKEN):
