@@ -197,6 +197,7 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.fake = fake
         self.connections: set[Any] = set()
+        self.busy: set[Any] = set()  # connections answering a request (not idle in keep-alive)
         self.connections_lock = threading.Lock()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -244,6 +245,17 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def _handle(self) -> None:
+        with self.server.connections_lock:
+            self.server.busy.add(self.connection)
+        try:
+            self._answer()
+        finally:
+            with self.server.connections_lock:
+                self.server.busy.discard(self.connection)
+            if self.server.fake._closing:
+                self.close_connection = True  # stopping: no further request on this connection
+
+    def _answer(self) -> None:
         try:
             body = self._read_body()
         except (OSError, ValueError):
@@ -327,9 +339,10 @@ class FakeTelegram:
             self._closing = True  # wakes waiting getUpdates calls
             self._cond.notify_all()
         httpd.shutdown()
-        # Idle keep-alive connections would keep their handler threads blocked in a read.
+        # Idle keep-alive connections would keep their handler threads blocked in a read; a
+        # connection answering a request (a woken long poll) finishes its answer first.
         with httpd.connections_lock:
-            connections = list(httpd.connections)
+            connections = list(httpd.connections - httpd.busy)
         for conn in connections:
             with contextlib.suppress(OSError):
                 conn.shutdown(2)  # socket.SHUT_RDWR
