@@ -94,12 +94,14 @@ def main() -> int:
             print(f"one result ({change}):")
             print(f"  rebuild:         {seconds:7.2f} s, {report.rendered} of {report.pages} pages rendered again,"
                   f" {len(report.files)} files written")
+            print("  " + ", ".join(f"{name} {value:.2f} s" for name, value in report.phases.items()))
             timed_build(tournament, settings, 0)  # back to the original results
         median = statistics.median(timings)
         print(f"incremental rebuild after one result: median {median:.2f} s of {len(timings)}"
               f"  {verdict(median, INCREMENTAL_TARGET)}")
         report, seconds = timed_build(tournament, settings, 0)
         print(f"nothing changed:   {seconds:7.2f} s, {report.rendered} of {report.pages} pages rendered again")
+        print("  " + ", ".join(f"{name} {value:.2f} s" for name, value in report.phases.items()))
     return 0
 
 

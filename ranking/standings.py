@@ -93,7 +93,7 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
     """
     rules = rules or default_rules(tournament)
     specs = parse_chain(rules.tiebreaks)
-    with _collection_paused():
+    with collection_paused():
         played = apply_withdrawals(tournament, rules).tournament
         return _rank(tournament, rules, specs, Scoresheet(played, rules, after_round))
 
@@ -146,8 +146,8 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
 
 
 @contextmanager
-def _collection_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while standings are computed.
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while standings (or pages) are computed.
 
     Building a scoresheet allocates a tuple per player and round and no reference cycles, so the
     collector only rescans the (large) tournament again and again: a third of the time

@@ -244,3 +244,28 @@ def test_numbers_use_the_languages_decimal_mark(site: Path, language: str, mark:
 if __name__ == "__main__":
     write_template()
     print(f"wrote {POT.relative_to(ROOT)}")
+
+
+def test_the_site_environment_translates_new_style_and_escapes_variables() -> None:
+    """Jinja2's new-style gettext semantics, kept by the builder's faster version: the message
+    is always a format string, variables are escaped, plurals pick by ``num``."""
+    from site_builder.build import THEMES, _environment
+
+    environment = _environment(THEMES / "default", "test", "zh")
+    render = lambda source, **values: environment.from_string(source).render(**values)  # noqa: E731
+    assert render('{{ _("Standings") }}') == load_translations("zh", DOMAIN).gettext("Standings")
+    assert render('{{ _("Round %(n)s", n=x) }}', x="<b>") == (
+        load_translations("zh", DOMAIN).gettext("Round %(n)s") % {"n": "&lt;b&gt;"})
+    assert render('{{ _("100%% sure") }}') == "100% sure"  # a format string even without variables
+    english = _environment(THEMES / "default", "test", "en")
+    plural = '{{ ngettext("%(num)s play-off game still to play.", "%(num)s play-off games still to play.", n) }}'
+    assert english.from_string(plural).render(n=1) == "1 play-off game still to play."
+    assert english.from_string(plural).render(n=3) == "3 play-off games still to play."
+
+
+def test_dict_keys_win_over_dict_methods_in_templates() -> None:
+    from site_builder.build import THEMES, _environment
+
+    environment = _environment(THEMES / "default", "test", "en")
+    template = environment.from_string("{{ row.values|join(',') }} {{ row.name }} {{ row.items is defined }}")
+    assert template.render(row={"values": [1, 2], "name": "<i>"}) == "1,2 &lt;i&gt; True"
