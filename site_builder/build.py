@@ -18,8 +18,9 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from babel.numbers import format_decimal
@@ -78,21 +79,18 @@ class BuildReport:
 
 @dataclass(frozen=True)
 class _Page:
+    """A page to render: ``template`` in ``language`` with ``data`` and the context every page
+    gets (``_common``: the language, links to the roots and to the other languages)."""
+
     path: str  # relative to the site root, with "/" separators
-    template: str | None  # None for a download (``content`` is the file)
-    context: dict | None = None
-    content: bytes | None = None
-    language: str | None = None
+    name: str  # the path of the same page in the first language (at the root)
+    template: str
+    language: str
+    data: dict
     # A page whose data is costly to build may give what it depends on (``fingerprint``) and
     # a function that builds its data (``late``: name -> value added to the context) instead.
     fingerprint: object = None
-    late: tuple[str, object] | None = None
-
-    def full_context(self) -> dict:
-        if self.late is None:
-            return self.context or {}
-        name, build = self.late
-        return {**(self.context or {}), name: build()}
+    late: tuple[str, Callable[[], object]] | None = None
 
 
 def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildReport:
@@ -108,63 +106,37 @@ def build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildR
 def _build_site(tournaments: dict[str, object], settings: SiteSettings) -> BuildReport:
     started = time.perf_counter()
     theme = THEMES / settings.theme
-    template_digest = _digest_folder(theme / "templates")
     out = settings.out_dir
     out.parent.mkdir(parents=True, exist_ok=True)
     previous = out.resolve() if out.exists() else None
-    old_manifest = _read_manifest(previous)
     ranks_cache = _read_json(previous / RANKS_CACHE) if previous else {}
     pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
                      for slug, tournament in tournaments.items()}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
+    work = _Work(build, previous, _read_manifest(previous), theme, _digest_folder(theme / "templates"),
+                 out.parent / f".{out.name}.templates", settings, pages_by_slug)
     report = BuildReport(out)
     manifest: dict[str, str] = {}
-    data_digests: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive; its digest)
-    to_render: list[_Page] = []
-    folders: set[str] = set()
     try:
-        for page in _pages(pages_by_slug, settings):
-            if page.template is None:
-                assert page.content is not None
-                digest = hashlib.sha256(page.content).hexdigest()
-            else:
-                digest = _page_digest(page, template_digest, data_digests)
-            manifest[page.path] = digest
-            folder = os.path.dirname(page.path)
-            if folder not in folders:
-                os.makedirs(os.path.join(build, folder), exist_ok=True)
-                folders.add(folder)
-            report.pages += 1
-            if previous is not None and old_manifest.get(page.path) == digest:
-                try:
-                    os.link(os.path.join(previous, page.path), os.path.join(build, page.path))
-                    report.reused += 1
-                    continue
-                except FileNotFoundError:  # the manifest named a file that is gone: write it again
-                    pass
-            target = build / page.path
-            if page.template is None:
-                target.write_bytes(page.content or b"")
-            else:
-                to_render.append(_Page(page.path, page.template, page.full_context(), language=page.language))
-            report.rendered += 1
-            report.files.append(page.path)
+        tasks = _plan(work)
         report.phases["pages"] = time.perf_counter() - started
-        _render_all(to_render, build, theme, template_digest, out.parent / f".{out.name}.templates")
+        for done in _run(tasks, work):
+            manifest.update(done.manifest)
+            report.reused += done.reused
+            report.files.extend(done.written)
+        report.pages = len(manifest)
+        report.rendered = report.pages - report.reused
         report.phases["render"] = time.perf_counter() - started - report.phases["pages"]
         for source in sorted((theme / "static").rglob("*")):
             if source.is_file():
                 relative = "static/" + source.relative_to(theme / "static").as_posix()
-                digest = hashlib.sha256(source.read_bytes()).hexdigest()
-                manifest[relative] = digest
-                target = build / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                if previous is not None and old_manifest.get(relative) == digest and (previous / relative).is_file():
-                    os.link(previous / relative, target)
-                else:
-                    shutil.copyfile(source, target)
-                    report.files.append(relative)
+                done = _Done()
+                (build / relative).parent.mkdir(parents=True, exist_ok=True)
+                _put(work, relative, hashlib.sha256(source.read_bytes()).hexdigest(), done,
+                     lambda target, source=source: shutil.copyfile(source, target))
+                manifest.update(done.manifest)
+                report.files.extend(done.written)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
@@ -180,115 +152,220 @@ def _build_site(tournaments: dict[str, object], settings: SiteSettings) -> Build
     return report
 
 
-def _pages(pages_by_slug: dict[str, TournamentPages], settings: SiteSettings) -> Iterator[_Page]:
-    default = settings.languages[0]
-    summaries = [pages.summary() for pages in pages_by_slug.values()]
+@dataclass
+class _Work:
+    """One build: what every task needs.  Forked workers inherit it (nothing is pickled but
+    the tasks, which name pages by number, and their results)."""
+
+    build: Path
+    previous: Path | None
+    old_manifest: dict[str, str]
+    theme: Path
+    template_digest: str
+    cache: Path  # compiled templates
+    settings: SiteSettings
+    pages_by_slug: dict[str, TournamentPages]
+    pages: list[_Page] = field(default_factory=list)  # the pages of the tasks "pages"
+    infos: dict[str, dict] = field(default_factory=dict)  # slug -> what the templates call ``t``
+    data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
+
+    @cached_property
+    def settings_key(self) -> str:
+        """The settings ``_common`` depends on."""
+        return repr((self.settings.base_url, self.settings.languages))
+
+
+@dataclass
+class _Done:
+    """What a task did: each file's digest, how many were hard-linked from the previous
+    build, and which were written."""
+
+    manifest: dict[str, str] = field(default_factory=dict)
+    reused: int = 0
+    written: list[str] = field(default_factory=list)
+
+
+# Tasks: ("pages", [index in work.pages]), ("players", (slug, [player ids])), ("downloads", slug).
+_PLAYERS_PER_TASK = 25  # a hundred pages in four languages
+
+
+def _plan(work: _Work) -> list[tuple[str, object]]:
+    """The build's tasks, biggest first so that parallel workers finish together.  The data
+    every page shares (standings, places by round, performances) is computed here, once."""
+    for slug, pages in work.pages_by_slug.items():
+        work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
+                            "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
+                            "teams": pages.has_teams}
+        for player in pages.tournament.players:
+            pages.player_fingerprint(player.id)
+    work.pages = list(_pages(work))
+    folders = {os.path.dirname(page.path) for page in work.pages} | {"static"}
+    folders |= {_prefix(language, work.settings) + f"{slug}/players"
+                for slug in work.pages_by_slug for language in work.settings.languages}
+    for folder in sorted(folders):
+        os.makedirs(os.path.join(work.build, folder), exist_ok=True)
+    big = [index for index, page in enumerate(work.pages) if page.template in _BIG_TEMPLATES]
+    small = [index for index, page in enumerate(work.pages) if page.template not in _BIG_TEMPLATES]
+    tasks: list[tuple[str, object]] = [("pages", [index]) for index in big]
+    tasks += [("pages", small[i:i + _PLAYERS_PER_TASK]) for i in range(0, len(small), _PLAYERS_PER_TASK)]
+    tasks += [("downloads", slug) for slug in work.pages_by_slug]
+    for slug, pages in work.pages_by_slug.items():
+        ids = [player.id for player in pages.tournament.players]
+        tasks += [("players", (slug, ids[i:i + _PLAYERS_PER_TASK])) for i in range(0, len(ids), _PLAYERS_PER_TASK)]
+    return tasks
+
+
+def _pages(work: _Work) -> Iterator[_Page]:
+    """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
+    settings = work.settings
+    summaries = [pages.summary() for pages in work.pages_by_slug.values()]
     for language in settings.languages:
-        prefix = "" if language == default else f"{language}/"
-
-        def common(path: str, language: str = language) -> dict:
-            depth = path.count("/")
-            root = "../" * depth
-            site_root = root + ("../" if language != default else "")
-            return {"lang": language, "html_lang": _HTML_LANG[language], "root": root, "site_root": site_root,
-                    "static": site_root + "static/", "base_url": settings.base_url,
-                    "languages": _switcher(path, language, settings.languages, default)}
-
-        path = prefix + "index.html"
-        yield _Page(path, "index.html", {**common("index.html"), "tournaments": summaries}, language=language)
-        for slug, pages in pages_by_slug.items():
-            info = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
-                    "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
-                    "teams": pages.has_teams}
-            base = f"{slug}/"
-            yield _Page(prefix + base + "index.html", "standings.html",
-                        {**common(base + "index.html"), "t": info, "standings": pages.standings_page},
-                        language=language)
+        yield _Page(_prefix(language, settings) + "index.html", "index.html", "index.html", language,
+                    {"tournaments": summaries})
+        for slug, pages in work.pages_by_slug.items():
+            yield _tournament_page(work, language, slug, "index.html", "standings.html", "standings",
+                                   pages.standings_page)
             if pages.has_teams:
-                yield _Page(prefix + base + "teams.html", "teams.html",
-                            {**common(base + "teams.html"), "t": info, "teams": pages.teams_page},
-                            language=language)
+                yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
             for number in pages.rounds_paired:
-                name = f"round-{number}.html"
-                yield _Page(prefix + base + name, "round.html",
-                            {**common(base + name), "t": info, "round": pages.round_data(number)}, language=language)
-            yield _Page(prefix + base + "crosstable.html", "crosstable.html",
-                        {**common(base + "crosstable.html"), "t": info, "table": pages.crosstable_page},
-                        language=language)
-            for player in pages.tournament.players:
-                name = f"players/{player.id}.html"
-                yield _Page(prefix + base + name, "player.html", {**common(base + name), "t": info},
-                            language=language, fingerprint=pages.player_fingerprint(player.id),
-                            late=("p", lambda pages=pages, player=player.id: pages.player_data(player)))
-    for slug, pages in pages_by_slug.items():
-        yield _Page(f"{slug}/standings.json", None, content=pages.json_text().encode())
-        yield _Page(f"{slug}/standings.csv", None, content=pages.csv_text().encode("utf-8"))
-        yield _Page(f"{slug}/{slug}.trf", None, content=pages.trf_text().encode("utf-8"))
+                yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
+                                       pages.round_data(number))
+            yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
+                                   pages.crosstable_page)
 
 
-_JOBS: list[_Page] = []  # the pages forked workers render (inherited, never pickled)
-PARALLEL_FROM = 64  # pages; below this, forking costs more than it saves
+def _tournament_page(work: _Work, language: str, slug: str, name: str, template: str, key: str,
+                     data: object) -> _Page:
+    return _Page(f"{_prefix(language, work.settings)}{slug}/{name}", f"{slug}/{name}", template, language,
+                 {"t": work.infos[slug], key: data})
 
 
-def _render_all(pages: list[_Page], build: Path, theme: Path, template_digest: str, cache: Path) -> None:
-    """Render ``pages`` into ``build``: in forked worker processes, one per core, when there
-    are many and this process runs no other thread (the bot's builds render in-process).
-    Workers take tasks from one queue, the big pages (standings, wall chart) first, so the
-    cores finish together."""
-    workers = min(os.cpu_count() or 1, 8)
-    if len(pages) < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
-        _render_pages(pages, build, theme, template_digest, cache)
-        return
-    for language, template in {(page.language or "en", page.template) for page in pages}:
-        _environment(theme, template_digest, language, cache).get_template(template)  # compiled once, then forked
-    global _JOBS
-    _JOBS = pages
-    try:
-        big = [index for index, page in enumerate(pages) if page.template in _BIG_TEMPLATES]
-        small = [index for index, page in enumerate(pages) if page.template not in _BIG_TEMPLATES]
-        tasks = [[index] for index in big] + [small[i:i + _CHUNK] for i in range(0, len(small), _CHUNK)]
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for _ in pool.imap_unordered(_render_job, [(task, build, theme, template_digest, cache) for task in tasks]):
-                pass
-    finally:
-        _JOBS = []
+def _player_pages(work: _Work, slug: str, player_id: int) -> Iterator[_Page]:
+    pages = work.pages_by_slug[slug]
+    name = f"{slug}/players/{player_id}.html"
+    for language in work.settings.languages:
+        yield _Page(_prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+                    fingerprint=pages.player_fingerprint(player_id),
+                    late=("p", lambda: pages.player_data(player_id)))
 
 
+def _prefix(language: str, settings: SiteSettings) -> str:
+    """The folder of a language's pages: the first language's are at the root."""
+    return "" if language == settings.languages[0] else f"{language}/"
+
+
+def _common(path: str, language: str, settings: SiteSettings) -> dict:
+    """What every template gets: the language, and the relative links to the roots and to
+    this page in the other languages (``path`` is the page's path in the first language)."""
+    default = settings.languages[0]
+    root = "../" * path.count("/")
+    site_root = root + ("../" if language != default else "")
+    return {"lang": language, "html_lang": _HTML_LANG[language], "root": root, "site_root": site_root,
+            "static": site_root + "static/", "base_url": settings.base_url,
+            "languages": _switcher(path, language, settings.languages, default)}
+
+
+def _do(task: tuple[str, object], work: _Work) -> _Done:
+    """Carry out one task: a page whose inputs are those of the previous build is hard-linked
+    from it (and keeps its modification time), the others are rendered or written."""
+    kind, what = task
+    done = _Done()
+    if kind == "pages":
+        for index in what:
+            page = work.pages[index]
+            _put(work, page.path, _page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+    elif kind == "players":
+        slug, ids = what
+        for player_id in ids:
+            for page in _player_pages(work, slug, player_id):
+                _put(work, page.path, _page_digest(page, work), done,
+                     lambda target, page=page: _render(work, page, target))
+    else:
+        pages = work.pages_by_slug[what]
+        for name, text in ((f"{what}/standings.json", pages.json_text()), (f"{what}/standings.csv", pages.csv_text()),
+                           (f"{what}/{what}.trf", pages.trf_text())):
+            content = text.encode("utf-8")
+            _put(work, name, hashlib.sha256(content).hexdigest(), done,
+                 lambda target, content=content: target.write_bytes(content))
+    return done
+
+
+def _put(work: _Work, path: str, digest: str, done: _Done, write) -> None:
+    """Give the build the file ``path`` (with ``digest``): linked from the previous build when
+    its digest there is the same, else made by ``write(target)``."""
+    done.manifest[path] = digest
+    target = os.path.join(work.build, path)
+    if work.previous is not None and work.old_manifest.get(path) == digest:
+        try:
+            os.link(os.path.join(work.previous, path), target)
+            done.reused += 1
+            return
+        except FileNotFoundError:  # the manifest named a file that is gone: write it again
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+    write(Path(target))
+    done.written.append(path)
+
+
+def _render(work: _Work, page: _Page, target: Path) -> None:
+    context = {**_common(page.name, page.language, work.settings), **page.data}
+    if page.late is not None:
+        name, build = page.late
+        context[name] = build()
+    environment = _environment(work.theme, work.template_digest, page.language, work.cache)
+    target.write_text(environment.get_template(page.template).render(**context), encoding="utf-8")
+
+
+_WORK: _Work | None = None  # the build forked workers carry out (inherited, never pickled)
+PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
 _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row per player or team
-_CHUNK = 24  # small pages per task
 
 
-def _render_job(arguments: tuple) -> None:
-    indices, build, theme, template_digest, cache = arguments
-    _render_pages([_JOBS[index] for index in indices], build, theme, template_digest, cache)
+def _run(tasks: list[tuple[str, object]], work: _Work) -> Iterator[_Done]:
+    """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
+    queue, when the site is big and this process runs no other thread (the bot's builds run
+    in-process); else here, one after the other."""
+    workers = min(os.cpu_count() or 1, 8)
+    pages = len(work.pages) + sum(len(what[1]) for kind, what in tasks if kind == "players") * len(
+        work.settings.languages)
+    if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
+        for task in tasks:
+            yield _do(task, work)
+        return
+    for language in work.settings.languages:  # compiled once, then forked
+        environment = _environment(work.theme, work.template_digest, language, work.cache)
+        for template in environment.list_templates():
+            environment.get_template(template)
+    global _WORK
+    _WORK = work
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap_unordered(_do_in_worker, tasks)
+    finally:
+        _WORK = None
 
 
-def _render_pages(pages: list[_Page], build: Path, theme: Path, template_digest: str, cache: Path) -> None:
-    for page in pages:
-        environment = _environment(theme, template_digest, page.language or "en", cache)
-        html = environment.get_template(page.template).render(**(page.context or {}))
-        (build / page.path).write_text(html, encoding="utf-8")
+def _do_in_worker(task: tuple[str, object]) -> _Done:
+    assert _WORK is not None
+    return _do(task, _WORK)
 
 
-def _page_digest(page: _Page, template_digest: str, data_digests: dict[int, tuple[object, str]]) -> str:
-    """What a page's content depends on: its template, language and data.  Large data shared
-    by the languages (dicts and lists in the context) are digested once per build."""
-    parts = [page.template, page.language, template_digest]
+def _page_digest(page: _Page, work: _Work) -> str:
+    """What a page's content depends on: its template, language, place in the site (which
+    makes ``_common``'s part of the context, with the settings) and data.  Large data shared
+    by pages (dicts, lists, fingerprints) are digested once per build and process."""
+    parts = [page.template, page.language, page.name, work.template_digest, work.settings_key]
     if page.fingerprint is not None:
-        known = data_digests.get(id(page.fingerprint))
-        if known is None:
-            known = data_digests[id(page.fingerprint)] = (
-                page.fingerprint, hashlib.sha256(pickle.dumps(page.fingerprint, 5)).hexdigest())
-        parts.append(f"late={known[1]}")
-    for key, value in sorted((page.context or {}).items()):
-        if isinstance(value, dict | list) and key not in ("languages",):
-            known = data_digests.get(id(value))
-            if known is None:  # pickle: fast, and equal for data built the same way
-                known = data_digests[id(value)] = (value, hashlib.sha256(pickle.dumps(value, 5)).hexdigest())
-            parts.append(f"{key}={known[1]}")
-        else:
-            parts.append(f"{key}={value!r}")
-    return hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()
+        parts.append(f"late={_data_digest(page.fingerprint, work)}")
+    for key, value in sorted(page.data.items()):
+        parts.append(f"{key}={_data_digest(value, work) if isinstance(value, dict | list | tuple) else repr(value)}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def _data_digest(value: object, work: _Work) -> str:
+    known = work.data_digests.get(id(value))
+    if known is None:  # pickle: fast, and equal for data built the same way
+        known = work.data_digests[id(value)] = (value, hashlib.sha256(pickle.dumps(value, 5)).hexdigest())
+    return known[1]
 
 
 def _switcher(path: str, language: str, languages: tuple[str, ...], default: str) -> list[dict]:
@@ -316,6 +393,7 @@ def _environment(theme: Path, template_digest: str, language: str, cache: Path |
         environment = _new_environment(theme, cache)
         _install_translations(environment, load_translations(language, SITE_DOMAIN))
         environment.globals["current_language"] = language
+        environment.filters["number"](0.5)  # loads Babel's data for the language (before workers fork)
         _ENVIRONMENTS[key] = environment
     return _ENVIRONMENTS[key]
 
