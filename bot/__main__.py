@@ -65,14 +65,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def site_trigger(config_path: str | None, config):
-    """Rebuild the site (debounced) after results when config.toml has a [site] section."""
+    """Rebuild the site (debounced) after results when config.toml has a [site] section, and
+    publish it when it also has [publish]."""
     if "site" not in config.raw:
         return None
-    from site_builder.site import build_from_config
-    from site_builder.trigger import DebouncedBuild
+    from site_builder.trigger import DebouncedBuild, SiteCommand
 
     delay = float(config.raw["site"].get("build_delay", 10))
-    return DebouncedBuild(lambda: build_from_config(config_path), delay)
+    return DebouncedBuild(SiteCommand("publish" if "publish" in config.raw else "build", config_path), delay)
 
 
 def import_configured(store: SQLiteStore, config) -> None:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
 
@@ -55,3 +58,27 @@ class DebouncedBuild:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+
+
+@dataclass(frozen=True)
+class SiteCommand:
+    """``python -m site_builder build|publish [--config PATH]`` in a process of its own: the
+    bot keeps answering while the site is rendered (on every core, which the builder only
+    uses in a process without other threads), and a build's memory goes with its process."""
+
+    command: str  # "build" or "publish"
+    config_path: str | None = None
+    timeout: float = 600.0
+
+    def __call__(self) -> str:
+        arguments = [sys.executable, "-m", "site_builder", self.command]
+        if self.config_path:
+            arguments += ["--config", self.config_path]
+        done = subprocess.run(arguments, capture_output=True, text=True, timeout=self.timeout)
+        if done.returncode != 0:
+            lines = (done.stderr or done.stdout).strip().splitlines()
+            raise RuntimeError(f"python -m site_builder {self.command} exited with {done.returncode}: "
+                               f"{lines[-1] if lines else 'no message'}")
+        summary = done.stdout.strip()
+        log.info("%s", summary)
+        return summary

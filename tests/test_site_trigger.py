@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+from pathlib import Path
 
-from site_builder.trigger import DebouncedBuild
+import pytest
+
+from bot.__main__ import site_trigger
+from ranking.config import load_config
+from site_builder.trigger import DebouncedBuild, SiteCommand
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "ranking" / "examples" / "xiangqi-rr.toml"
 
 
 def test_a_burst_of_requests_leads_to_one_build() -> None:
@@ -48,3 +56,47 @@ def test_a_request_during_a_build_leads_to_one_more_build_and_failures_are_conta
     time.sleep(0.2)
     assert len(calls) == 2
     assert trigger.builds == 1  # the failed build is logged, not counted, and did not stop the next
+
+
+def _config(tmp_path: Path, publish: bool) -> Path:
+    lines = ["[storage]", 'path = "store.sqlite3"', "[site]", 'out_dir = "public"', 'languages = ["en"]',
+             "build_delay = 0.05"]
+    if publish:
+        lines += ["[publish]", 'target = "dir"', 'path = "published"']
+    lines += [f"[[tournaments]]\nfile = {json.dumps(str(EXAMPLE))}", ""]
+    config = tmp_path / "config.toml"
+    config.write_text("\n".join(lines), encoding="utf-8")
+    return config
+
+
+def test_the_bot_publishes_in_a_process_of_its_own_when_publish_is_configured(tmp_path: Path) -> None:
+    config_path = _config(tmp_path, publish=True)
+    trigger = site_trigger(str(config_path), load_config(str(config_path)))
+    assert trigger is not None
+    trigger.request("example")
+    deadline = time.monotonic() + 120
+    while trigger.builds < 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert trigger.builds == 1
+    assert (tmp_path / "public" / "index.html").is_file()
+    published = tmp_path / "published" / "example-xiangqi-rr"
+    assert (published / "standings.json").read_bytes() == (
+        tmp_path / "public" / "example-xiangqi-rr" / "standings.json").read_bytes()
+
+
+def test_the_bot_only_builds_without_publish_and_reports_a_failing_build(tmp_path: Path, caplog) -> None:
+    config_path = _config(tmp_path, publish=False)
+    command = site_trigger(str(config_path), load_config(str(config_path)))._build
+    assert command == SiteCommand("build", str(config_path))
+    assert command().startswith("built ")
+    assert not (tmp_path / "published").exists()
+    config_path.write_text(config_path.read_text(encoding="utf-8").replace('languages = ["en"]', 'languages = ["xx"]'),
+                           encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"site_builder build exited with 2: .*\[site\]\.languages"):
+        command()
+
+
+def test_no_site_section_no_builds(tmp_path: Path) -> None:
+    config_path = tmp_path / "config.toml"
+    config_path.write_text('[storage]\npath = "store.sqlite3"\n', encoding="utf-8")
+    assert site_trigger(str(config_path), load_config(str(config_path))) is None
