@@ -1,12 +1,14 @@
 """Time the static site build on a large generated Swiss (issue targets).
 
-    python benchmarks/site.py [--players 1000] [--rounds 11] [--profile N]
+    python benchmarks/site.py [--players 1000] [--rounds 11] [--dir PATH] [--profile N]
 
 Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four languages:
 - a full build into an empty folder (target: under 10 s), with the number of pages;
 - a rebuild after one result of the last round changed (target: under 1 s), with the number
   of files rendered again (the others are hard-linked from the previous build);
 - a rebuild with nothing changed, the floor of any incremental build.
+Each build prints where its time went (BuildReport.phases).  The site is written under
+``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
 ``--profile N`` runs each build under cProfile and prints its N most expensive functions
 (cumulative time).
 """
@@ -66,6 +68,22 @@ def timed_build(tournament: Tournament, settings: SiteSettings, profile: int) ->
     return report, seconds
 
 
+def file_creation_ms(folder: Path, count: int = 500) -> float:
+    """What creating one 9 KB file costs in ``folder`` (milliseconds): the file system's share
+    of a build, which on a shared virtual machine's disk varies tenfold from hour to hour."""
+    probe = folder / "probe"
+    probe.mkdir()
+    content = b"x" * 9000
+    start = time.perf_counter()
+    for number in range(count):
+        (probe / f"{number}.html").write_bytes(content)
+    seconds = time.perf_counter() - start
+    for path in probe.iterdir():
+        path.unlink()
+    probe.rmdir()
+    return seconds / count * 1000
+
+
 def verdict(seconds: float, target: float) -> str:
     return f"target {target:g} s: {'ok' if seconds < target else 'OVER TARGET'}"
 
@@ -75,14 +93,16 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=11)
     parser.add_argument("--repeat", type=int, default=5, help="results changed, one rebuild each (median)")
+    parser.add_argument("--dir", help="folder to build in (default: the temporary folder)")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile each build and print its N most expensive functions")
     args = parser.parse_args()
     tournament = generate_swiss(args.players, args.rounds)
     print(f"{args.players} players x {args.rounds} rounds ({len(tournament.games)} games), "
           f"languages {', '.join(LANGUAGES)}")
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = SiteSettings(out_dir=Path(folder) / "public", languages=LANGUAGES)
+        print(f"building in {folder}: creating a 9 KB file there takes {file_creation_ms(Path(folder)):.2f} ms")
         report, seconds = timed_build(tournament, settings, args.profile)
         print(f"full build:        {seconds:7.2f} s, {report.pages} pages, {len(report.files)} files written"
               f"  {verdict(seconds, FULL_TARGET)}")

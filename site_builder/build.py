@@ -5,6 +5,10 @@ then swaps the output (a symbolic link) to it in one step, so a failed build lea
 previous site untouched.  A page whose inputs (its data, the templates, the language) are
 those of the previous build is not rendered again: it is hard-linked from the previous
 build, so it keeps its modification time.
+
+The work is a list of tasks (the big pages one by one, then the other pages, the downloads
+and the players' pages in chunks), carried out by forked worker processes, one per core,
+when the site is big, else in this process.
 """
 
 from __future__ import annotations
@@ -185,8 +189,8 @@ class _Done:
     written: list[str] = field(default_factory=list)
 
 
-# Tasks: ("pages", [index in work.pages]), ("players", (slug, [player ids])), ("downloads", slug).
-_PLAYERS_PER_TASK = 25  # a hundred pages in four languages
+# Tasks: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])), ("downloads", slug).
+_PER_TASK = 50  # players' pages, or other small pages, per task
 
 
 def _plan(work: _Work) -> list[tuple[str, object]]:
@@ -207,11 +211,14 @@ def _plan(work: _Work) -> list[tuple[str, object]]:
     big = [index for index, page in enumerate(work.pages) if page.template in _BIG_TEMPLATES]
     small = [index for index, page in enumerate(work.pages) if page.template not in _BIG_TEMPLATES]
     tasks: list[tuple[str, object]] = [("pages", [index]) for index in big]
-    tasks += [("pages", small[i:i + _PLAYERS_PER_TASK]) for i in range(0, len(small), _PLAYERS_PER_TASK)]
+    tasks += [("pages", small[i:i + _PER_TASK]) for i in range(0, len(small), _PER_TASK)]
     tasks += [("downloads", slug) for slug in work.pages_by_slug]
     for slug, pages in work.pages_by_slug.items():
         ids = [player.id for player in pages.tournament.players]
-        tasks += [("players", (slug, ids[i:i + _PLAYERS_PER_TASK])) for i in range(0, len(ids), _PLAYERS_PER_TASK)]
+        # The languages take turns: parallel workers then mostly write into different folders
+        # (a file system creates the entries of one folder one at a time).
+        tasks += [("players", (slug, language, ids[i:i + _PER_TASK]))
+                  for i in range(0, len(ids), _PER_TASK) for language in work.settings.languages]
     return tasks
 
 
@@ -240,13 +247,11 @@ def _tournament_page(work: _Work, language: str, slug: str, name: str, template:
                  {"t": work.infos[slug], key: data})
 
 
-def _player_pages(work: _Work, slug: str, player_id: int) -> Iterator[_Page]:
+def _player_page(work: _Work, slug: str, language: str, player_id: int) -> _Page:
     pages = work.pages_by_slug[slug]
     name = f"{slug}/players/{player_id}.html"
-    for language in work.settings.languages:
-        yield _Page(_prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
-                    fingerprint=pages.player_fingerprint(player_id),
-                    late=("p", lambda: pages.player_data(player_id)))
+    return _Page(_prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+                 fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
 
 
 def _prefix(language: str, settings: SiteSettings) -> str:
@@ -275,18 +280,17 @@ def _do(task: tuple[str, object], work: _Work) -> _Done:
             page = work.pages[index]
             _put(work, page.path, _page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
     elif kind == "players":
-        slug, ids = what
+        slug, language, ids = what
         for player_id in ids:
-            for page in _player_pages(work, slug, player_id):
-                _put(work, page.path, _page_digest(page, work), done,
-                     lambda target, page=page: _render(work, page, target))
+            page = _player_page(work, slug, language, player_id)
+            _put(work, page.path, _page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
     else:
         pages = work.pages_by_slug[what]
         for name, text in ((f"{what}/standings.json", pages.json_text()), (f"{what}/standings.csv", pages.csv_text()),
                            (f"{what}/{what}.trf", pages.trf_text())):
             content = text.encode("utf-8")
             _put(work, name, hashlib.sha256(content).hexdigest(), done,
-                 lambda target, content=content: target.write_bytes(content))
+                 lambda target, content=content: _write(target, content))
     return done
 
 
@@ -312,7 +316,16 @@ def _render(work: _Work, page: _Page, target: Path) -> None:
         name, build = page.late
         context[name] = build()
     environment = _environment(work.theme, work.template_digest, page.language, work.cache)
-    target.write_text(environment.get_template(page.template).render(**context), encoding="utf-8")
+    _write(target, environment.get_template(page.template).render(**context).encode("utf-8"))
+
+
+def _write(target: Path, content: bytes) -> None:
+    """A new file (three system calls: thousands of pages are written per build)."""
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        os.write(descriptor, content)
+    finally:
+        os.close(descriptor)
 
 
 _WORK: _Work | None = None  # the build forked workers carry out (inherited, never pickled)
@@ -325,8 +338,7 @@ def _run(tasks: list[tuple[str, object]], work: _Work) -> Iterator[_Done]:
     queue, when the site is big and this process runs no other thread (the bot's builds run
     in-process); else here, one after the other."""
     workers = min(os.cpu_count() or 1, 8)
-    pages = len(work.pages) + sum(len(what[1]) for kind, what in tasks if kind == "players") * len(
-        work.settings.languages)
+    pages = len(work.pages) + sum(len(what[2]) for kind, what in tasks if kind == "players")
     if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
         for task in tasks:
             yield _do(task, work)
