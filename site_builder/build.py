@@ -132,15 +132,15 @@ def _build_site(tournaments: dict[str, object], settings: SiteSettings) -> Build
         report.pages = len(manifest)
         report.rendered = report.pages - report.reused
         report.phases["render"] = time.perf_counter() - started - report.phases["pages"]
+        static = _Done()
         for source in sorted((theme / "static").rglob("*")):
             if source.is_file():
                 relative = "static/" + source.relative_to(theme / "static").as_posix()
-                done = _Done()
                 (build / relative).parent.mkdir(parents=True, exist_ok=True)
-                _put(work, relative, hashlib.sha256(source.read_bytes()).hexdigest(), done,
+                _put(work, relative, hashlib.sha256(source.read_bytes()).hexdigest(), static,
                      lambda target, source=source: shutil.copyfile(source, target))
-                manifest.update(done.manifest)
-                report.files.extend(done.written)
+        manifest.update(static.manifest)
+        report.files.extend(static.written)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
@@ -305,7 +305,7 @@ def _put(work: _Work, path: str, digest: str, done: _Done, write) -> None:
             done.reused += 1
             return
         except FileNotFoundError:  # the manifest named a file that is gone: write it again
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            pass
     write(Path(target))
     done.written.append(path)
 
@@ -320,10 +320,12 @@ def _render(work: _Work, page: _Page, target: Path) -> None:
 
 
 def _write(target: Path, content: bytes) -> None:
-    """A new file (three system calls: thousands of pages are written per build)."""
+    """A new file, with as few system calls as can be: thousands of pages are written per build."""
     descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        os.write(descriptor, content)
+        view = memoryview(content)
+        while view:
+            view = view[os.write(descriptor, view):]
     finally:
         os.close(descriptor)
 

@@ -14,6 +14,7 @@ import csv
 import dataclasses
 import io
 import json
+import multiprocessing
 import os
 import re
 import subprocess
@@ -485,6 +486,41 @@ def test_changing_one_result_rewrites_only_the_pages_that_show_it(tmp_path: Path
             if after[f"{prefix(language)}{SWISS}/players/{player}.html"][2]
             == before[f"{prefix(language)}{SWISS}/players/{player}.html"][2]]
     assert kept and not set(kept) & rewritten
+
+
+def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examples,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parallel build (workers forked when a site is big) makes the same files, and its
+    incremental rebuild keeps the same pages, as a build in this process."""
+    changed = {**examples, SWISS: replace_result(examples[SWISS], 7, 11, Result.WHITE_WINS)}
+    pools = []
+    get_context = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: pools.append(method) or get_context(method))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers, on any machine
+    reports = {}
+    for mode, parallel_from in (("in-process", 10**9), ("forked", 2)):
+        monkeypatch.setattr("site_builder.build.PARALLEL_FROM", parallel_from)
+        out = tmp_path / mode / "public"
+        first = build_site(examples, settings(out))
+        reports[mode] = (first.pages, first.rendered, sorted(build_site(changed, settings(out)).files))
+    assert pools == ["fork", "fork"]  # the second mode's two builds, not the first's
+    in_process, forked = tmp_path / "in-process" / "public", tmp_path / "forked" / "public"
+    assert {path: file.read_bytes() for path, file in site_files(in_process).items()} == {
+        path: file.read_bytes() for path, file in site_files(forked).items()}
+    assert reports["forked"] == reports["in-process"]
+    assert reports["forked"][2]  # the rebuild wrote the changed pages...
+    assert len(reports["forked"][2]) < reports["forked"][0]  # ...and only them
+
+
+def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path, examples) -> None:
+    out = tmp_path / "public"
+    build_site(examples, settings(out))
+    page = out / f"{SWISS}/players/1.html"
+    content = page.read_bytes()
+    page.unlink()
+    report = build_site(examples, settings(out))
+    assert report.files == [f"{SWISS}/players/1.html"]
+    assert page.read_bytes() == content
 
 
 # -- atomic ----------------------------------------------------------------------------------
