@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if builder is not None:
+            builder.flush()
         store.close()
     return 0
 

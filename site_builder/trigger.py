@@ -21,6 +21,7 @@ class DebouncedBuild:
         self._build = build
         self._delay = delay
         self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)  # notified when a build ends
         self._timer: threading.Timer | None = None
         self._running = False
         self._again = False
@@ -50,8 +51,22 @@ class DebouncedBuild:
             with self._lock:
                 self._running = False
                 again, self._again = self._again, False
+                self._idle.notify_all()
         if again:
             self.request()
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Build now if a build is due (waiting for one that runs), so that results entered
+        just before the bot stops still reach the site."""
+        with self._lock:
+            due = self._timer is not None or self._again
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._again = False
+            self._idle.wait_for(lambda: not self._running, timeout)
+        if due:
+            self._run()
 
     def close(self) -> None:
         with self._lock:

@@ -100,3 +100,35 @@ def test_no_site_section_no_builds(tmp_path: Path) -> None:
     config_path = tmp_path / "config.toml"
     config_path.write_text('[storage]\npath = "store.sqlite3"\n', encoding="utf-8")
     assert site_trigger(str(config_path), load_config(str(config_path))) is None
+
+
+def test_flush_builds_what_is_due_now_and_nothing_else() -> None:
+    calls = []
+    trigger = DebouncedBuild(lambda: calls.append(1), delay=60)
+    trigger.flush()
+    assert calls == []  # nothing was due
+    trigger.request("open")
+    trigger.flush()
+    assert calls == [1]  # at once, not in a minute
+    time.sleep(0.1)
+    trigger.flush()
+    assert calls == [1] and trigger.builds == 1
+
+
+def test_flush_waits_for_a_running_build_and_then_builds_what_arrived_meanwhile() -> None:
+    started, release = threading.Event(), threading.Event()
+    calls = []
+
+    def build() -> None:
+        calls.append(len(calls) + 1)
+        if len(calls) == 1:
+            started.set()
+            release.wait(5)
+
+    trigger = DebouncedBuild(build, delay=0.01)
+    trigger.request()
+    assert started.wait(5)
+    trigger.request()  # during the build: one more is due
+    threading.Timer(0.2, release.set).start()
+    trigger.flush()
+    assert calls == [1, 2]
