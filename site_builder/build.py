@@ -337,8 +337,8 @@ _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row 
 
 def _run(tasks: list[tuple[str, object]], work: _Work) -> Iterator[_Done]:
     """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
-    queue, when the site is big and this process runs no other thread (the bot's builds run
-    in-process); else here, one after the other."""
+    queue, when the site is big and this process runs no other thread (forking copies one
+    thread only, and the locks other threads hold); else here, one after the other."""
     workers = min(os.cpu_count() or 1, 8)
     pages = len(work.pages) + sum(len(what[2]) for kind, what in tasks if kind == "players")
     if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
