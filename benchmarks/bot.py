@@ -135,24 +135,18 @@ def drive(server: FakeTelegram, messages: list[tuple[str, str]]) -> list[float]:
 
 async def run(server: FakeTelegram, app: Application, messages: list[tuple[str, str]],
               loop_profiler: cProfile.Profile | None) -> tuple[list[float], float]:
-    async with app:
-        if app.post_init is not None:
-            await app.post_init(app)
-        await app.start()
-        await app.updater.start_polling(poll_interval=0, timeout=10)
-        try:
-            # Warm up: the first update builds the store's cached state and PTB's connections.
-            await asyncio.to_thread(drive, server, [("/round", "<b>"), ("/standings", "<b>")])
-            if loop_profiler is not None:
-                loop_profiler.enable()
-            started = time.perf_counter()
-            latencies = await asyncio.to_thread(drive, server, messages)
-            elapsed = time.perf_counter() - started
-            if loop_profiler is not None:
-                loop_profiler.disable()
-        finally:
-            await app.updater.stop()
-            await app.stop()
+    async with fake_telegram.running(app, poll_timeout=10) as errors:
+        # Warm up: the first update builds the store's cached state and PTB's connections.
+        await asyncio.to_thread(drive, server, [("/round", "<b>"), ("/standings", "<b>")])
+        if loop_profiler is not None:
+            loop_profiler.enable()
+        started = time.perf_counter()
+        latencies = await asyncio.to_thread(drive, server, messages)
+        elapsed = time.perf_counter() - started
+        if loop_profiler is not None:
+            loop_profiler.disable()
+    if errors:  # figures from a run whose handlers failed would mean nothing
+        raise RuntimeError(f"the bot's handlers raised {len(errors)} errors, the first: {errors[0]!r}")
     return latencies, elapsed
 
 

@@ -1088,9 +1088,10 @@ def _document_object(info: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.asynccontextmanager
-async def running(application: Application) -> AsyncIterator[list[BaseException]]:
-    """Run a python-telegram-bot ``application`` with long polling against the fake server and
-    yield the list of errors its handlers raised; ``post_init`` runs first, as in run_polling."""
+async def running(application: Application, poll_timeout: float = 1) -> AsyncIterator[list[BaseException]]:
+    """Run a python-telegram-bot ``application`` with long polling (``poll_timeout`` seconds)
+    against the fake server and yield the list of errors its handlers raised; ``post_init``
+    runs first, as in run_polling."""
     errors: list[BaseException] = []
 
     async def collect(update: object, context: Any) -> None:
@@ -1101,7 +1102,7 @@ async def running(application: Application) -> AsyncIterator[list[BaseException]
         if application.post_init is not None:
             await application.post_init(application)
         await application.start()
-        await application.updater.start_polling(poll_interval=0, timeout=1)
+        await application.updater.start_polling(poll_interval=0, timeout=poll_timeout)
         try:
             yield errors
         finally:
