@@ -19,7 +19,7 @@ run: $(BIN)/tiebreak
 	$(BIN)/python -m bot
 
 lint: $(BIN)/tiebreak
-	$(BIN)/ruff check ranking bot site_builder tests benchmarks
+	$(BIN)/ruff check ranking tiebreak bot site_builder tests benchmarks
 
 test: lint
 	$(BIN)/python -m pytest
@@ -28,4 +28,4 @@ bench: $(BIN)/tiebreak
 	$(BIN)/python benchmarks/standings.py
 
 readme: $(BIN)/tiebreak
-	$(BIN)/python -m ranking.docs README.md
+	$(BIN)/python -m tiebreak.docs README.md

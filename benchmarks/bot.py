@@ -57,7 +57,7 @@ from bot.app import build_application  # noqa: E402
 from bot.handlers import register  # noqa: E402
 from bot.service import BotService, BotSettings  # noqa: E402
 from ranking.model import Tournament  # noqa: E402
-from ranking.store import Source, SQLiteStore  # noqa: E402
+from tiebreak.store import Source, SQLiteStore  # noqa: E402
 
 TOKEN = "123456789:AAH-benchmark-token"
 CHIEF = 1001

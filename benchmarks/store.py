@@ -48,7 +48,7 @@ from ranking.errors import InputError
 from ranking.events import pairing_event, result_event, withdrawal_event
 from ranking.model import Tournament
 from ranking.standings import compute_standings
-from ranking.store import Source, SQLiteStore
+from tiebreak.store import Source, SQLiteStore
 
 TARGET_P99 = 0.100  # seconds, result in -> standings out
 SLUG = "bench-open"

@@ -16,11 +16,11 @@ import sys
 from bot.app import TOKEN_VARIABLE, build_application, quiet_http_logs
 from bot.console import run_console
 from bot.service import BotService, BotSettings
-from ranking.commands import slug_for
-from ranking.config import load_config
 from ranking.errors import InputError
-from ranking.loading import load_tournament
-from ranking.store import Source, SQLiteStore
+from tiebreak.commands import slug_for
+from tiebreak.config import load_config
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
 
 
 def main(argv: list[str] | None = None) -> int:

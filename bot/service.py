@@ -2,7 +2,7 @@
 
 Handlers (``bot/handlers.py``) only turn an update into a ``Who`` and some text, call one
 method here, and send the ``Reply`` objects back; the console mode calls the same methods.
-Results go through the store's event log (``ranking.store``) with the Telegram user, chat and
+Results go through the store's event log (``tiebreak.store``) with the Telegram user, chat and
 message; standings always come from ``ranking.standings``.
 """
 
@@ -23,7 +23,6 @@ from bot.parsing import (
     parse_message,
     parse_result,
 )
-from ranking.config import Config
 from ranking.errors import InputError
 from ranking.events import (
     Event,
@@ -38,8 +37,9 @@ from ranking.events import (
 from ranking.model import Game, GameKind, Result, Tournament
 from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
 from ranking.standings import Standings, compute_standings, default_rules
-from ranking.store import Source, SQLiteStore, UserPrefs
-from ranking.text import format_column
+from tiebreak.config import Config
+from tiebreak.store import Source, SQLiteStore, UserPrefs
+from tiebreak.tables import format_column
 
 STANDINGS_DEFAULT_TOP = 20
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
@@ -852,8 +852,8 @@ class BotService:
                                        round=appended[0].event.data["after_round"])))]
 
     def import_file(self, who: Who, file_name: str, content: bytes, argument: str = "") -> list[Reply]:
-        from ranking.commands import slug_for
-        from ranking.loading import parse_tournament_text
+        from tiebreak.commands import slug_for
+        from tiebreak.files import parse_tournament_text
 
         tr = self.tr(who)
         if who.user_id not in self.settings.arbiters:

@@ -1,5 +1,5 @@
 """``python -m ranking`` is the ``tiebreak`` command."""
 
-from ranking.cli import main
+from tiebreak.cli import main
 
 raise SystemExit(main())

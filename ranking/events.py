@@ -1,6 +1,6 @@
 """The tournament's event log, as pure data: what an arbiter did, and the state it leads to.
 
-Every change to a tournament is an ``Event`` appended to the store's log (``ranking.store``);
+Every change to a tournament is an ``Event`` appended to the store's log (``tiebreak.store``);
 nothing is ever updated in place.  ``TournamentState`` replays events over the imported
 tournament: a correction is a later event that wins over the earlier one, and the log keeps
 both.  The ``*_event`` functions check a request against the current state and say, in one

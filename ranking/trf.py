@@ -9,7 +9,7 @@ points); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
 (rounds) and ``XXS`` (scoring).
 
 ``parse_trf`` turns text into a ``Tournament``; ``write_trf`` turns a ``Tournament`` back
-into TRF-16 text.  Both are pure: no file I/O (``ranking.loading`` reads files).
+into TRF-16 text.  Both are pure: no file I/O (``tiebreak.files`` reads files).
 
 >>> t = parse_trf('''012 Mini
 ... 001    1      Alpha, A                          2100                             1.0    1     2 w 1

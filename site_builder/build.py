@@ -32,10 +32,10 @@ from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Stric
 from markupsafe import Markup
 
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED, load_translations
-from ranking.config import Config
 from ranking.errors import InputError
 from ranking.standings import collection_paused
 from site_builder.pages import TournamentPages
+from tiebreak.config import Config
 
 SITE_DOMAIN = "site"
 THEMES = Path(__file__).resolve().parent.parent / "themes"

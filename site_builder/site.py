@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ranking.config import load_config
-from ranking.store import SQLiteStore
 from site_builder.build import BuildReport, SiteSettings, build_site
+from tiebreak.config import load_config
+from tiebreak.store import SQLiteStore
 
 
 def build_from_config(config_path: str | None, out_dir: Path | None = None) -> BuildReport:

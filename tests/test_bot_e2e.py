@@ -21,11 +21,11 @@ from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
 from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind
-from ranking.loading import load_tournament
 from ranking.model import Result
-from ranking.store import Source, SQLiteStore
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
 
 TOKEN = "123456789:AAH-fake-token_for_tests"
 ROOT = Path(__file__).resolve().parent.parent

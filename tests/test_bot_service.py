@@ -23,12 +23,12 @@ from bot.i18n import format_problem, translator
 from bot.parsing import MAX_CALLBACK_BYTES, encode_callback, parse_message
 from bot.service import BotService, BotSettings, Reply, Who
 from ranking.events import EventKind
-from ranking.loading import load_tournament
 from ranking.model import ByeKind, Game, Player, Result, System, Tournament
 from ranking.standings import compute_standings
-from ranking.store import Source, SQLiteStore
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "ranking" / "examples"

@@ -19,13 +19,13 @@ from bot.i18n import translator
 from bot.service import BotService, BotSettings, Reply, Who
 from ranking.errors import InputError
 from ranking.events import EventKind, TournamentState, playoff_result_event
-from ranking.loading import load_tournament
 from ranking.model import Game, Result
 from ranking.playoffs import apply_playoffs
 from ranking.standings import compute_standings, default_rules
-from ranking.store import Source, SQLiteStore
 from ranking.teams import team_event_of, team_standings
-from ranking.text import format_column
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
+from tiebreak.tables import format_column
 
 DATA = Path(__file__).resolve().parent / "data"
 LEAGUE = DATA / "teams" / "xiangqi-league.toml"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from ranking.presets import PRESETS
-from ranking.text import display_width
 from ranking.tiebreaks import REGISTRY
+from tiebreak.tables import display_width
 
 DATA = Path(__file__).parent / "data"
 SWISS16 = DATA / "validation" / "fide_tec_exercises_2024_swiss16" / "tournament.trf"

@@ -8,9 +8,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from ranking.loading import load_tournament
 from ranking.model import Game, Result
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from tiebreak.files import load_tournament
 
 FILE = Path(__file__).parent / "data" / "playoffs" / "tied-for-first.toml"
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ranking.docs import render
 from ranking.presets import PRESETS
 from ranking.tiebreaks import REGISTRY
+from tiebreak.docs import render
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -28,10 +28,10 @@ import jinja2
 import pytest
 
 from bot.i18n import load_translations
-from ranking.commands import slug_for
-from ranking.loading import load_tournament
 from ranking.model import Result, Tournament
 from site_builder.build import BuildReport, SiteSettings, build_site
+from tiebreak.commands import slug_for
+from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "ranking" / "examples"

@@ -34,9 +34,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from ranking.loading import load_tournament
 from site_builder.build import SiteSettings, build_site
 from site_builder.pages import TournamentPages
+from tiebreak.files import load_tournament
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")

@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:  # run as a script
     sys.path.insert(0, str(ROOT))
 
 from bot.i18n import SUPPORTED, catalog_path, load_translations  # noqa: E402
-from ranking.loading import load_tournament  # noqa: E402
 from ranking.tiebreaks import REGISTRY, Tiebreak  # noqa: E402
+from tiebreak.files import load_tournament  # noqa: E402
 
 DOMAIN = "site"
 BABEL_CFG = ROOT / "babel.cfg"

@@ -23,13 +23,13 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.i18n import load_translations
-from ranking.loading import load_tournament
 from ranking.model import Game, Result, Tournament
 from ranking.playoffs import apply_playoffs
 from ranking.standings import compute_standings, default_rules
 from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.teams import board_points, team_event_of, team_standings
 from site_builder.build import SiteSettings, build_site
+from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import site_trigger
-from ranking.config import load_config
 from site_builder.trigger import DebouncedBuild, SiteCommand
+from tiebreak.config import load_config
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "ranking" / "examples" / "xiangqi-rr.toml"
 

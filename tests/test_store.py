@@ -13,10 +13,10 @@ import pytest
 
 from ranking.errors import InputError
 from ranking.events import EventKind, result_event
-from ranking.loading import load_tournament
-from ranking.store import MIGRATIONS, Source, SQLiteStore
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf, write_trf
+from tiebreak.files import load_tournament
+from tiebreak.store import MIGRATIONS, Source, SQLiteStore
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "ranking" / "examples"

@@ -38,7 +38,7 @@ from benchmarks.generate import generate_swiss
 from ranking.errors import InputError
 from ranking.events import EventKind, result_event
 from ranking.model import Result, Tournament
-from ranking.store import Source, SQLiteStore
+from tiebreak.store import Source, SQLiteStore
 
 WRITER = Path(__file__).parent / "data" / "store" / "writer.py"
 PLAYERS, ROUNDS = 60, 5

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from ranking.loading import load_tournament
 from ranking.teams import team_event_of, team_standings
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from tiebreak.files import load_tournament
 
 LEAGUE = Path(__file__).parent / "data" / "teams" / "xiangqi-league.toml"
 

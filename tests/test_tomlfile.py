@@ -1,4 +1,4 @@
-"""Tournament TOML files (``ranking.tomlfile``) and loading any tournament file (``ranking.loading``).
+"""Tournament TOML files (``ranking.tomlfile``) and loading any tournament file (``tiebreak.files``).
 
 Fixtures: ``tests/data/toml`` (valid files) and ``tests/data/toml/errors`` (each starts
 ``# expect line N: fragment``); the bundled examples in ``ranking/examples``.
@@ -16,13 +16,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.loading import detect_format, load_tournament
 from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
 from ranking.presets import PRESETS, get_preset
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf, write_trf
 from tests.strategies import scoring_systems, tournaments
+from tiebreak.files import detect_format, load_tournament
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).parents[1] / "ranking" / "examples"

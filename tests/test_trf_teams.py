@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from ranking.loading import load_tournament
 from ranking.model import GameKind, System
 from ranking.rules import XIANGQI
 from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch, team_event_of, team_standings
 from ranking.trf import parse_trf, write_trf
+from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).parents[1]
 TEAMS = Path(__file__).parent / "data" / "teams"

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from ranking.loading import load_tournament
 from ranking.model import System
 from ranking.rules import Edition, Options, Rules
 from ranking.standings import compute_standings
+from tiebreak.files import load_tournament
 
 DATA = Path(__file__).parent / "data" / "validation"
 TEC = ["fide_tec_exercises_2024_swiss16", "fide_tec_exercises_2024_rr6", "fide_tec_exercises_2024_swiss9_de"]

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ranking.errors import InputError
 from ranking.events import Event, TournamentState, result_event
-from ranking.store import Source, SQLiteStore
+from tiebreak.store import Source, SQLiteStore
 
 BATCH_SIZES = (1, 1, 2, 3, 4, 5)
 

@@ -22,11 +22,10 @@ from dataclasses import replace
 
 from ranking.codes import split_codes
 from ranking.errors import InputError
-from ranking.presets import PRESETS, get_preset
+from ranking.presets import get_preset
 from ranking.rules import Edition, Rules, Scoring
-from ranking.standings import Standings, compute_standings, default_rules, parse_chain
-from ranking.text import format_column, format_number, render_table
-from ranking.tiebreaks import REGISTRY
+from ranking.standings import compute_standings, default_rules, parse_chain
+from tiebreak.tables import playoff_lines, presets_table, standings_table, team_table, tiebreaks_table
 
 EXIT_BAD_INPUT = 2
 
@@ -106,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "standings":
             return standings_command(args)
         else:
-            from ranking import commands
+            from tiebreak import commands
 
             return commands.run(args)
     except InputError as error:
@@ -118,12 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def standings_command(args: argparse.Namespace) -> int:
-    from ranking.loading import load_tournament
+    from tiebreak.files import load_tournament
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
         tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
     else:
-        from ranking.commands import stored_tournament
+        from tiebreak.commands import stored_tournament
 
         tournament = stored_tournament(args.input, args.config)
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
@@ -159,33 +158,8 @@ def standings_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def team_table(teams) -> str:
-    """The team standings as an aligned table (match points, game points, the team chain)."""
-    codes = list(teams.tiebreaks)
-    columns = [format_column([row.match_points for row in teams.rows]),
-               format_column([row.game_points for row in teams.rows])]
-    columns += [format_column([row.values[code] for row in teams.rows]) for code in codes]
-    rows = [[str(row.rank), row.team.name, *(column[index] for column in columns)]
-            for index, row in enumerate(teams.rows)]
-    header = ["#", "Team", "MP", "GP", *codes]
-    return f"Teams after round {teams.after_round}; tie-breaks: {', '.join(codes) or 'none'}\n\n" + render_table(
-        header, rows, [True, False, True, True, *([True] * len(codes))])
 
 
-def playoff_lines(playoffs, standings: Standings) -> str:
-    """What the play-offs of RULES.md 6 still need, or how they decided the places."""
-    names = {row.player.id: row.player.name for row in standings.rows}
-    lines = []
-    for group in playoffs.groups:
-        who = ", ".join(names[player] for player in group.players)
-        places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
-        if group.decided:
-            lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
-            continue
-        lines.append(f"play-off required for places {places} ({group.format}): {who}")
-        for game in group.pending:
-            lines.append(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}")
-    return "\n".join(lines)
 
 
 def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,
@@ -226,64 +200,10 @@ def check_file_chain(rules: Rules, path: str) -> None:
                          "choose a chain with --tiebreaks or --rules", source=path, line=line) from None
 
 
-def standings_table(standings: Standings) -> str:
-    """The standings as an aligned table, with a heading naming the rules used."""
-    codes = list(standings.tiebreaks)
-    header = ["#", "No", "Name", "Fed", "Rtg", "Pts", *codes]
-    numeric = [True, True, False, False, True, True, *([True] * len(codes))]
-    columns = [format_column([row.points for row in standings.rows])]
-    columns += [format_column([row.values[code] for row in standings.rows]) for code in codes]
-    rows = [
-        [str(row.rank), str(row.player.id), row.player.name, row.player.federation,
-         str(row.player.rating or ""), *(column[number] for column in columns)]
-        for number, row in enumerate(standings.rows)
-    ]
-    scoring = standings.rules.scoring
-    lines = [
-        standings.tournament.name,
-        f"after round {standings.after_round}; points {format_number(scoring.win)}/"
-        f"{format_number(scoring.draw)}/{format_number(scoring.loss)}; "
-        f"tie-breaks: {', '.join(codes) or 'none'}; FIDE C.07 {standings.rules.options.fide_edition}",
-    ]
-    if "LOT" in codes:
-        seed = standings.rules.options.lots_seed or standings.tournament.name
-        lines.append(f"lots drawn with seed {seed!r}")
-    lines.append("")
-    lines.append(render_table(header, rows, numeric))
-    return "\n".join(lines)
 
 
-def presets_table() -> str:
-    rows = []
-    for name, rules in PRESETS.items():
-        scoring = rules.scoring
-        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
-        if scoring.match:
-            points += " (match)"
-        rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
-    from ranking.teams import TEAM_PRESETS
-
-    team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
-                                                           p.scoring.match_loss)),
-                  ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
-    return (render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
-            + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
 
 
-def tiebreaks_table() -> str:
-    rows = []
-    for code, entry in REGISTRY.items():
-        if entry.code != code:
-            continue  # an alias (GE) is listed with its entry
-        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
-        name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
-        modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
-        rows.append([code, name, entry.definition, entry.article, modifiers])
-    from ranking.team_tiebreaks import TEAM_REGISTRY
-
-    team_rows = [[code, entry.name, entry.definition, entry.article] for code, entry in TEAM_REGISTRY.items()]
-    return (render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5) + "\n\n"
-            + render_table(["team code", "name", "definition", "source"], team_rows, [False] * 4))
 
 
 if __name__ == "__main__":

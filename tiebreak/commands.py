@@ -14,7 +14,6 @@ import re
 import sys
 from pathlib import Path
 
-from ranking.config import load_config
 from ranking.errors import InputError
 from ranking.events import (
     EventKind,
@@ -23,11 +22,12 @@ from ranking.events import (
     result_event,
     withdrawal_event,
 )
-from ranking.loading import load_tournament
 from ranking.model import Tournament
-from ranking.store import Source, SQLiteStore
 from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import write_trf
+from tiebreak.config import load_config
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
 
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -188,10 +188,10 @@ def withdraw_command(store: SQLiteStore, args: argparse.Namespace) -> None:
 def playoff_command(store: SQLiteStore, args: argparse.Namespace) -> None:
     """``tiebreak playoff SLUG``: who plays whom; ``... ROUND WHITE BLACK RESULT``: a result,
     refused unless the play-off scheduled that game."""
-    from ranking.cli import playoff_lines
     from ranking.events import playoff_result_event
     from ranking.playoffs import apply_playoffs
     from ranking.standings import compute_standings, default_rules
+    from tiebreak.tables import playoff_lines
 
     def status(tournament: Tournament):
         rules = default_rules(tournament)

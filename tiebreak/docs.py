@@ -1,6 +1,6 @@
 """Generate the README's tie-break and preset tables from the registry, so they cannot drift.
 
-``python -m ranking.docs README.md`` rewrites the text between the markers
+``python -m tiebreak.docs README.md`` rewrites the text between the markers
 ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``; a test fails when the README
 differs from what this module generates.
 """
@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from ranking.presets import PRESETS
-from ranking.text import format_number
 from ranking.tiebreaks import REGISTRY
+from tiebreak.tables import format_number
 
 
 def tiebreaks_markdown() -> str:

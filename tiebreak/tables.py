@@ -1,0 +1,154 @@
+"""Terminal tables: plain text padded by display width, so Chinese and Vietnamese names line
+up, and the tables the ``tiebreak`` command prints (standings, teams, presets, codes).
+
+>>> display_width("许银川"), display_width("Lại Lý Huynh")
+(6, 12)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ranking.presets import PRESETS
+from ranking.tiebreaks import REGISTRY
+
+if TYPE_CHECKING:
+    from ranking.standings import Standings
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes: wide (CJK) characters count 2, combining marks 0."""
+    width = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
+
+
+def pad(text: str, width: int, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` display columns (right-aligned if asked)."""
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def format_number(value: float | int | None) -> str:
+    """A score as people write it: ``7.5``, ``52``, ``9.75``; an absent value as ``-``."""
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def format_column(values: Sequence[float | int | None]) -> list[str]:
+    """Numbers of one column with the same number of decimals, so the points line up.
+
+    >>> format_column([4.0, 3.5, 9.25])
+    ['4.00', '3.50', '9.25']
+    """
+    decimals = 0
+    for value in values:
+        if isinstance(value, float) and not value.is_integer():
+            decimals = max(decimals, min(2, len(f"{value:g}".partition(".")[2])))
+    return ["-" if value is None else f"{value:.{decimals}f}" for value in values]
+
+
+def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
+    """Columns separated by two spaces; numeric columns right-aligned."""
+    widths = [display_width(title) for title in header]
+    for row in rows:
+        for column, cell in enumerate(row):
+            widths[column] = max(widths[column], display_width(cell))
+    lines = []
+    for row in (header, *rows):
+        cells = [pad(cell, widths[column], numeric[column]) for column, cell in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def team_table(teams) -> str:
+    """The team standings as an aligned table (match points, game points, the team chain)."""
+    codes = list(teams.tiebreaks)
+    columns = [format_column([row.match_points for row in teams.rows]),
+               format_column([row.game_points for row in teams.rows])]
+    columns += [format_column([row.values[code] for row in teams.rows]) for code in codes]
+    rows = [[str(row.rank), row.team.name, *(column[index] for column in columns)]
+            for index, row in enumerate(teams.rows)]
+    header = ["#", "Team", "MP", "GP", *codes]
+    return f"Teams after round {teams.after_round}; tie-breaks: {', '.join(codes) or 'none'}\n\n" + render_table(
+        header, rows, [True, False, True, True, *([True] * len(codes))])
+
+def playoff_lines(playoffs, standings: Standings) -> str:
+    """What the play-offs of RULES.md 6 still need, or how they decided the places."""
+    names = {row.player.id: row.player.name for row in standings.rows}
+    lines = []
+    for group in playoffs.groups:
+        who = ", ".join(names[player] for player in group.players)
+        places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
+        if group.decided:
+            lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
+            continue
+        lines.append(f"play-off required for places {places} ({group.format}): {who}")
+        for game in group.pending:
+            lines.append(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}")
+    return "\n".join(lines)
+
+def standings_table(standings: Standings) -> str:
+    """The standings as an aligned table, with a heading naming the rules used."""
+    codes = list(standings.tiebreaks)
+    header = ["#", "No", "Name", "Fed", "Rtg", "Pts", *codes]
+    numeric = [True, True, False, False, True, True, *([True] * len(codes))]
+    columns = [format_column([row.points for row in standings.rows])]
+    columns += [format_column([row.values[code] for row in standings.rows]) for code in codes]
+    rows = [
+        [str(row.rank), str(row.player.id), row.player.name, row.player.federation,
+         str(row.player.rating or ""), *(column[number] for column in columns)]
+        for number, row in enumerate(standings.rows)
+    ]
+    scoring = standings.rules.scoring
+    lines = [
+        standings.tournament.name,
+        f"after round {standings.after_round}; points {format_number(scoring.win)}/"
+        f"{format_number(scoring.draw)}/{format_number(scoring.loss)}; "
+        f"tie-breaks: {', '.join(codes) or 'none'}; FIDE C.07 {standings.rules.options.fide_edition}",
+    ]
+    if "LOT" in codes:
+        seed = standings.rules.options.lots_seed or standings.tournament.name
+        lines.append(f"lots drawn with seed {seed!r}")
+    lines.append("")
+    lines.append(render_table(header, rows, numeric))
+    return "\n".join(lines)
+
+def presets_table() -> str:
+    rows = []
+    for name, rules in PRESETS.items():
+        scoring = rules.scoring
+        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
+        if scoring.match:
+            points += " (match)"
+        rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
+    from ranking.teams import TEAM_PRESETS  # deferred until the house moves team presets
+
+    team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
+                                                           p.scoring.match_loss)),
+                  ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
+    return (render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
+            + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
+
+def tiebreaks_table() -> str:
+    rows = []
+    for code, entry in REGISTRY.items():
+        if entry.code != code:
+            continue  # an alias (GE) is listed with its entry
+        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
+        name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
+        modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
+        rows.append([code, name, entry.definition, entry.article, modifiers])
+    from ranking.team_tiebreaks import TEAM_REGISTRY
+
+    team_rows = [[code, entry.name, entry.definition, entry.article] for code, entry in TEAM_REGISTRY.items()]
+    return (render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5) + "\n\n"
+            + render_table(["team code", "name", "definition", "source"], team_rows, [False] * 4))
