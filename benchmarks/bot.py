@@ -46,11 +46,11 @@ ROOT = HERE.parent
 # This file is benchmarks/bot.py: its own folder must come after the repository's, or
 # ``import bot`` would find this script instead of the bot package.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != HERE]
-sys.path[0:0] = [str(ROOT), str(ROOT / "tests"), str(HERE)]  # bot and ranking, fake_telegram, generate
+sys.path[0:0] = [str(ROOT), str(ROOT / "tests")]  # bot and ranking; fake_telegram and generators
 
 import fake_telegram  # noqa: E402
 from fake_telegram import FakeTelegram  # noqa: E402
-from generate import generate_swiss  # noqa: E402
+from generators import generate_swiss  # noqa: E402
 from telegram.ext import Application  # noqa: E402
 
 from bot.app import build_application  # noqa: E402

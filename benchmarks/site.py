@@ -27,10 +27,12 @@ import time
 from pathlib import Path
 
 # Run as a script, this folder is first on sys.path, where benchmarks/bot.py would hide the
-# ``bot`` package that site_builder imports: the repository goes before it.
+# ``bot`` package: the repository goes before it, and tests/ for the generators.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.generate import generate_swiss
+from generators import generate_swiss
+
 from ranking.model import Result, Tournament
 from site_builder.build import BuildReport, SiteSettings, build_site
 

@@ -21,9 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+# The packages and the generators under tests/ (benchmarks may import tests, never the reverse).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generate import generate_swiss
+from generators import generate_swiss
 
 from ranking.rules import Rules
 from ranking.standings import compute_standings

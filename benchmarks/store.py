@@ -38,11 +38,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-if __name__ == "__main__" and not __package__:  # run as a script: make ``ranking`` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The packages and the generators under tests/ (benchmarks may import tests, never the reverse).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from generate import generate_swiss
+from generators import generate_swiss
 
 from ranking.errors import InputError
 from ranking.events import pairing_event, result_event, withdrawal_event

@@ -1,6 +1,6 @@
 """Tie-break codes: ``NAME[:MP|:GP][/Cn|/Mn|/L±n][/P]`` (TRF-2026 grammar) and ``NAME-Cn``.
 
->>> parse_code("BH/C1") == parse_code("BH-C1")
+>>> parse_code("BH/C1").canonical == parse_code("BH-C1").canonical
 True
 >>> parse_code("KS/L+1").limit
 1

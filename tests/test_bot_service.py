@@ -6,17 +6,13 @@ from __future__ import annotations
 import html
 import itertools
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from generators import generate_swiss
 
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # benchmarks/ is not installed
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.generate import generate_swiss
 from bot import i18n as M
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
 from bot.i18n import format_problem, translator

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter, defaultdict
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
+from build import BYE_POINTS, CHESS_POINTS
+from generators import berger_round, generate_round_robin, generate_swiss, main, summary
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
-
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # benchmarks/ is not installed
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from build import BYE_POINTS, CHESS_POINTS
 from strategies import id_mappings, renumbered, scoring_systems, tournaments
 
-from benchmarks.generate import berger_round, generate_round_robin, generate_swiss, main, summary
 from ranking.model import ByeKind, Result, System, Tournament
 from ranking.rules import SCORING_SYSTEMS, Scoring
 

@@ -10,7 +10,6 @@ babel.cfg for the whole procedure).
 from __future__ import annotations
 
 import re
-import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -20,13 +19,11 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as a script
-    sys.path.insert(0, str(ROOT))
+from bot.i18n import SUPPORTED, catalog_path, load_translations
+from ranking.tiebreaks import REGISTRY, Tiebreak
+from tiebreak.files import load_tournament
 
-from bot.i18n import SUPPORTED, catalog_path, load_translations  # noqa: E402
-from ranking.tiebreaks import REGISTRY, Tiebreak  # noqa: E402
-from tiebreak.files import load_tournament  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DOMAIN = "site"
 BABEL_CFG = ROOT / "babel.cfg"

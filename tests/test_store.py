@@ -247,7 +247,7 @@ def test_a_pairs_list_naming_an_unknown_player_is_refused(config: Path, tmp_path
 
 
 def _stored_swiss(tmp_path: Path):
-    from benchmarks.generate import generate_swiss
+    from generators import generate_swiss
 
     full = generate_swiss(60, 5)
     store = SQLiteStore(tmp_path / "store.sqlite3")

@@ -30,11 +30,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from generators import generate_swiss
 
-if str(Path(__file__).resolve().parents[1]) not in sys.path:  # benchmarks/ is not installed
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from benchmarks.generate import generate_swiss
 from ranking.errors import InputError
 from ranking.events import EventKind, result_event
 from ranking.model import Result, Tournament

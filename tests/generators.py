@@ -5,7 +5,7 @@ no rematches, colours alternating where possible); it is not FIDE Dutch, only re
 enough for standings to have the usual mix of byes, forfeits and withdrawals.  Both
 generators are deterministic for a seed.  Run as a script for a one-line summary::
 
-    python benchmarks/generate.py 1000 11
+    python tests/generators.py 1000 11
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ from __future__ import annotations
 import random
 import sys
 from itertools import groupby
-from pathlib import Path
-
-if __name__ == "__main__" and not __package__:  # run as a script: make ``ranking`` importable
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ranking.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
 
@@ -379,7 +375,7 @@ def main(argv: list[str] | None = None) -> None:
     """``generate.py PLAYERS ROUNDS [SEED]``: print a summary of the generated Swiss."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (2, 3):
-        raise SystemExit("usage: python benchmarks/generate.py PLAYERS ROUNDS [SEED]")
+        raise SystemExit("usage: python tests/generators.py PLAYERS ROUNDS [SEED]")
     seed = int(args[2]) if len(args) == 3 else 1
     print(summary(generate_swiss(int(args[0]), int(args[1]), seed)))
 
