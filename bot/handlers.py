@@ -19,7 +19,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import i18n as M
+from bot import messages as M
 from bot.service import BotService, Reply, Who
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 Pure functions: no Telegram, no store.  ``parse_message`` turns a free-text message into
 ``ResultEntry`` values (round, board, result, foul) and ``Problem`` values (what could not be
-read, with a ``ProblemReason`` the bot localises through ``bot.i18n.describe_problem``).
+read, with a ``ProblemReason`` the bot localises through ``bot.messages.describe_problem``).
 
 The grammar, one result per line (a line may also hold several, separated by ``;``)::
 
@@ -75,7 +75,7 @@ MAX_DETAIL = 60  # characters of the offending text kept in Problem.detail
 
 
 class ProblemReason(enum.StrEnum):
-    """Why a line could not be read; ``bot.i18n.PROBLEM_MESSAGES`` has one message for each."""
+    """Why a line could not be read; ``bot.messages.PROBLEM_MESSAGES`` has one message for each."""
 
     EMPTY = "empty"  # the whole message is blank (line 0)
     UNREADABLE = "unreadable"  # neither a board nor a result in it

@@ -12,9 +12,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot import i18n as M
+from bot import messages as M
 from bot.formatting import escape, pack, pre_table, shorten
-from bot.i18n import Translator, format_problem, language_from_argument, translator
+from bot.messages import format_problem, translator
 from bot.parsing import (
     ProblemReason,
     ResultEntry,
@@ -38,6 +38,7 @@ from ranking.model import Game, GameKind, Result, Tournament
 from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
 from ranking.standings import Standings, compute_standings, default_rules
 from tiebreak.config import Config
+from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, Translator, language_from_argument
 from tiebreak.store import Source, SQLiteStore, UserPrefs
 from tiebreak.tables import format_column
 
@@ -494,7 +495,7 @@ class BotService:
     def language(self, who: Who, argument: str = "") -> list[Reply]:
         tr = self.tr(who)
         if not argument.strip():
-            rows = tuple((Button(name, encode_callback("lang", code)),) for code, name in M.LANGUAGE_NAMES.items())
+            rows = tuple((Button(name, encode_callback("lang", code)),) for code, name in LANGUAGE_NAMES.items())
             return [Reply(escape(tr.gettext(M.CHOOSE_LANGUAGE)), buttons=rows)]
         code = language_from_argument(argument)
         if code is None:
@@ -504,7 +505,7 @@ class BotService:
     def set_language(self, who: Who, code: str, edit: bool = False) -> list[Reply]:
         self.store.save_user(replace(self.prefs(who), language=code))
         tr = translator(code)
-        return [Reply(escape(tr.format(M.LANGUAGE_SET, language=M.LANGUAGE_NAMES[code])), edit=edit)]
+        return [Reply(escape(tr.format(M.LANGUAGE_SET, language=LANGUAGE_NAMES[code])), edit=edit)]
 
     # -- arbiters: results by text ------------------------------------------------------------
 
@@ -670,7 +671,7 @@ class BotService:
             return self.select(who, callback.int(0))
         if action == "lang":
             code = callback.fields[0]
-            if code not in M.SUPPORTED:
+            if code not in SUPPORTED:
                 return [Reply(escape(tr.gettext(M.NOT_UNDERSTOOD)))]
             return self.set_language(who, code, edit=True)
         slug = self.store.slug_for_key(callback.int(0))

@@ -27,22 +27,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from babel.numbers import format_decimal
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from bot.i18n import LANGUAGE_NAMES, SUPPORTED, load_translations
 from ranking.errors import InputError
 from ranking.standings import collection_paused
 from site_builder.pages import TournamentPages
 from tiebreak.config import Config
+from tiebreak.i18n import LANGUAGES, SUPPORTED, Catalogue, format_number
 
 SITE_DOMAIN = "site"
+SITE_CATALOGUE = Catalogue(Path(__file__).resolve().parent / "locales", SITE_DOMAIN)  # the site's own words
 THEMES = Path(__file__).resolve().parent.parent / "themes"
 MANIFEST = ".manifest.json"
 RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
-_BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN", "vi": "vi", "es": "es"}
-_HTML_LANG = {"en": "en", "zh": "zh-Hans", "vi": "vi", "es": "es"}
 
 
 @dataclass(frozen=True)
@@ -265,7 +263,7 @@ def _common(path: str, language: str, settings: SiteSettings) -> dict:
     default = settings.languages[0]
     root = "../" * path.count("/")
     site_root = root + ("../" if language != default else "")
-    return {"lang": language, "html_lang": _HTML_LANG[language], "root": root, "site_root": site_root,
+    return {"lang": language, "html_lang": LANGUAGES[language].html_lang, "root": root, "site_root": site_root,
             "static": site_root + "static/", "base_url": settings.base_url,
             "languages": _switcher(path, language, settings.languages, default)}
 
@@ -388,8 +386,8 @@ def _switcher(path: str, language: str, languages: tuple[str, ...], default: str
     links = []
     for code in languages:
         target = path if code == default else f"{code}/{path}"
-        links.append({"code": code, "name": LANGUAGE_NAMES[code], "href": here_up + target,
-                      "current": code == language, "html_lang": _HTML_LANG[code]})
+        links.append({"code": code, "name": LANGUAGES[code].name, "href": here_up + target,
+                      "current": code == language, "html_lang": LANGUAGES[code].html_lang})
     return links
 
 
@@ -405,7 +403,7 @@ def _environment(theme: Path, template_digest: str, language: str, cache: Path |
         for old in [k for k in _ENVIRONMENTS if k[:2] != key[:2]]:
             del _ENVIRONMENTS[old]
         environment = _new_environment(theme, cache)
-        _install_translations(environment, load_translations(language, SITE_DOMAIN))
+        _install_translations(environment, SITE_CATALOGUE.translations(language))
         environment.globals["current_language"] = language
         environment.filters["number"](0.5)  # loads Babel's data for the language (before workers fork)
         _ENVIRONMENTS[key] = environment
@@ -473,8 +471,7 @@ def _number_filter(environment: Environment):
         key = (value, language)
         text = cache.get(key)
         if text is None:
-            text = cache[key] = format_decimal(value, locale=_BABEL_LOCALES.get(language, "en"),
-                                               group_separator=False)
+            text = cache[key] = format_number(value, language, grouping=False)
         return text
     return number
 

@@ -16,7 +16,7 @@ import pytest
 from fake_telegram import FakeTelegram, running
 from telegram.ext import Application
 
-from bot import i18n as M
+from bot import messages as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
 from bot.service import BotService, BotSettings, Who

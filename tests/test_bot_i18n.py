@@ -1,4 +1,4 @@
-"""The bot's languages (bot/i18n.py and bot/locales): language choice, complete catalogs whose
+"""The bot's languages (tiebreak/i18n.py, bot/messages.py and bot/locales): language choice, complete catalogs whose
 translations keep the placeholders, numbers per locale."""
 
 from __future__ import annotations
@@ -12,25 +12,21 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.i18n import (
+from bot import messages as i18n
+from bot.messages import (
     HELP_ARBITER,
-    LANGUAGE_NAMES,
     PROBLEM_MESSAGES,
     RESULTS_RECORDED,
-    SUPPORTED,
     YES,
     catalog_path,
-    choose_language,
     describe_problem,
-    format_number,
     format_problem,
-    language_from_argument,
     load_translations,
     translator,
 )
 from bot.parsing import Problem, ProblemReason, parse_message
 from ranking.model import Result
+from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, choose_language, format_number, language_from_argument
 
 BOT_DIR = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "Nn_": (1, 2)}
@@ -181,7 +177,7 @@ def test_every_call_fills_every_placeholder():
             given = {keyword.arg for keyword in node.keywords}
             assert wanted <= given, f"{path.name}:{node.lineno}: {message!r} needs {sorted(wanted - given)}"
             checked += 1
-    assert checked >= 1  # at least format_problem in bot/i18n.py
+    assert checked >= 1  # at least format_problem in bot/messages.py
 
 
 def test_gettext_and_ngettext():

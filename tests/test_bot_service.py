@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
-from bot import i18n as M
+from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
-from bot.i18n import format_problem, translator
+from bot.messages import format_problem, translator
 from bot.parsing import MAX_CALLBACK_BYTES, encode_callback, parse_message
 from bot.service import BotService, BotSettings, Reply, Who
 from ranking.events import EventKind

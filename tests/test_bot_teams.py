@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n as M
+from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT
 from bot.handlers import COMMANDS
-from bot.i18n import translator
+from bot.messages import translator
 from bot.service import BotService, BotSettings, Reply, Who
 from ranking.errors import InputError
 from ranking.events import EventKind, TournamentState, playoff_result_event

@@ -27,9 +27,8 @@ from urllib.parse import unquote
 import jinja2
 import pytest
 
-from bot.i18n import load_translations
 from ranking.model import Result, Tournament
-from site_builder.build import BuildReport, SiteSettings, build_site
+from site_builder.build import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
 from tiebreak.commands import slug_for
 from tiebreak.files import load_tournament
 
@@ -343,7 +342,7 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_xiangqi_pages_say_red_and_black_and_chess_pages_white_and_black(site: Site, language: str) -> None:
-    words = load_translations(language, "site")
+    words = SITE_CATALOGUE.translations(language)
     red, white, black = (words.gettext(word) for word in ("red", "white", "black"))
     assert len({red, white, black}) == 3
     for slug, first, other in ((XIANGQI, red, white), (SWISS, white, red), (HOSTILE, white, red)):

@@ -1,4 +1,4 @@
-"""The site's languages (domain "site" in bot/locales): a template that holds every message of the
+"""The site's languages (domain "site" in site_builder/locales): a template that holds every message of the
 theme's templates and every tie-break name and definition, complete catalogs for en, zh, vi and
 es whose translations keep the %(placeholders)s, and pages that show them with numbers written
 the language's way.
@@ -19,16 +19,17 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from bot.i18n import SUPPORTED, catalog_path, load_translations
 from ranking.tiebreaks import REGISTRY, Tiebreak
+from site_builder.build import SITE_CATALOGUE
 from tiebreak.files import load_tournament
+from tiebreak.i18n import SUPPORTED
 
 ROOT = Path(__file__).resolve().parent.parent
 
 DOMAIN = "site"
 BABEL_CFG = ROOT / "babel.cfg"
 TEMPLATES = ROOT / "themes" / "default" / "templates"
-POT = ROOT / "bot" / "locales" / f"{DOMAIN}.pot"
+POT = ROOT / "site_builder" / "locales" / f"{DOMAIN}.pot"
 EXAMPLES = ROOT / "ranking" / "examples"
 TRANSLATED = ("zh", "vi", "es")
 # Translations that may be the English words themselves (names of people and abbreviations).
@@ -114,17 +115,17 @@ def test_every_registry_entry_is_a_safe_message() -> None:
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_every_catalog_compiles_and_passes_babels_checks(language: str) -> None:
-    path = catalog_path(language, DOMAIN)
+    path = SITE_CATALOGUE.path(language)
     assert path.is_file()
     catalog = read_catalog(path, language)
     assert [(message.id, errors) for message, errors in catalog.check()] == []
     assert not catalog.fuzzy and not any(message.fuzzy for message in catalog if message.id)
-    assert load_translations(language, DOMAIN) is not None
+    assert SITE_CATALOGUE.translations(language) is not None
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_every_message_is_in_every_catalog_and_none_is_stale(language: str) -> None:
-    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    catalog = read_catalog(SITE_CATALOGUE.path(language), language)
     assert ids(read_catalog(POT)) - ids(catalog) == set()
     assert ids(catalog) - ids(read_catalog(POT)) == set()
     assert not catalog.obsolete
@@ -132,7 +133,7 @@ def test_every_message_is_in_every_catalog_and_none_is_stale(language: str) -> N
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_message_is_translated(language: str) -> None:
-    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    catalog = read_catalog(SITE_CATALOGUE.path(language), language)
     same = SAME_AS_ENGLISH.get(language, set())
     for message in catalog:
         if not message.id:
@@ -144,14 +145,14 @@ def test_every_message_is_translated(language: str) -> None:
 
 
 def test_the_english_catalog_is_the_message_ids() -> None:
-    translations = load_translations("en", DOMAIN)
+    translations = SITE_CATALOGUE.translations("en")
     for message_id in ids(read_catalog(POT)):
         assert translations.gettext(message_id) == message_id
 
 
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_translations_keep_the_placeholders_and_are_plain_text(language: str) -> None:
-    catalog = read_catalog(catalog_path(language, DOMAIN), language)
+    catalog = read_catalog(SITE_CATALOGUE.path(language), language)
     for message in catalog:
         if not message.id or not message.string:
             continue
@@ -168,7 +169,7 @@ def test_the_chess_and_xiangqi_terms() -> None:
     """RULES.md's names: CXA 对手分 (BH), 小分 (SB), 胜局, 直胜, 后走局数, 累进分, 犯规; VN hệ số (SB),
     điểm đối thủ (BH), ván thắng, đối đầu trực tiếp; Spanish desempate, encuentro directo."""
     def name(language: str, code: str) -> str:
-        return load_translations(language, DOMAIN).gettext(REGISTRY[code].name)
+        return SITE_CATALOGUE.translations(language).gettext(REGISTRY[code].name)
 
     assert name("zh", "BH") == "对手分" and "小分" in name("zh", "SB")
     assert [name("zh", code) for code in ("WIN", "DE", "BPG", "PS", "FOUL")] == \
@@ -177,7 +178,7 @@ def test_the_chess_and_xiangqi_terms() -> None:
     assert "ván thắng" in name("vi", "WIN").lower() and name("vi", "DE").lower() == "đối đầu trực tiếp"
     assert (name("es", "BH"), name("es", "SB"), name("es", "DE")) == \
         ("Buchholz", "Sonneborn-Berger", "Encuentro directo")
-    assert "desempate" in load_translations("es", DOMAIN).gettext("Tie-breaks").lower()
+    assert "desempate" in SITE_CATALOGUE.translations("es").gettext("Tie-breaks").lower()
     assert name("es", "WON") == "Partidas ganadas"
 
 
@@ -202,7 +203,7 @@ def page(site: Path, language: str, path: str) -> str:
 def test_the_chinese_standings_page_is_in_chinese(site: Path) -> None:
     html = page(site, "zh", "example-xiangqi-rr/index.html")
     assert '<html lang="zh-Hans">' in html
-    zh = load_translations("zh", DOMAIN)
+    zh = SITE_CATALOGUE.translations("zh")
     assert zh.gettext("Standings") == "排名"
     for words in ("排名", "第9轮后排名", "名次", "积分", "破同分规则", "小分（索伯分）", "胜局", "直胜", "犯规",
                   "后走局数", "下载：", zh.gettext(REGISTRY["SB"].definition)):
@@ -214,7 +215,7 @@ def test_the_chinese_standings_page_is_in_chinese(site: Path) -> None:
 @pytest.mark.parametrize("language", SUPPORTED)
 def test_every_page_shows_its_languages_words_only(site: Path, language: str) -> None:
     """Messages reach every page in its own language, the macros' too (tabs, colour words)."""
-    words = load_translations(language, DOMAIN)
+    words = SITE_CATALOGUE.translations(language)
     folder = site if language == SUPPORTED[0] else site / language
     pages = [path for path in sorted(folder.glob("*/**/*.html"))
              if path.relative_to(folder).parts[0] not in SUPPORTED]  # the default's folder holds the others
@@ -234,7 +235,7 @@ def test_numbers_use_the_languages_decimal_mark(site: Path, language: str, mark:
     other = "," if mark == "." else "."
     assert f"<strong>4{mark}5</strong>" in html and f"<strong>4{other}5</strong>" not in html
     assert f">30{mark}5<" in html or f">29{mark}5<" in html  # Buchholz values
-    legend = load_translations(language, DOMAIN).gettext("Points: win %(w)s, draw %(d)s, loss %(l)s.")
+    legend = SITE_CATALOGUE.translations(language).gettext("Points: win %(w)s, draw %(d)s, loss %(l)s.")
     assert legend % {"w": "1", "d": f"0{mark}5", "l": "0"} in html
 
 
@@ -250,9 +251,9 @@ def test_the_site_environment_translates_new_style_and_escapes_variables() -> No
 
     environment = _environment(THEMES / "default", "test", "zh")
     render = lambda source, **values: environment.from_string(source).render(**values)  # noqa: E731
-    assert render('{{ _("Standings") }}') == load_translations("zh", DOMAIN).gettext("Standings")
+    assert render('{{ _("Standings") }}') == SITE_CATALOGUE.translations("zh").gettext("Standings")
     assert render('{{ _("Round %(n)s", n=x) }}', x="<b>") == (
-        load_translations("zh", DOMAIN).gettext("Round %(n)s") % {"n": "&lt;b&gt;"})
+        SITE_CATALOGUE.translations("zh").gettext("Round %(n)s") % {"n": "&lt;b&gt;"})
     assert render('{{ _("100%% sure") }}') == "100% sure"  # a format string even without variables
     english = _environment(THEMES / "default", "test", "en")
     plural = '{{ ngettext("%(num)s play-off game still to play.", "%(num)s play-off games still to play.", n) }}'

@@ -22,20 +22,19 @@ from urllib.parse import unquote
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import load_translations
 from ranking.model import Game, Result, Tournament
 from ranking.playoffs import apply_playoffs
 from ranking.standings import compute_standings, default_rules
 from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.teams import board_points, team_event_of, team_standings
-from site_builder.build import SiteSettings, build_site
+from site_builder.build import SITE_CATALOGUE, SiteSettings, build_site
 from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 LEAGUE_FILE = DATA / "teams" / "xiangqi-league.toml"
 PLAYOFF_FILE = DATA / "playoffs" / "tied-for-first.toml"
-POT = ROOT / "bot" / "locales" / "site.pot"
+POT = ROOT / "site_builder" / "locales" / "site.pot"
 LEAGUE, PLAYOFF, DECIDED = "team-league", "playoff", "playoff-decided"
 
 
@@ -279,7 +278,7 @@ def test_every_team_tiebreak_name_and_definition_is_a_site_message() -> None:
     """teams.html lists the registry's texts for pybabel; they must stay the registry's."""
     with POT.open("rb") as source:
         messages = {message.id for message in read_po(source) if message.id}
-    chinese = load_translations("zh", "site")
+    chinese = SITE_CATALOGUE.translations("zh")
     for entry in TEAM_REGISTRY.values():
         for message in (entry.name, entry.definition):
             assert message in messages, (entry.code, message)

@@ -1,9 +1,6 @@
-"""The bot's languages: English, 简体中文, Tiếng Việt and Español, from gettext catalogs.
+"""The bot's messages, marked for extraction, and its catalogue (``bot/locales``).
 
-The catalogs are the committed sources ``bot/locales/<lang>/LC_MESSAGES/messages.po``; they are
-compiled in memory the first time a language is used (Babel's ``read_po`` and ``write_mo``), so
-there is no build step and no ``.mo`` file in the repository.  ``bot/locales/messages.pot`` is the
-template, extracted from ``bot/*.py``::
+``bot/locales/messages.pot`` is the template, extracted from ``bot/*.py``::
 
     .venv/bin/pybabel extract -k N_ -k Nn_:1,2 -c Translators: --no-location \\
         --project Tiebreak -o bot/locales/messages.pot bot
@@ -12,152 +9,22 @@ template, extracted from ``bot/*.py``::
 
 ``tests/test_bot_i18n.py`` fails when a message marked in ``bot/*.py`` is missing from the
 template or from a catalog, is untranslated in zh/vi/es, or a translation's ``{placeholders}``
-differ from the message's.
-
-Messages are ``str.format`` templates with named placeholders.  ``N_`` and ``Nn_`` only mark a
-message for extraction (the constants below); translate at the time of use::
-
-    tr = translator(update.effective_user.language_code)
-    tr.format(RESULT_RECORDED, round=3, board=5, white="许银川", black="吕钦", result="1-0")
-    tr.nformat(*RESULTS_RECORDED, 4, count=tr.format_number(4))
-
-The catalogs use the domain ``messages``; the site can load its own domain from the same
-directory (``load_translations(language, domain)``) and reuse these words where they are the same.
+differ from the message's.  The languages and the gettext machinery are ``tiebreak.i18n``'s.
 """
 
 from __future__ import annotations
 
-import functools
-import gettext
-from dataclasses import dataclass
-from decimal import Decimal
-from io import BytesIO
 from pathlib import Path
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
-from babel.support import Translations
-
 from bot.parsing import Problem, ProblemReason
+from tiebreak.i18n import N_, Catalogue, Nn_, Translator
 
-SUPPORTED = ("en", "zh", "vi", "es")
-DEFAULT_LANGUAGE = "en"
-LANGUAGE_NAMES = {"en": "English", "zh": "简体中文", "vi": "Tiếng Việt", "es": "Español"}
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 DOMAIN = "messages"
-
-_BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN", "vi": "vi", "es": "es"}
-_LANGUAGE_WORDS = {  # what /language accepts besides the codes, folded to lower case
-    "english": "en", "inglés": "en", "ingles": "en", "英语": "en", "英文": "en", "tiếng anh": "en",
-    "中文": "zh", "简体中文": "zh", "汉语": "zh", "chinese": "zh", "chino": "zh", "tiếng trung": "zh",
-    "zh-hans": "zh", "zh-cn": "zh",
-    "tiếng việt": "vi", "tieng viet": "vi", "vietnamese": "vi", "vietnamita": "vi", "越南语": "vi",
-    "español": "es", "espanol": "es", "spanish": "es", "castellano": "es", "西班牙语": "es",
-    "tiếng tây ban nha": "es",
-}
-
-
-def N_(message: str) -> str:
-    """Mark ``message`` for extraction; translate it later with ``Translator.gettext``."""
-    return message
-
-
-def Nn_(singular: str, plural: str) -> tuple[str, str]:
-    """Mark a plural message for extraction; translate it later with ``Translator.ngettext``."""
-    return singular, plural
-
-
-# -- choosing a language ---------------------------------------------------------------------
-
-
-def choose_language(code: str | None, default: str = DEFAULT_LANGUAGE) -> str:
-    """The supported language for a Telegram ``language_code`` (an IETF tag such as ``en``,
-    ``zh-hans``, ``es-ES``, ``pt-br``): its primary subtag if supported, otherwise ``default``
-    (itself ``en`` if it is not supported).  Every Chinese variant gets simplified Chinese."""
-    fallback = default if default in SUPPORTED else DEFAULT_LANGUAGE
-    if not code:
-        return fallback
-    primary = code.strip().replace("_", "-").split("-", 1)[0].lower()
-    return primary if primary in SUPPORTED else fallback
-
-
-def language_from_argument(text: str) -> str | None:
-    """The language a ``/language`` argument names (a code or a name in any of the four
-    languages: ``es``, ``vi-VN``, ``中文``, ``Español``, ``tieng viet``), or None."""
-    word = " ".join(text.split()).lower()
-    if not word:
-        return None
-    if word in _LANGUAGE_WORDS:
-        return _LANGUAGE_WORDS[word]
-    primary = word.replace("_", "-").split("-", 1)[0]
-    return primary if primary in SUPPORTED else None
-
-
-# -- catalogs --------------------------------------------------------------------------------
-
-
-def catalog_path(language: str, domain: str = DOMAIN, directory: Path = LOCALES_DIR) -> Path:
-    return directory / language / "LC_MESSAGES" / f"{domain}.po"
-
-
-@functools.cache
-def load_translations(language: str, domain: str = DOMAIN, directory: Path = LOCALES_DIR) -> gettext.NullTranslations:
-    """The compiled catalog of ``language`` (cached).  A language without a catalog, and the
-    source language English, fall back to the message ids."""
-    path = catalog_path(language, domain, directory)
-    if not path.is_file():
-        return gettext.NullTranslations()
-    with path.open("rb") as source:
-        catalog = read_po(source, locale=language, domain=domain)
-    compiled = BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=domain)
-
-
-def format_number(value: int | float | Decimal | None, lang: str, grouping: bool = True) -> str:
-    """``value`` as the language writes it: ``7.5`` in English and Chinese, ``7,5`` in Vietnamese
-    and Spanish; up to three decimals, none for whole numbers; None as ``-``.  ``grouping``
-    False leaves out the thousands separator (ratings: ``2620``)."""
-    if value is None:
-        return "-"
-    locale = _BABEL_LOCALES.get(choose_language(lang), "en")
-    return format_decimal(value, locale=locale, group_separator=grouping)
-
-
-@dataclass(frozen=True)
-class Translator:
-    """The messages of one language.  ``gettext`` and ``ngettext`` are the gettext calls;
-    ``format`` and ``nformat`` also fill the ``{placeholders}``."""
-
-    language: str
-    translations: gettext.NullTranslations
-
-    def gettext(self, message: str) -> str:
-        return self.translations.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return self.translations.ngettext(singular, plural, n)
-
-    def format(self, message: str, /, **values: object) -> str:
-        return self.gettext(message).format(**values)
-
-    def nformat(self, singular: str, plural: str, n: int, /, **values: object) -> str:
-        return self.ngettext(singular, plural, n).format(**values)
-
-    def format_number(self, value: int | float | Decimal | None, grouping: bool = True) -> str:
-        return format_number(value, self.language, grouping)
-
-
-@functools.cache
-def _translator(language: str) -> Translator:
-    return Translator(language, load_translations(language))
-
-
-def translator(language: str | None, default: str = DEFAULT_LANGUAGE) -> Translator:
-    """The translator for a Telegram ``language_code`` or a language chosen with /language."""
-    return _translator(choose_language(language, default))
+CATALOGUE = Catalogue(LOCALES_DIR, DOMAIN)
+translator = CATALOGUE.translator  # a Telegram language_code (or a chosen language) -> Translator
+catalog_path = CATALOGUE.path
+load_translations = CATALOGUE.translations
 
 
 # -- the parser's problems -------------------------------------------------------------------

@@ -1,0 +1,184 @@
+"""The languages of Tiebreak (English, 简体中文, Tiếng Việt, Español) and the gettext machinery
+the bot and the site share; each keeps its own catalogue (``bot/locales``, ``site_builder/locales``).
+
+``LANGUAGES`` is the one table of languages: code, own name, Babel locale, HTML ``lang``.
+Catalogues are the committed ``<dir>/<lang>/LC_MESSAGES/<domain>.po`` sources, compiled in
+memory the first time a language is used (Babel's ``read_po`` and ``write_mo``), so there is no
+build step and no ``.mo`` file in the repository.
+
+Messages are ``str.format`` templates with named placeholders.  ``N_`` and ``Nn_`` only mark a
+message for extraction; translate at the time of use::
+
+    tr = translator("vi", directory=LOCALES_DIR, domain="messages")
+    tr.format(RESULT_RECORDED, round=3, board=5, white="许银川", black="吕钦", result="1-0")
+    tr.nformat(*RESULTS_RECORDED, 4, count=tr.format_number(4))
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+from dataclasses import dataclass
+from decimal import Decimal
+from io import BytesIO
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language Tiebreak speaks: its code (Telegram's primary subtag), its own name, the Babel
+    locale that formats its numbers and the HTML ``lang`` of its pages."""
+
+    code: str
+    name: str
+    babel_locale: str
+    html_lang: str
+
+
+LANGUAGES: dict[str, Language] = {language.code: language for language in (
+    Language("en", "English", "en", "en"),
+    Language("zh", "简体中文", "zh_Hans_CN", "zh-Hans"),
+    Language("vi", "Tiếng Việt", "vi", "vi"),
+    Language("es", "Español", "es", "es"),
+)}
+SUPPORTED = tuple(LANGUAGES)
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {code: language.name for code, language in LANGUAGES.items()}
+
+_LANGUAGE_WORDS = {  # what /language accepts besides the codes, folded to lower case
+    "english": "en", "inglés": "en", "ingles": "en", "英语": "en", "英文": "en", "tiếng anh": "en",
+    "中文": "zh", "简体中文": "zh", "汉语": "zh", "chinese": "zh", "chino": "zh", "tiếng trung": "zh",
+    "zh-hans": "zh", "zh-cn": "zh",
+    "tiếng việt": "vi", "tieng viet": "vi", "vietnamese": "vi", "vietnamita": "vi", "越南语": "vi",
+    "español": "es", "espanol": "es", "spanish": "es", "castellano": "es", "西班牙语": "es",
+    "tiếng tây ban nha": "es",
+}
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction; translate it later with ``Translator.gettext``."""
+    return message
+
+
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a plural message for extraction; translate it later with ``Translator.ngettext``."""
+    return singular, plural
+
+# -- choosing a language ---------------------------------------------------------------------
+
+
+def choose_language(code: str | None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The supported language for a Telegram ``language_code`` (an IETF tag such as ``en``,
+    ``zh-hans``, ``es-ES``, ``pt-br``): its primary subtag if supported, otherwise ``default``
+    (itself ``en`` if it is not supported).  Every Chinese variant gets simplified Chinese."""
+    fallback = default if default in SUPPORTED else DEFAULT_LANGUAGE
+    if not code:
+        return fallback
+    primary = code.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in SUPPORTED else fallback
+
+
+def language_from_argument(text: str) -> str | None:
+    """The language a ``/language`` argument names (a code or a name in any of the four
+    languages: ``es``, ``vi-VN``, ``中文``, ``Español``, ``tieng viet``), or None."""
+    word = " ".join(text.split()).lower()
+    if not word:
+        return None
+    if word in _LANGUAGE_WORDS:
+        return _LANGUAGE_WORDS[word]
+    primary = word.replace("_", "-").split("-", 1)[0]
+    return primary if primary in SUPPORTED else None
+
+
+# -- catalogs --------------------------------------------------------------------------------
+
+
+def catalog_path(language: str, domain: str, directory: Path) -> Path:
+    """Where ``language``'s catalogue of ``domain`` lives under ``directory``."""
+    return directory / language / "LC_MESSAGES" / f"{domain}.po"
+
+
+@functools.cache
+def load_translations(language: str, domain: str, directory: Path) -> gettext.NullTranslations:
+    """The compiled catalog of ``language`` (cached).  A language without a catalog, and the
+    source language English, fall back to the message ids."""
+    path = catalog_path(language, domain, directory)
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language, domain=domain)
+    compiled = BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=domain)
+
+
+def format_number(value: int | float | Decimal | None, lang: str, grouping: bool = True) -> str:
+    """``value`` as the language writes it: ``7.5`` in English and Chinese, ``7,5`` in Vietnamese
+    and Spanish; up to three decimals, none for whole numbers; None as ``-``.  ``grouping``
+    False leaves out the thousands separator (ratings: ``2620``)."""
+    if value is None:
+        return "-"
+    locale = LANGUAGES[choose_language(lang)].babel_locale
+    return format_decimal(value, locale=locale, group_separator=grouping)
+
+
+@dataclass(frozen=True)
+class Translator:
+    """The messages of one language.  ``gettext`` and ``ngettext`` are the gettext calls;
+    ``format`` and ``nformat`` also fill the ``{placeholders}``."""
+
+    language: str
+    translations: gettext.NullTranslations
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def format(self, message: str, /, **values: object) -> str:
+        return self.gettext(message).format(**values)
+
+    def nformat(self, singular: str, plural: str, n: int, /, **values: object) -> str:
+        return self.ngettext(singular, plural, n).format(**values)
+
+    def format_number(self, value: int | float | Decimal | None, grouping: bool = True) -> str:
+        return format_number(value, self.language, grouping)
+
+
+@functools.cache
+def _translator(language: str, domain: str, directory: Path) -> Translator:
+    return Translator(language, load_translations(language, domain, directory))
+
+
+def translator(language: str | None, default: str = DEFAULT_LANGUAGE, *, domain: str, directory: Path) -> Translator:
+    """The translator of ``domain``'s catalogues under ``directory`` for a Telegram
+    ``language_code`` or a language chosen with /language (``default`` when not supported)."""
+    return _translator(choose_language(language, default), domain, directory)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The catalogues of one gettext ``domain`` under ``directory``: the bot's messages
+    (``bot/locales``, domain ``messages``) or the site's words (``site_builder/locales``, ``site``)."""
+
+    directory: Path
+    domain: str
+
+    def path(self, language: str) -> Path:
+        """The ``.po`` source of ``language``."""
+        return catalog_path(language, self.domain, self.directory)
+
+    def translations(self, language: str) -> gettext.NullTranslations:
+        """The compiled catalogue of ``language`` (cached)."""
+        return load_translations(language, self.domain, self.directory)
+
+    def translator(self, language: str | None, default: str = DEFAULT_LANGUAGE) -> Translator:
+        """The translator for a Telegram ``language_code`` or a chosen language."""
+        return translator(language, default, domain=self.domain, directory=self.directory)
