@@ -16,11 +16,11 @@ import sys
 from bot.app import TOKEN_VARIABLE, build_application, quiet_http_logs
 from bot.console import run_console
 from bot.service import BotService, BotSettings
+from bot.site_trigger import DebouncedBuild, SiteCommand
 from ranking.errors import InputError
-from tiebreak.commands import slug_for
 from tiebreak.config import load_config
-from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
+from tiebreak.library import import_configured
+from tiebreak.store import SQLiteStore
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,20 +71,9 @@ def site_trigger(config_path: str | None, config):
     publish it when it also has [publish]."""
     if "site" not in config.raw:
         return None
-    from site_builder.trigger import DebouncedBuild, SiteCommand
-
     delay = float(config.raw["site"].get("build_delay", 10))
     return DebouncedBuild(SiteCommand("publish" if "publish" in config.raw else "build", config_path), delay)
 
-
-def import_configured(store: SQLiteStore, config) -> None:
-    """Import the config's [[tournaments]] files that the store does not have yet."""
-    known = set(store.slugs())
-    for path in config.tournament_files:
-        tournament = load_tournament(path)
-        slug = slug_for(tournament, str(path), None)
-        if slug not in known:
-            store.create(slug, tournament, Source("config"))
 
 
 if __name__ == "__main__":

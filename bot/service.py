@@ -34,12 +34,15 @@ from ranking.events import (
     result_event,
     withdrawal_event,
 )
+from ranking.final import final_standings
 from ranking.model import Game, GameKind, Result, Tournament
-from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
-from ranking.standings import Standings, compute_standings, default_rules
+from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings
+from ranking.standings import Standings
 from tiebreak.config import Config
+from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, Translator, language_from_argument
-from tiebreak.store import Source, SQLiteStore, UserPrefs
+from tiebreak.library import export_text, pairing_from_file, scheduled_pairing, slug_for
+from tiebreak.store import Source, Store, UserPrefs
 from tiebreak.tables import format_column
 
 STANDINGS_DEFAULT_TOP = 20
@@ -113,7 +116,7 @@ def _replies(blocks: Sequence[str], **extra) -> list[Reply]:
 
 @dataclass
 class BotService:
-    store: SQLiteStore
+    store: Store
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
     on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
@@ -442,7 +445,7 @@ class BotService:
 
     def player_blocks(self, state: TournamentState, player_id: int, tr: Translator) -> list[str]:
         tournament = state.snapshot()
-        standings = compute_standings(tournament)
+        standings = final_standings(tournament).standings
         row = next(row for row in standings.rows if row.player.id == player_id)
         names = self._names(state)
         lines = [f"<b>{escape(tr.format(M.PLAYER_LINE, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
@@ -770,8 +773,6 @@ class BotService:
         return [Reply(escape(tr.format(M.UNDONE, what=what)))]
 
     def pair(self, who: Who) -> list[Reply]:
-        from ranking.pairing import next_round_pairing
-
         tr, slug, refusal = self._arbiter_request(who)
         if refusal:
             return refusal
@@ -779,27 +780,19 @@ class BotService:
         if not tournament.system.is_round_robin:
             return [Reply(escape(tr.gettext(M.SWISS_PAIR_HELP)))]
         try:
-            games, byes = next_round_pairing(tournament)
+            _, games, byes = scheduled_pairing(tournament)
         except InputError:
             return [Reply(escape(tr.gettext(M.ALL_ROUNDS_PAIRED)))]
         return self._store_pairing(who, slug, games, byes, tr)
 
     def pair_from_file(self, who: Who, file_name: str, content: bytes) -> list[Reply]:
-        from ranking.pairing import order_boards, pairings_from_list, pairings_from_trf
-
         tr, slug, refusal = self._arbiter_request(who)
         if refusal:
             return refusal
         tournament = self.store.tournament(slug)
         text = content.decode("utf-8", errors="replace")
-        number = max((game.round for game in tournament.games), default=0) + 1
         try:
-            first = text.strip().splitlines()[0].strip() if text.strip() else ""
-            read = pairings_from_list if first.isdigit() else pairings_from_trf
-            games, byes = read(tournament, text, number, source=file_name)
-            standings = compute_standings(tournament)
-            games = order_boards(games, {row.player.id: row.points for row in standings.rows},
-                                 {row.player.id: index for index, row in enumerate(standings.rows, start=1)})
+            _, games, byes = pairing_from_file(tournament, text, file_name)
         except InputError as error:
             return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
         return self._store_pairing(who, slug, games, byes, tr)
@@ -853,9 +846,6 @@ class BotService:
                                        round=appended[0].event.data["after_round"])))]
 
     def import_file(self, who: Who, file_name: str, content: bytes, argument: str = "") -> list[Reply]:
-        from tiebreak.commands import slug_for
-        from tiebreak.files import parse_tournament_text
-
         tr = self.tr(who)
         if who.user_id not in self.settings.arbiters:
             return [Reply(escape(tr.gettext(M.CHIEF_ONLY)))]
@@ -870,17 +860,12 @@ class BotService:
                                        players=len(tournament.players))))]
 
     def export(self, who: Who) -> list[Reply]:
-        from ranking.tomlfile import write_tournament_toml
-        from ranking.trf import write_trf
-
         tr, slug, refusal = self._tournament_request(who)
         if refusal:
             return refusal
         tournament = self.store.tournament(slug)
-        standings = compute_standings(tournament)
-        trf = write_trf(tournament, points={row.player.id: row.points for row in standings.rows},
-                        ranks={row.player.id: row.rank for row in standings.rows})
-        toml = write_tournament_toml(tournament)
+        trf = export_text(tournament, "trf")
+        toml = export_text(tournament, "toml")
         return [Reply(document=Document(f"{slug}.trf", trf.encode("utf-8"),
                                         tr.format(M.EXPORT_CAPTION, name=tournament.name, format="TRF"))),
                 Reply(document=Document(f"{slug}.toml", toml.encode("utf-8"),
@@ -935,13 +920,9 @@ _FORMAT_NAMES = {
 
 
 def _playoff_standings(tournament: Tournament) -> tuple[Standings, PlayoffStandings | None]:
-    """The standings, with the play-off places applied when the rules name any (RULES.md 6)."""
-    rules = default_rules(tournament)
-    standings = compute_standings(tournament, rules)
-    if rules.playoff is None:
-        return standings, None
-    playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
-    return playoffs.standings, playoffs
+    """The final standings, and the play-offs behind them when the rules name any (RULES.md 6)."""
+    final = final_standings(tournament)
+    return final.standings, final.playoffs
 
 
 def _stage_name(stage: PlayoffStage, tr: Translator) -> str:

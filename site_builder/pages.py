@@ -12,10 +12,13 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ranking.final import FinalStandings, final_standings
 from ranking.model import GameKind, System, Tournament
+from ranking.playoffs import PlayoffStandings
 from ranking.rules import Rules
 from ranking.standings import Standings, compute_standings, default_rules
 from ranking.tiebreaks import REGISTRY
+from tiebreak.library import export_text
 
 
 @dataclass
@@ -32,24 +35,19 @@ class TournamentPages:
         self.rules = default_rules(self.tournament)
 
     @cached_property
+    def final(self) -> FinalStandings:
+        """The final standings: with a play-off rule, the places its play-offs decided
+        (RULES.md 6), as the command line, the bot and the exported files show them."""
+        return final_standings(self.tournament, self.rules)
+
+    @property
     def standings(self) -> Standings:
-        """The standings the pages show: with a play-off rule, the places its play-offs decided
-        (RULES.md 6; the CLI's ``standings`` does the same)."""
-        playoffs = self.playoffs
-        return playoffs.standings if playoffs is not None else self._computed_standings
+        return self.final.standings
 
-    @cached_property
-    def _computed_standings(self) -> Standings:
-        return compute_standings(self.tournament, self.rules)
-
-    @cached_property
-    def playoffs(self):
-        """``ranking.playoffs.PlayoffStandings`` when the rules name play-off places, else None."""
-        if self.rules.playoff is None:
-            return None
-        from ranking.playoffs import apply_playoffs
-
-        return apply_playoffs(self._computed_standings, self.rules.playoff, self.tournament.playoff_games)
+    @property
+    def playoffs(self) -> PlayoffStandings | None:
+        """The play-offs when the rules name play-off places, else None."""
+        return self.final.playoffs
 
     @cached_property
     def rounds_paired(self) -> list[int]:
@@ -446,8 +444,7 @@ class TournamentPages:
 
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
-        data = self.playoffs.as_json() if self.playoffs is not None else self.standings.as_json()
-        return json.dumps(data, ensure_ascii=False) + "\n"
+        return json.dumps(self.final.as_json(), ensure_ascii=False) + "\n"
 
     def csv_text(self) -> str:
         buffer = io.StringIO()
@@ -460,10 +457,7 @@ class TournamentPages:
         return buffer.getvalue()
 
     def trf_text(self) -> str:
-        from ranking.trf import write_trf
-
-        return write_trf(self.tournament, points={row.player.id: row.points for row in self.standings.rows},
-                         ranks={row.player.id: row.rank for row in self.standings.rows})
+        return export_text(self.tournament, "trf", self.final)
 
 
 def _plain(value) -> str:

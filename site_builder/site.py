@@ -6,12 +6,11 @@ from pathlib import Path
 
 from site_builder.build import BuildReport, SiteSettings, build_site
 from tiebreak.config import load_config
+from tiebreak.library import import_configured
 from tiebreak.store import SQLiteStore
 
 
 def build_from_config(config_path: str | None, out_dir: Path | None = None) -> BuildReport:
-    from bot.__main__ import import_configured
-
     config = load_config(config_path)
     settings = SiteSettings.from_config(config, out_dir)
     with SQLiteStore(config.storage) as store:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import site_trigger
-from site_builder.trigger import DebouncedBuild, SiteCommand
+from bot.site_trigger import DebouncedBuild, SiteCommand
 from tiebreak.config import load_config
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "ranking" / "examples" / "xiangqi-rr.toml"

@@ -22,9 +22,10 @@ from dataclasses import replace
 
 from ranking.codes import split_codes
 from ranking.errors import InputError
+from ranking.final import final_standings
 from ranking.presets import get_preset
 from ranking.rules import Edition, Rules, Scoring
-from ranking.standings import compute_standings, default_rules, parse_chain
+from ranking.standings import default_rules, parse_chain
 from tiebreak.tables import playoff_lines, presets_table, standings_table, team_table, tiebreaks_table
 
 EXIT_BAD_INPUT = 2
@@ -129,20 +130,15 @@ def standings_command(args: argparse.Namespace) -> int:
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     if args.rules is None and args.tiebreaks is None:
         check_file_chain(rules, args.input)
-    standings = compute_standings(tournament, rules, args.after_round)
-    playoffs = None
-    if rules.playoff is not None:
-        from ranking.playoffs import apply_playoffs
-
-        playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
-        standings = playoffs.standings
+    final = final_standings(tournament, rules, args.after_round)
+    standings, playoffs = final.standings, final.playoffs
     teams = None
     if args.teams:
         from ranking.teams import team_event_of, team_standings
 
         teams = team_standings(team_event_of(tournament), after_round=args.after_round)
     if args.json:
-        data = playoffs.as_json() if playoffs is not None else standings.as_json()
+        data = final.as_json()
         if teams is not None:
             team_data = teams.as_json()
             data["team_tiebreaks"] = team_data["tiebreaks"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -19,20 +18,21 @@ from ranking.events import (
     EventKind,
     LoggedEvent,
     pairing_event,
+    playoff_result_event,
     result_event,
     withdrawal_event,
 )
+from ranking.final import final_standings
 from ranking.model import Tournament
-from ranking.tomlfile import SLUG, write_tournament_toml
-from ranking.trf import write_trf
+from ranking.playoffs import PlayoffStandings
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
+from tiebreak.library import export_text, import_configured, pairing_from_file, scheduled_pairing, slug_for
+from tiebreak.store import Source, SQLiteStore, Store
+from tiebreak.tables import playoff_lines
 
-_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
-
-def open_store(config_path: str | None) -> SQLiteStore:
+def open_store(config_path: str | None) -> Store:
     return SQLiteStore(load_config(config_path).storage)
 
 
@@ -65,54 +65,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
-    """``--slug``, else the file's own slug, else one made from the file name."""
-    if given is not None:
-        if not _SLUG.match(given):
-            raise InputError(f"--slug {given!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)")
-        return given
-    own = next((value for tag, value in tournament.records if tag == SLUG), None)
-    if own:
-        return own
-    made = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(file).stem).strip("-._").lower()
-    return made or "tournament"
-
-
-def import_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+def import_command(store: Store, args: argparse.Namespace) -> None:
     if args.from_config:
         if args.file or args.slug:
             raise InputError("--from-config imports the configuration's files: give no FILE or --slug with it")
-        known = set(store.slugs())
-        for path in load_config(args.config).tournament_files:
-            tournament = load_tournament(path)
-            slug = slug_for(tournament, str(path), None)
-            if slug in known:
-                print(f"{slug}: already in the store")
-                continue
-            _import(store, tournament, slug)
+        for done in import_configured(store, load_config(args.config), _source()):
+            if done.imported:
+                _imported(done.tournament, done.slug)
+            else:
+                print(f"{done.slug}: already in the store")
         return
     if not args.file:
         raise InputError("give the FILE to import (a TRF or tournament TOML), or --from-config")
     tournament = load_tournament(args.file)
-    _import(store, tournament, slug_for(tournament, args.file, args.slug))
-
-
-def _import(store: SQLiteStore, tournament: Tournament, slug: str) -> None:
+    slug = slug_for(tournament, args.file, args.slug)
     store.create(slug, tournament, _source())
+    _imported(tournament, slug)
+
+
+def _imported(tournament: Tournament, slug: str) -> None:
     print(f"imported {tournament.name!r} as {slug}: {len(tournament.players)} players, "
           f"{sum(game.result is not None for game in tournament.games)} results")
 
 
-def export_command(store: SQLiteStore, args: argparse.Namespace) -> None:
-    tournament = store.tournament(args.slug)
-    if args.format == "toml":
-        text = write_tournament_toml(tournament)
-    else:
-        from ranking.standings import compute_standings
-
-        standings = compute_standings(tournament)
-        text = write_trf(tournament, points={row.player.id: row.points for row in standings.rows},
-                         ranks={row.player.id: row.rank for row in standings.rows})
+def export_command(store: Store, args: argparse.Namespace) -> None:
+    text = export_text(store.tournament(args.slug), args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
         print(f"wrote {args.slug} as {args.format.upper()} to {args.output}")
@@ -120,16 +97,7 @@ def export_command(store: SQLiteStore, args: argparse.Namespace) -> None:
         sys.stdout.write(text)
 
 
-def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
-    from ranking.pairing import (
-        next_round_pairing,
-        next_team_round_pairing,
-        order_boards,
-        pairings_from_list,
-        pairings_from_trf,
-    )
-    from ranking.standings import compute_standings
-
+def pair_command(store: Store, args: argparse.Namespace) -> None:
     tournament = store.tournament(args.slug)
     if args.trf and args.pairs:
         raise InputError("give either --trf or --pairs, not both")
@@ -139,15 +107,9 @@ def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}", source=path) from None
-        round_number = max((game.round for game in tournament.games), default=0) + 1
-        read = pairings_from_trf if args.trf else pairings_from_list
-        games, byes = read(tournament, text, round_number, source=path)
-        standings = compute_standings(tournament)
-        games = order_boards(games, {row.player.id: row.points for row in standings.rows},
-                             {row.player.id: number for number, row in enumerate(standings.rows, start=1)})
+        round_number, games, byes = pairing_from_file(tournament, text, path, "trf" if args.trf else "pairs")
     elif tournament.system.is_round_robin:
-        games, byes = (next_team_round_pairing if tournament.teams else next_round_pairing)(tournament)
-        round_number = games[0].round if games else byes[0].round
+        round_number, games, byes = scheduled_pairing(tournament)
     else:
         raise InputError(f"{args.slug} is a Swiss: pair the round with your pairing program (export it with "
                          f"`tiebreak export {args.slug} --format trf`), then `tiebreak pair {args.slug} --trf FILE`")
@@ -156,7 +118,7 @@ def pair_command(store: SQLiteStore, args: argparse.Namespace) -> None:
           + (f", byes: {', '.join(str(bye.player) for bye in byes)}" if byes else ""))
 
 
-def result_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+def result_command(store: Store, args: argparse.Namespace) -> None:
     def decide(state):
         event = result_event(state, args.round, args.board, args.result, correct=args.correct)
         return [event] if event else []
@@ -175,7 +137,7 @@ def result_command(store: SQLiteStore, args: argparse.Namespace) -> None:
           f"{game.result.value if game.result else ''}: {what}")
 
 
-def withdraw_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+def withdraw_command(store: Store, args: argparse.Namespace) -> None:
     def decide(state):
         tournament = state.snapshot()
         after = args.after_round if args.after_round is not None else tournament.rounds_with_results
@@ -185,19 +147,14 @@ def withdraw_command(store: SQLiteStore, args: argparse.Namespace) -> None:
     print(f"player {args.player} withdrew from {args.slug} after round {appended[0].event.data['after_round']}")
 
 
-def playoff_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+def playoff_command(store: Store, args: argparse.Namespace) -> None:
     """``tiebreak playoff SLUG``: who plays whom; ``... ROUND WHITE BLACK RESULT``: a result,
     refused unless the play-off scheduled that game."""
-    from ranking.events import playoff_result_event
-    from ranking.playoffs import apply_playoffs
-    from ranking.standings import compute_standings, default_rules
-    from tiebreak.tables import playoff_lines
-
-    def status(tournament: Tournament):
-        rules = default_rules(tournament)
-        if rules.playoff is None:
+    def status(tournament: Tournament) -> PlayoffStandings:
+        playoffs = final_standings(tournament).playoffs
+        if playoffs is None:
             raise InputError(f"{args.slug} names no play-off places: add playoff = {{ places = [1] }} to [tournament]")
-        return apply_playoffs(compute_standings(tournament, rules), rules.playoff, tournament.playoff_games)
+        return playoffs
 
     if args.game:
         if len(args.game) != 4 or not all(word.isdigit() for word in args.game[:3]):
@@ -218,7 +175,7 @@ def playoff_command(store: SQLiteStore, args: argparse.Namespace) -> None:
     print(playoff_lines(playoffs, playoffs.standings) or "no play-off is needed")
 
 
-def log_command(store: SQLiteStore, args: argparse.Namespace) -> None:
+def log_command(store: Store, args: argparse.Namespace) -> None:
     for logged in store.log(args.slug):
         if args.json:
             print(json.dumps(_log_json(logged), ensure_ascii=False))

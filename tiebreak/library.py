@@ -1,0 +1,114 @@
+"""The use cases the command line, the bot and the site share, each decided in this one place:
+naming an imported tournament, importing config.toml's tournaments, exporting a tournament as
+TRF or TOML, and importing (or making) the pairing of the next round.
+
+Everything here works on a ``Store`` and the core's values; nothing prints or talks to Telegram.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ranking.errors import InputError
+from ranking.final import FinalStandings, final_standings
+from ranking.model import Bye, Game, Tournament
+from ranking.tomlfile import SLUG, write_tournament_toml
+from ranking.trf import write_trf
+from tiebreak.config import Config
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, Store
+
+EXPORT_FORMATS = ("trf", "toml")
+_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
+    """The short name a tournament is stored under: ``given`` (``--slug``, the bot's
+    ``/import SLUG``), else the file's own ``slug``, else one made from the file name."""
+    if given is not None:
+        if not _SLUG.match(given):
+            raise InputError(f"--slug {given!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)")
+        return given
+    own = next((value for tag, value in tournament.records if tag == SLUG), None)
+    if own:
+        return own
+    made = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(file).stem).strip("-._").lower()
+    return made or "tournament"
+
+
+@dataclass(frozen=True)
+class ConfiguredImport:
+    """One ``[[tournaments]]`` file of config.toml: its slug and whether it was imported now
+    (False: the store already had it)."""
+
+    slug: str
+    tournament: Tournament
+    imported: bool
+
+
+def import_configured(store: Store, config: Config, source: Source | None = None) -> list[ConfiguredImport]:
+    """Import the ``[[tournaments]]`` files of config.toml that the store does not have yet
+    (``tiebreak import --from-config``, and the bot and the site before they start)."""
+    known = set(store.slugs())
+    done = []
+    for path in config.tournament_files:
+        tournament = load_tournament(path)
+        slug = slug_for(tournament, str(path), None)
+        fresh = slug not in known
+        if fresh:
+            store.create(slug, tournament, source or Source("config"))
+            known.add(slug)
+        done.append(ConfiguredImport(slug, tournament, fresh))
+    return done
+
+
+def export_text(tournament: Tournament, format: str, final: FinalStandings | None = None) -> str:
+    """The tournament as a TRF or tournament TOML file.  The TRF's points and places are the
+    final standings (play-off places applied), the same as every page and ``--json`` shows;
+    ``final`` saves computing them again when the caller has them."""
+    if format == "toml":
+        return write_tournament_toml(tournament)
+    if format != "trf":
+        raise InputError(f"unknown export format {format!r}: expected {' or '.join(EXPORT_FORMATS)}")
+    final = final or final_standings(tournament)
+    return write_trf(tournament, points=final.points(), ranks=final.ranks())
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The round after the last one paired."""
+    return max((game.round for game in tournament.games), default=0) + 1
+
+
+def pairing_from_file(tournament: Tournament, text: str, source: str,
+                      kind: str | None = None) -> tuple[int, list[Game], list[Bye]]:
+    """The next round as another program paired it: a TRF holding the round (``kind`` "trf"),
+    or the pairs list of JaVaFo / bbpPairings (``"pairs"``: ``-p``, a count, then ``WHITE BLACK``
+    lines); told by content when ``kind`` is None.  The file is checked against the tournament
+    and its boards are put in FIDE order (C.04.2 C)."""
+    from ranking.pairing import order_boards, pairings_from_list, pairings_from_trf  # Swiss events only
+
+    number = next_round_number(tournament)
+    if kind is None:
+        first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        kind = "pairs" if first.isdigit() else "trf"
+    read = pairings_from_list if kind == "pairs" else pairings_from_trf
+    games, byes = read(tournament, text, number, source=source)
+    standings = final_standings(tournament).standings
+    games = order_boards(games, {row.player.id: row.points for row in standings.rows},
+                         {row.player.id: place for place, row in enumerate(standings.rows, start=1)})
+    return number, games, byes
+
+
+def scheduled_pairing(tournament: Tournament) -> tuple[int, list[Game], list[Bye]]:
+    """The next round of a round robin (individuals or teams) from the Berger tables; a Swiss
+    event is refused with what to do instead."""
+    from ranking.pairing import next_round_pairing, next_team_round_pairing  # round robins only
+
+    if not tournament.system.is_round_robin:
+        raise InputError("a Swiss round is paired by your pairing program: export the tournament as TRF, "
+                         "pair it there and import the round")
+    games, byes = (next_team_round_pairing if tournament.teams else next_round_pairing)(tournament)
+    number = games[0].round if games else byes[0].round
+    return number, games, byes
