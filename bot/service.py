@@ -36,7 +36,8 @@ from ranking.events import (
 )
 from ranking.final import final_standings
 from ranking.model import Game, GameKind, Result, Tournament
-from ranking.playoffs import PlayoffFormat, PlayoffGroup, PlayoffStage, PlayoffStandings
+from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings
+from ranking.rules import PlayoffFormat
 from ranking.standings import Standings
 from tiebreak.config import Config
 from tiebreak.files import parse_tournament_text
@@ -391,7 +392,8 @@ class BotService:
                            names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
         """The round's team matches: a heading with the match score (game points so far, with
         ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
-        from ranking.teams import board_points, team_event_of
+        from ranking.team_sheet import board_points
+        from ranking.teams import team_event_of
 
         try:
             event = team_event_of(state.snapshot())

@@ -28,28 +28,29 @@ _EXPORTS: dict[str, str] = {
     "Tournament": "ranking.model", "Player": "ranking.model", "Game": "ranking.model", "Bye": "ranking.model",
     "ByeKind": "ranking.model", "Withdrawal": "ranking.model", "Result": "ranking.model",
     "GameKind": "ranking.model", "System": "ranking.model",
-    "Team": "ranking.teams", "TeamMatch": "ranking.teams", "TeamBye": "ranking.teams",
-    "TeamByeKind": "ranking.teams",
+    "Team": "ranking.model", "TeamMatch": "ranking.model", "TeamBye": "ranking.model",
+    "TeamByeKind": "ranking.model", "TeamEvent": "ranking.model",
     # rules and presets
     "Rules": "ranking.rules", "Scoring": "ranking.rules", "Options": "ranking.rules", "Edition": "ranking.rules",
     "ByeValue": "ranking.rules", "DirectEncounterMode": "ranking.rules", "PreviousMode": "ranking.rules",
     "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules",
-    "PlayoffRule": "ranking.playoffs", "TeamRules": "ranking.teams", "TeamScoring": "ranking.teams",
+    "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",
+    "TeamScoring": "ranking.rules",
     "PRESETS": "ranking.presets", "get_preset": "ranking.presets",
-    "TEAM_PRESETS": "ranking.teams", "get_team_preset": "ranking.teams",
+    "TEAM_PRESETS": "ranking.presets", "get_team_preset": "ranking.presets",
     # tie-break codes and the registry
-    "TiebreakSpec": "ranking.codes", "parse_code": "ranking.codes", "split_codes": "ranking.codes",
+    "TiebreakSpec": "ranking.codes", "TeamSpec": "ranking.codes", "split_codes": "ranking.codes",
+    "Tiebreak": "ranking.registry",
     "REGISTRY": "ranking.tiebreaks", "TEAM_REGISTRY": "ranking.team_tiebreaks",
-    "parse_team_code": "ranking.team_tiebreaks",
     # standings
     "Standings": "ranking.standings", "StandingRow": "ranking.standings", "compute_standings": "ranking.standings",
     "default_rules": "ranking.standings", "parse_chain": "ranking.standings",
     "FinalStandings": "ranking.final", "final_standings": "ranking.final",
-    "TeamStandings": "ranking.teams", "team_standings": "ranking.teams", "team_event_of": "ranking.teams",
-    "board_points": "ranking.teams",
+    "TeamStandings": "ranking.teams", "team_standings": "ranking.teams",
+    "team_event_of": "ranking.teams", "board_points": "ranking.team_sheet",
     # play-offs
     "PlayoffStandings": "ranking.playoffs", "PlayoffGroup": "ranking.playoffs", "PlayoffStage": "ranking.playoffs",
-    "PlayoffFormat": "ranking.playoffs", "apply_playoffs": "ranking.playoffs",
+    "apply_playoffs": "ranking.playoffs",
     # the event log
     "Event": "ranking.events", "EventKind": "ranking.events", "LoggedEvent": "ranking.events",
     "TournamentState": "ranking.events",
@@ -78,48 +79,49 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
-    from ranking.codes import TiebreakSpec, parse_code, split_codes
+    from ranking.codes import TeamSpec, TiebreakSpec, split_codes
     from ranking.errors import InputError
     from ranking.events import Event, EventKind, LoggedEvent, TournamentState
     from ranking.final import FinalStandings, final_standings
-    from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
-    from ranking.pairing import berger_table, round_robin_schedule
-    from ranking.playoffs import (
-        PlayoffFormat,
-        PlayoffGroup,
-        PlayoffRule,
-        PlayoffStage,
-        PlayoffStandings,
-        apply_playoffs,
+    from ranking.model import (
+        Bye,
+        ByeKind,
+        Game,
+        GameKind,
+        Player,
+        Result,
+        System,
+        Team,
+        TeamBye,
+        TeamByeKind,
+        TeamEvent,
+        TeamMatch,
+        Tournament,
+        Withdrawal,
     )
-    from ranking.presets import PRESETS, get_preset
+    from ranking.pairing import berger_table, round_robin_schedule
+    from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
+    from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset
+    from ranking.registry import Tiebreak
     from ranking.rules import (
         SCORING_SYSTEMS,
         ByeValue,
         DirectEncounterMode,
         Edition,
         Options,
+        PlayoffFormat,
+        PlayoffRule,
         PreviousMode,
         RoundRobinWithdrawal,
         Rules,
         Scoring,
-    )
-    from ranking.standings import StandingRow, Standings, compute_standings, default_rules, parse_chain
-    from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code
-    from ranking.teams import (
-        TEAM_PRESETS,
-        Team,
-        TeamBye,
-        TeamByeKind,
-        TeamMatch,
         TeamRules,
         TeamScoring,
-        TeamStandings,
-        board_points,
-        get_team_preset,
-        team_event_of,
-        team_standings,
     )
+    from ranking.standings import StandingRow, Standings, compute_standings, default_rules, parse_chain
+    from ranking.team_sheet import board_points
+    from ranking.team_tiebreaks import TEAM_REGISTRY
+    from ranking.teams import TeamStandings, team_event_of, team_standings
     from ranking.tiebreaks import REGISTRY
     from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
     from ranking.trf import parse_trf, write_trf

@@ -1,15 +1,22 @@
 """Tie-break codes: ``NAME[:MP|:GP][/Cn|/Mn|/L±n][/P]`` (TRF-2026 grammar) and ``NAME-Cn``.
 
->>> parse_code("BH/C1").canonical == parse_code("BH-C1").canonical
+The grammars only: which names exist and which modifiers each accepts comes from a registry
+(``ranking.registry``), passed in as ``known``; ``REGISTRY.parse(code)`` is the usual call.
+
+>>> from types import SimpleNamespace
+>>> known = {"BH": SimpleNamespace(modifiers="CMP"), "KS": SimpleNamespace(modifiers="L")}
+>>> parse_code("BH/C1", known).canonical == parse_code("BH-C1", known).canonical
 True
->>> parse_code("KS/L+1").limit
+>>> parse_code("KS/L+1", known).limit
 1
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from ranking.errors import InputError
 
@@ -42,18 +49,23 @@ class TiebreakSpec:
         return "/".join(parts)
 
 
-def parse_code(code: str, known: frozenset[str] | None = None) -> TiebreakSpec:
-    """Parse one code; ``known`` (the registry's names) lets hyphenated names such as
-    ``PS-D`` stand whole.  Raises InputError naming the code and the accepted forms."""
-    from ranking.tiebreaks import REGISTRY  # the registry imports this module
+class Entry(Protocol):
+    """What the grammar needs of a registry entry: the modifier letters it accepts."""
 
-    names = known if known is not None else frozenset(REGISTRY)
+    @property
+    def modifiers(self) -> str: ...
+
+
+def parse_code(code: str, known: Mapping[str, Entry]) -> TiebreakSpec:
+    """Parse one individual code against ``known`` (a registry: its names let hyphenated
+    names such as ``PS-D`` stand whole, its entries say which modifiers they accept).
+    Raises InputError naming the code and the accepted forms."""
     text = code.strip()
     head, *modifiers = text.upper().split("/")
-    if head not in names and "-" in head:
+    if head not in known and "-" in head:
         head, *dashed = head.split("-")
         modifiers = dashed + modifiers
-    if head not in names:
+    if head not in known:
         raise InputError(f"unknown tie-break {code!r}: `tiebreak tiebreaks` lists the codes")
     fields: dict[str, int | bool] = {}
     for modifier in modifiers:
@@ -74,13 +86,84 @@ def parse_code(code: str, known: frozenset[str] | None = None) -> TiebreakSpec:
         limit=int(fields.get("limit", 0)),
         forfeits_played=bool(fields.get("played", False)),
     )
-    allowed = REGISTRY[head].modifiers if known is None else None
-    if allowed is not None:
-        for letter, used in (("C", spec.cut), ("M", spec.median), ("L", spec.limit), ("P", spec.forfeits_played)):
-            if used and letter not in allowed:
-                accepted = ", ".join(allowed) or "none"
-                raise InputError(f"tie-break {code!r}: {head} takes no {letter} modifier (accepts: {accepted})")
+    allowed = known[head].modifiers
+    for letter, used in (("C", spec.cut), ("M", spec.median), ("L", spec.limit), ("P", spec.forfeits_played)):
+        if used and letter not in allowed:
+            accepted = ", ".join(allowed) or "none"
+            raise InputError(f"tie-break {code!r}: {head} takes no {letter} modifier (accepts: {accepted})")
     return spec
+
+
+# -- team codes (C.07 11-13) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamSpec:
+    """A parsed team code: ``score`` is "MP", "GP" or "" (the event's primary score);
+    ``esb`` the ESB letters (opponent's score, own score)."""
+
+    code: str
+    name: str
+    score: str = ""
+    esb: str = ""
+    cut: int = 0
+    median: int = 0
+    forfeits_played: bool = False
+
+
+_ESB_NAMES = {"EMMSB": "MM", "EMGSB": "MG", "EGMSB": "GM", "EGGSB": "GG"}
+_TEAM_MODIFIER = re.compile(r"^(?:C(?P<cut>\d)|M(?P<median>\d)|(?P<played>P))$")
+
+
+def parse_team_code(code: str, known: Mapping[str, Entry]) -> TeamSpec:
+    """Parse one team code against ``known`` (the team registry); raises InputError naming
+    the code and the accepted forms.  ``TEAM_REGISTRY.parse(code)`` is the usual call.
+
+    >>> from types import SimpleNamespace
+    >>> parse_team_code("BH-C1:MP", {"BH": SimpleNamespace(modifiers="CMP")})
+    TeamSpec(code='BH-C1:MP', name='BH', score='MP', esb='', cut=1, median=0, forfeits_played=False)
+    """
+    text = code.strip()
+    head, *modifiers = text.upper().split("/")
+    suffix = ""
+    if ":" in head:
+        head, suffix = head.split(":", 1)
+    if head not in known and head not in _ESB_NAMES and "-" in head:
+        head, *dashed = head.split("-")
+        modifiers = dashed + modifiers
+    esb = ""
+    if head in _ESB_NAMES:
+        head, esb = "ESB", _ESB_NAMES[head]
+    if head not in known:
+        raise InputError(f"unknown team tie-break {code!r}: expected one of {', '.join(known)}")
+    score = ""
+    if head == "ESB" and suffix:
+        if esb or suffix not in ("MM", "MG", "GM", "GG"):
+            raise InputError(f"team tie-break {code!r}: ESB takes :MM, :MG, :GM or :GG")
+        esb = suffix
+    elif head == "FOUL":
+        if suffix not in ("", "T"):
+            raise InputError(f"team tie-break {code!r}: expected FOUL:T")
+    elif suffix:
+        if suffix not in ("MP", "GP"):
+            raise InputError(f"team tie-break {code!r}: expected :MP or :GP after {head}")
+        score = suffix
+    fields: dict[str, int] = {}
+    for modifier in modifiers:
+        matched = _TEAM_MODIFIER.match(modifier)
+        if not matched or matched.lastgroup not in _modifier_names(known[head]):
+            accepted = ", ".join(known[head].modifiers) or "none"
+            raise InputError(f"team tie-break {code!r}: modifier {modifier!r} not accepted (accepts: {accepted})")
+        group = matched.lastgroup
+        assert group is not None
+        fields[group] = 1 if group == "played" else int(matched.group(group))
+    return TeamSpec(text, head, score, esb, fields.get("cut", 0), fields.get("median", 0),
+                    bool(fields.get("played", 0)))
+
+
+def _modifier_names(entry: Entry) -> set[str]:
+    return {{"C": "cut", "M": "median", "P": "played"}[letter] for letter in entry.modifiers}
+
 
 
 def split_codes(text: str) -> list[str]:

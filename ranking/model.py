@@ -1,4 +1,5 @@
-"""The tournament model: players, games, byes and withdrawals as frozen dataclasses.
+"""The tournament model: players, games, byes, withdrawals, teams and team matches as frozen
+dataclasses.
 
 Colours are the first and second mover: white/red moves first, black second (CXA, FIDE).
 A ``Tournament`` is what a TRF or tournament TOML file describes; ``ranking.standings``
@@ -9,12 +10,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from ranking.rules import Rules
-
-if TYPE_CHECKING:
-    from ranking.teams import Team, TeamBye, TeamMatch
+from ranking.rules import Rules, TeamRules, TeamScoring
 
 
 class GameKind(enum.StrEnum):
@@ -177,6 +174,97 @@ class Withdrawal:
     after_round: int
 
 
+# -- teams (CXA 13.2, 14.5-14.8; FIDE C.07 11-13) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A team; ``roster`` holds player ids in board order, the ones after the boards are reserves."""
+
+    id: int
+    name: str
+    roster: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TeamMatch:
+    """One team match of a round.
+
+    ``first`` is the team with white (red) on board 1.  Game points come from the board
+    ``boards`` (``Game``s between members, scored with the event's game scoring), or from the
+    explicit ``first_points``/``second_points`` when only totals are known (which win when both
+    are given).  ``forfeit`` marks a whole forfeited match: ``"+-"`` (first wins), ``"-+"``
+    (second wins) or ``"--"`` (both lose).  A match with neither boards, totals nor forfeit, or
+    with a board still without a result, is pending.
+    """
+
+    round: int
+    first: int
+    second: int
+    boards: tuple[Game, ...] = ()
+    first_points: float | None = None
+    second_points: float | None = None
+    forfeit: str | None = None
+
+    @property
+    def is_finished(self) -> bool:
+        """Forfeited, given by totals, or every board with a result."""
+        if self.forfeit is not None or (self.first_points is not None and self.second_points is not None):
+            return True
+        return bool(self.boards) and all(game.result is not None for game in self.boards)
+
+
+class TeamByeKind(enum.StrEnum):
+    """An unplayed round of a team (FIDE C.07 16.1-16.2; TRF-2026 record 320/240)."""
+
+    PAB = "PAB"  # pairing-allocated bye (16.2.1)
+    HPB = "HPB"  # requested half-point bye
+    ZPB = "ZPB"  # requested zero-point bye, absence, or after withdrawal
+    FORFEIT_WIN = "+F"  # a forfeit win whose scheduled opponent is not recorded
+    FORFEIT_LOSS = "-F"  # a forfeit loss whose scheduled opponent is not recorded
+
+
+@dataclass(frozen=True, slots=True)
+class TeamBye:
+    round: int
+    team: int
+    kind: TeamByeKind = TeamByeKind.PAB
+
+
+@dataclass(frozen=True)
+class TeamEvent:
+    """A team tournament as team tie-breaks see it: teams, matches and byes, the team scoring
+    and rules; ``players`` name the members (for SUMRANK).  ``ranking.teams.team_event_of``
+    derives one from a ``Tournament``."""
+
+    name: str
+    teams: tuple[Team, ...]
+    rounds: int
+    matches: tuple[TeamMatch, ...] = ()
+    byes: tuple[TeamBye, ...] = ()
+    scoring: TeamScoring = field(default_factory=TeamScoring)
+    rules: TeamRules = field(default_factory=TeamRules)
+    players: tuple[Player, ...] = ()
+
+    def team(self, team_id: int) -> Team:
+        for team in self.teams:
+            if team.id == team_id:
+                return team
+        raise KeyError(team_id)
+
+    @property
+    def rounds_with_results(self) -> int:
+        """The last round with a finished match (or, with no match yet, the last bye)."""
+        finished = [match.round for match in self.matches if match.is_finished]
+        if finished:
+            return max(finished)
+        return max((bye.round for bye in self.byes), default=0) if not self.matches else 0
+
+
+
+# -- the tournament -----------------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Tournament:
     """Everything standings are computed from.
@@ -202,8 +290,9 @@ class Tournament:
     teams: tuple[Team, ...] = ()
     team_matches: tuple[TeamMatch, ...] = ()
     team_byes: tuple[TeamBye, ...] = ()
-    team_rules: str = ""  # a team preset (ranking.teams.TEAM_PRESETS); "" = fide-team or cxa-team
+    team_rules: str = ""  # a team preset (ranking.presets.TEAM_PRESETS); "" = fide-team or cxa-team
     team_tiebreaks: tuple[str, ...] = ()  # replaces the team preset's chain
+    team_match_points: tuple[float, float, float] | None = None  # TRF-2026 362: won, drawn, lost match
 
     def player(self, player_id: int) -> Player:
         for player in self.players:

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
+from ranking.presets import get_team_preset, team_preset_name
 from ranking.trf import PLAYER, parse_trf
 
 __all__ = [
@@ -173,15 +174,12 @@ def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[By
     (red) on the odd boards, the second on the even ones (FIDE team practice).  A team left
     without an opponent in an odd field sits the round out.
     """
-    from ranking.teams import get_team_preset
-
     if not tournament.system.is_round_robin:
         raise InputError("a team Swiss is paired by the pairing program: import its games with --trf")
     teams = sorted(tournament.teams, key=lambda team: team.id)
     if len(teams) < 2:
         raise InputError("a team round robin needs at least two teams")
-    preset = get_team_preset(tournament.team_rules or ("cxa-team" if tournament.game.value == "xiangqi"
-                                                       else "fide-team"))
+    preset = get_team_preset(team_preset_name(tournament))
     boards = min(preset.scoring.boards, *(len(team.roster) for team in teams))
     if boards < 1:
         raise InputError("every team needs a roster (players in board order) to be paired")

@@ -25,88 +25,16 @@ lots).
 
 from __future__ import annotations
 
-import enum
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.model import Game
+from ranking.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen
 from ranking.standings import StandingRow, Standings
 
 KNOCKOUT_SIZE = 4  # seed 001 item 4: all but the top four are eliminated
-
-
-class PlayoffWhen(enum.StrEnum):
-    """C.07 3.1.2: whether the play-off comes before the tie-breaks or after them."""
-
-    BEFORE_TIEBREAKS = "before-tiebreaks"  # equal points for a play-off place -> play-off
-    AFTER_TIEBREAKS = "after-tiebreaks"  # only players still equal after every tie-break
-
-
-class DrawnMatch(enum.StrEnum):
-    """What follows a drawn two-game match (the seed's 1.b is missing: an event choice)."""
-
-    ARMAGEDDON = "armageddon"  # one more game, colours by lot; a draw counts as black's win
-    TIEBREAKS = "tiebreaks"  # the tournament's tie-breaks (then lots) decide
-
-
-class PlayoffFormat(enum.StrEnum):
-    """The seed procedure by the number of tied players."""
-
-    MATCH = "match"  # 2 players, seed 1.a
-    ROUND_ROBIN = "round-robin"  # 3 players, seed 2.a/2.b
-    KNOCKOUT = "knock-out"  # 4 players (seed 3), or the top four of 5+ (seed 4)
-
-
-@dataclass(frozen=True)
-class PlayoffRule:
-    """Which places a play-off decides (C.07 3.1.1) and when (3.1.2; RULES.md 6).
-
-    >>> PlayoffRule.from_mapping({"places": [1, 2], "when": "after-tiebreaks"}).places
-    (1, 2)
-    """
-
-    places: tuple[int, ...] = (1,)
-    when: PlayoffWhen = PlayoffWhen.BEFORE_TIEBREAKS
-    drawn_match: DrawnMatch = DrawnMatch.ARMAGEDDON
-
-    def __post_init__(self) -> None:
-        if not self.places or any(not isinstance(place, int) or isinstance(place, bool) or place < 1
-                                  for place in self.places):
-            raise ValueError(f"play-off places {self.places!r}: expected place numbers 1, 2, ...")
-        object.__setattr__(self, "places", tuple(sorted(set(self.places))))
-        object.__setattr__(self, "when", PlayoffWhen(self.when))
-        object.__setattr__(self, "drawn_match", DrawnMatch(self.drawn_match))
-
-    @classmethod
-    def from_mapping(cls, values: dict[str, object]) -> PlayoffRule:
-        """A rule from a TOML/JSON table ``{places = [1], when = "...", drawn_match = "..."}``,
-        naming the key and the accepted values on error."""
-        known = {"places", "when", "drawn_match"}
-        for key in values:
-            if key not in known:
-                raise ValueError(f"unknown play-off option {key!r}: expected one of {', '.join(sorted(known))}")
-        changes: dict[str, Any] = {}
-        if "places" in values:
-            places = values["places"]
-            if isinstance(places, int) and not isinstance(places, bool):
-                places = [places]
-            if not isinstance(places, list | tuple) or not all(
-                    isinstance(place, int) and not isinstance(place, bool) for place in places):
-                raise ValueError(f"play-off places = {places!r}: expected a list of place numbers such as [1]")
-            changes["places"] = tuple(places)
-        for key, kind in (("when", PlayoffWhen), ("drawn_match", DrawnMatch)):
-            if key in values:
-                try:
-                    changes[key] = kind(str(values[key]))
-                except ValueError:
-                    accepted = ", ".join(str(member) for member in kind)
-                    raise ValueError(f"play-off {key} = {values[key]!r}: expected {accepted}") from None
-        return cls(**changes)
-
-    def as_json(self) -> dict[str, Any]:
-        return {"places": list(self.places), "when": str(self.when), "drawn_match": str(self.drawn_match)}
 
 
 @dataclass(frozen=True)

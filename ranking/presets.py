@@ -1,4 +1,5 @@
-"""Named rule presets (RULES.md section 4): a scoring system, a tie-break chain and options.
+"""Named rule presets (RULES.md section 4): a scoring system, a tie-break chain and options;
+and the team presets (match scoring, team chain).
 
 Each preset cites the article it implements; ``tiebreak presets`` lists them and every field
 can be overridden on the command line or in a tournament file.
@@ -6,7 +7,10 @@ can be overridden on the command line or in a tournament file.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ranking.errors import InputError
+from ranking.model import Game, GameKind, Result, Tournament
 from ranking.rules import (
     CHESS,
     XIANGQI,
@@ -15,6 +19,8 @@ from ranking.rules import (
     Options,
     Rules,
     Scoring,
+    TeamRules,
+    TeamScoring,
 )
 
 #: CXA 14.2: games between two players in one round of a multiple round robin form a match,
@@ -98,3 +104,53 @@ def get_preset(name: str) -> Rules:
         return PRESETS[name]
     except KeyError:
         raise InputError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}") from None
+
+
+# -- team presets (RULES.md 4) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamPreset:
+    scoring: TeamScoring
+    rules: TeamRules
+    description: str
+
+
+#: RULES.md 4 team presets.
+TEAM_PRESETS: dict[str, TeamPreset] = {
+    "fide-team": TeamPreset(
+        TeamScoring(), TeamRules(("GP", "EDE", "EMGSB")),
+        "FIDE C.07 11-13 team events: match points, then game points, extended direct "
+        "encounter (13.3), extended Sonneborn-Berger opponents' MP x own GP (13.2)"),
+    "cxa-team": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("GP", "EDE", "BH:MP")),
+        "CXA 13.2 / ZS team events: match points 2/1/0 from board totals, then game points, "
+        "direct encounter, Buchholz on match points"),
+    "cxa-team-places": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("SUMRANK",), primary="PLACES"),
+        "CXA 14.8 (WXF team championship): the sum of the members' individual places, "
+        "then the best single place"),
+}
+
+#: VN 21.2 two-game individual matches: an individual preset ("vn-match").
+VN_MATCH = PRESETS["vn-match"]
+
+
+def vn_absence_games(round_number: int, present: int, absent: int) -> tuple[Game, Game]:
+    """VN 21.2: an absent player loses both games by forfeit, so the opponent scores 1 match
+    point and 4 game points (two forfeit wins of 2)."""
+    return (Game(round_number, present, absent, Result.WHITE_WINS_FORFEIT),
+            Game(round_number, absent, present, Result.BLACK_WINS_FORFEIT))
+
+
+def get_team_preset(name: str) -> TeamPreset:
+    try:
+        return TEAM_PRESETS[name]
+    except KeyError:
+        raise InputError(f"unknown team preset {name!r}: expected one of {', '.join(TEAM_PRESETS)}") from None
+
+
+def team_preset_name(tournament: Tournament) -> str:
+    """The tournament's team preset: its ``team_rules``, else ``cxa-team`` for xiangqi and
+    ``fide-team`` for chess."""
+    return tournament.team_rules or ("cxa-team" if tournament.game is GameKind.XIANGQI else "fide-team")

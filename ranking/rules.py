@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from ranking.playoffs import PlayoffRule
+from ranking.rounds import Kind
 
 
 class Outcome(enum.IntEnum):
@@ -195,6 +194,84 @@ class Options:
         return replace(options, **changes)
 
 
+# -- play-offs (RULES.md 6, FIDE C.07 3) --------------------------------------------------------
+
+
+class PlayoffWhen(enum.StrEnum):
+    """C.07 3.1.2: whether the play-off comes before the tie-breaks or after them."""
+
+    BEFORE_TIEBREAKS = "before-tiebreaks"  # equal points for a play-off place -> play-off
+    AFTER_TIEBREAKS = "after-tiebreaks"  # only players still equal after every tie-break
+
+
+class DrawnMatch(enum.StrEnum):
+    """What follows a drawn two-game match (the seed's 1.b is missing: an event choice)."""
+
+    ARMAGEDDON = "armageddon"  # one more game, colours by lot; a draw counts as black's win
+    TIEBREAKS = "tiebreaks"  # the tournament's tie-breaks (then lots) decide
+
+
+class PlayoffFormat(enum.StrEnum):
+    """The seed procedure by the number of tied players."""
+
+    MATCH = "match"  # 2 players, seed 1.a
+    ROUND_ROBIN = "round-robin"  # 3 players, seed 2.a/2.b
+    KNOCKOUT = "knock-out"  # 4 players (seed 3), or the top four of 5+ (seed 4)
+
+
+@dataclass(frozen=True)
+class PlayoffRule:
+    """Which places a play-off decides (C.07 3.1.1) and when (3.1.2; RULES.md 6).
+
+    >>> PlayoffRule.from_mapping({"places": [1, 2], "when": "after-tiebreaks"}).places
+    (1, 2)
+    """
+
+    places: tuple[int, ...] = (1,)
+    when: PlayoffWhen = PlayoffWhen.BEFORE_TIEBREAKS
+    drawn_match: DrawnMatch = DrawnMatch.ARMAGEDDON
+
+    def __post_init__(self) -> None:
+        if not self.places or any(not isinstance(place, int) or isinstance(place, bool) or place < 1
+                                  for place in self.places):
+            raise ValueError(f"play-off places {self.places!r}: expected place numbers 1, 2, ...")
+        object.__setattr__(self, "places", tuple(sorted(set(self.places))))
+        object.__setattr__(self, "when", PlayoffWhen(self.when))
+        object.__setattr__(self, "drawn_match", DrawnMatch(self.drawn_match))
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, object]) -> PlayoffRule:
+        """A rule from a TOML/JSON table ``{places = [1], when = "...", drawn_match = "..."}``,
+        naming the key and the accepted values on error."""
+        known = {"places", "when", "drawn_match"}
+        for key in values:
+            if key not in known:
+                raise ValueError(f"unknown play-off option {key!r}: expected one of {', '.join(sorted(known))}")
+        changes: dict[str, Any] = {}
+        if "places" in values:
+            places = values["places"]
+            if isinstance(places, int) and not isinstance(places, bool):
+                places = [places]
+            if not isinstance(places, list | tuple) or not all(
+                    isinstance(place, int) and not isinstance(place, bool) for place in places):
+                raise ValueError(f"play-off places = {places!r}: expected a list of place numbers such as [1]")
+            changes["places"] = tuple(places)
+        for key, kind in (("when", PlayoffWhen), ("drawn_match", DrawnMatch)):
+            if key in values:
+                try:
+                    changes[key] = kind(str(values[key]))
+                except ValueError:
+                    accepted = ", ".join(str(member) for member in kind)
+                    raise ValueError(f"play-off {key} = {values[key]!r}: expected {accepted}") from None
+        return cls(**changes)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"places": list(self.places), "when": str(self.when), "drawn_match": str(self.drawn_match)}
+
+
+# -- the rules of an event ---------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class Rules:
     """A scoring system, a tie-break chain (codes in order) and options."""
@@ -204,3 +281,95 @@ class Rules:
     options: Options = field(default_factory=Options)
     description: str = ""
     playoff: PlayoffRule | None = None  # places decided by a play-off (RULES.md 6)
+
+
+# -- teams (RULES.md 1 "Teams", CXA 13.2, 14.7-14.8, FIDE C.07 11-13) ---------------------------------
+
+
+@dataclass(frozen=True)
+class TeamScoring:
+    """Match points 2/1/0 by default (CXA 13.2, FIDE), board games scored by ``game``.
+
+    Unplayed matches score (MP, GP); when not given: a pairing-allocated bye and a forfeit win
+    count as a won match with every board won, a half-point bye as a drawn match with every
+    board drawn, a zero-point bye and a forfeit loss as a lost match with nothing
+    (RULES.md 1; FIDE C.07 12: "PAB counts as a win on every board").
+    """
+
+    match_win: float = 2.0
+    match_draw: float = 1.0
+    match_loss: float = 0.0
+    game: Scoring = CHESS
+    boards: int = 4
+    pab: tuple[float, float] | None = None
+    hpb: tuple[float, float] | None = None
+    zpb: tuple[float, float] | None = None
+    forfeit_win: tuple[float, float] | None = None
+    forfeit_loss: tuple[float, float] | None = None
+
+    def unplayed(self, kind: Kind) -> tuple[float, float]:
+        """(MP, GP) of an unplayed match of the given kind."""
+        boards, game = self.boards, self.game
+        table = {
+            Kind.PAIRING_BYE: (self.pab, (self.match_win, boards * game.pairing_bye_points)),
+            Kind.HALF_BYE: (self.hpb, (self.match_draw, boards * game.half_bye_points)),
+            Kind.ZERO_BYE: (self.zpb, (self.match_loss, boards * game.zero_bye)),
+            Kind.FORFEIT_WIN: (self.forfeit_win, (self.match_win, boards * game.forfeit_win_points)),
+            Kind.FORFEIT_LOSS: (self.forfeit_loss, (self.match_loss, boards * game.forfeit_loss_points)),
+        }
+        given, default = table[kind]
+        return given if given is not None else default
+
+    def match_points(self, own: float, other: float) -> float:
+        """CXA 13.2: the team with more game points wins the match."""
+        if own > other:
+            return self.match_win
+        if own < other:
+            return self.match_loss
+        return self.match_draw
+
+    def outcome_of(self, match_points: float) -> Outcome:
+        if match_points >= self.match_win:
+            return Outcome.WIN
+        if match_points > self.match_loss:
+            return Outcome.DRAW
+        return Outcome.LOSS
+
+    def win_value(self, score: str) -> float:
+        """A won match's worth in MP, or in GP (every board won)."""
+        return self.match_win if score == "MP" else self.boards * self.game.win
+
+    def draw_value(self, score: str) -> float:
+        return self.match_draw if score == "MP" else self.boards * self.game.draw
+
+
+class ShortTeams(enum.StrEnum):
+    """CXA 14.8 member places: a team with fewer ranked members than required."""
+
+    UNRANKED = "unranked"  # no SUMRANK value: ranked after every complete team
+    LAST_PLACE = "last-place"  # each missing member counts as the last place
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    """The primary score (``"MP"`` then GP, or ``"GP"`` then MP), the team tie-break chain and options.
+
+    ``options`` are the individual ones of RULES.md 3 that apply (``fide_edition``,
+    ``de_mode``, ``keep_rounds``).  ``individual`` ranks the members for SUMPTS/SUMRANK
+    (default: the game scoring with the FIDE Swiss chain); ``members`` is how many members'
+    places SUMRANK adds (0: the number of boards).  ``round_robin``: forfeits count as played
+    matches (C.07 15.2).
+    """
+
+    tiebreaks: tuple[str, ...] = ()
+    primary: str = "MP"
+    options: Options = field(default_factory=Options)
+    individual: Rules | None = None
+    members: int = 0
+    short_teams: ShortTeams = ShortTeams.UNRANKED
+    round_robin: bool = False
+    description: str = ""
+
+    @property
+    def secondary(self) -> str:
+        return "GP" if self.primary == "MP" else "MP"

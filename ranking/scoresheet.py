@@ -8,31 +8,13 @@ here once; every tie-break reads them from here.
 
 from __future__ import annotations
 
-import enum
 from functools import cached_property
 from typing import NamedTuple
 
 from ranking.errors import InputError
 from ranking.model import ByeKind, Game, Player, Result, Tournament
+from ranking.rounds import NO_OPPONENT, Kind, categorise
 from ranking.rules import Outcome, Rules, Scoring
-
-
-class Kind(enum.Enum):
-    """How a round went for one player."""
-
-    PLAYED = "played"
-    FORFEIT_WIN = "forfeit-win"
-    FORFEIT_LOSS = "forfeit-loss"  # also each side of a double forfeit
-    PAIRING_BYE = "pairing-bye"
-    FULL_BYE = "full-bye"
-    HALF_BYE = "half-bye"
-    ZERO_BYE = "zero-bye"  # requested, absent, or after withdrawal (C.07 16.1)
-    PENDING = "pending"  # paired, result not known yet: ignored by every tie-break
-
-    @property
-    def is_forfeit(self) -> bool:
-        return self is Kind.FORFEIT_WIN or self is Kind.FORFEIT_LOSS
-
 
 _BYE_KINDS = {
     ByeKind.PAIRING: Kind.PAIRING_BYE,
@@ -40,8 +22,6 @@ _BYE_KINDS = {
     ByeKind.HALF: Kind.HALF_BYE,
     ByeKind.ZERO: Kind.ZERO_BYE,
 }
-
-NO_OPPONENT = -1
 
 
 class RoundRecord(NamedTuple):
@@ -240,29 +220,12 @@ class Scoresheet:
 
     @staticmethod
     def _categorise(sides: list[_Side]) -> list[RoundRecord]:
-        """FIDE C.07 16.2 categories; a requested bye is .5 when only VURs follow it."""
-        played, pending, forfeit_win, forfeit_loss = Kind.PLAYED, Kind.PENDING, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS
-        records: list[RoundRecord] = []
-        only_vurs_follow = True
-        for number in range(len(sides), 0, -1):
-            kind, opponent, first_mover, outcome, points, game_points, rated, fouls = sides[number - 1]
-            vur = False
-            if kind is played or kind is pending:
-                category = 0
-            elif kind is forfeit_win:
-                category = 2
-            elif kind is forfeit_loss:
-                category, vur = 4, True
-            elif kind is Kind.PAIRING_BYE or kind is Kind.FULL_BYE:
-                category = 1
-            else:
-                category, vur = (5 if only_vurs_follow else 3), True
-            if not vur:
-                only_vurs_follow = False
-            records.append(_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points,
-                                                     game_points, rated, fouls, vur, category)))
-        records.reverse()
-        return records
+        """The records of one player's rounds, with their FIDE C.07 16.2 categories."""
+        categories = categorise([side[0] for side in sides])
+        return [_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points, game_points, rated,
+                                          fouls, vur, category))
+                for number, ((kind, opponent, first_mover, outcome, points, game_points, rated, fouls),
+                             (category, vur)) in enumerate(zip(sides, categories, strict=True), start=1)]
 
     # -- derived values ------------------------------------------------------------
 

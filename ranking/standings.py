@@ -14,13 +14,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ranking.codes import TiebreakSpec, parse_code
+from ranking.codes import TiebreakSpec
 from ranking.errors import InputError
 from ranking.model import Player, Tournament
 from ranking.presets import get_preset
+from ranking.registry import Value, rank_by_chain, runs_of_equal
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
-from ranking.tiebreaks import REGISTRY, Value, runs_of_equal, sort_key
+from ranking.tiebreaks import REGISTRY
 from ranking.withdrawals import apply_withdrawals
 
 
@@ -74,7 +75,7 @@ def default_rules(tournament: Tournament) -> Rules:
 
 def parse_chain(codes: tuple[str, ...] | list[str]) -> list[TiebreakSpec]:
     """Parse every code of a chain; a code given twice (``BH-C1`` and ``BH/C1``) is refused."""
-    specs = [parse_code(code) for code in codes]
+    specs = [REGISTRY.parse(code) for code in codes]
     seen: dict[str, str] = {}
     for spec in specs:
         if spec.canonical in seen:
@@ -103,34 +104,7 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
     scores = sheet.scores
     order = sorted(range(len(sheet.players)), key=lambda me: (-scores[me], sheet.players[me].id))
     groups = runs_of_equal(order, scores.__getitem__)
-    columns: dict[str, list[Value]] = {}
-    for spec in specs:
-        tiebreak = REGISTRY[spec.name]
-        if tiebreak.orders:
-            places: list[Value] = [0] * len(order)
-            split: list[list[int]] = []
-            for group in groups:
-                tiers = tiebreak.compute(sheet, spec, group) if len(group) > 1 else [group]
-                if len(tiers) > 1:
-                    place = 1
-                    for tier in tiers:
-                        for member in tier:
-                            places[member] = place
-                        place += len(tier)
-                split.extend(sorted(tier, key=lambda me: sheet.players[me].id) for tier in tiers)
-            columns[spec.code] = places
-            groups = split
-        else:
-            values = tiebreak.compute(sheet, spec)
-            columns[spec.code] = values
-            key = sort_key(values, tiebreak.lower_is_better)
-            split = []
-            for group in groups:
-                if len(group) == 1:
-                    split.append(group)
-                else:  # members are in starting-number order, and sorted() is stable
-                    split.extend(runs_of_equal(sorted(group, key=key), key))
-            groups = split
+    groups, columns = rank_by_chain(groups, specs, REGISTRY, sheet, [player.id for player in sheet.players])
     rows = []
     position = 0
     for group in groups:

@@ -1,8 +1,10 @@
-"""The team tie-break registry (RULES.md 2, FIDE C.07 11-13, CXA 14.7-14.8): one small function per code.
+"""The team tie-breaks (RULES.md 2, FIDE C.07 11-13, CXA 14.7-14.8): one small function per
+code, registered in ``TEAM_REGISTRY``.
 
 Scored tie-breaks return one value per team (index order of ``TeamSheet.teams``), or
-(values, sort keys) when the order needs more than the value (SUMRANK); ordering tie-breaks
-(EDE, BC, TBR, BBE) split a tied group into tiers, best first.
+(values, sort keys) when the order needs more than the value (SUMRANK, a keyed entry);
+ordering tie-breaks (EDE, BC, TBR, BBE) split a tied group into tiers, best first
+(``ranking.registry`` has the entry kinds).
 
 Codes: ``NAME[:MP|:GP][/Cn|/Mn][/P]`` (``BH-C1:MP`` is ``BH:MP/C1``); without ``:MP``/``:GP`` a
 code uses the event's primary score.  ``ESB:MG`` is ``EMGSB`` (letters: opponent's score, own
@@ -11,111 +13,23 @@ score).  ``FOUL:T`` is the team's fouls.
 
 from __future__ import annotations
 
-import hashlib
 import math
-import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any
 
-from ranking.errors import InputError
-from ranking.rules import DirectEncounterMode, Edition
-from ranking.scoresheet import NO_OPPONENT, Kind
-from ranking.tiebreaks import Value, cut_total, runs_of_equal
+from ranking.codes import TeamSpec, parse_team_code
+from ranking.model import Player, Tournament
+from ranking.presets import get_preset
+from ranking.registry import Registry, Value, cut_total, lots, runs_of_equal
+from ranking.rounds import NO_OPPONENT, Kind
+from ranking.rules import DirectEncounterMode, Edition, ShortTeams
+from ranking.standings import compute_standings
+from ranking.team_sheet import TeamRecord, TeamSheet
 
-if TYPE_CHECKING:
-    from ranking.teams import TeamRecord, TeamSheet
-
-
-
-@dataclass(frozen=True)
-class TeamSpec:
-    """A parsed team code: ``score`` is "MP", "GP" or "" (the event's primary score);
-    ``esb`` the ESB letters (opponent's score, own score)."""
-
-    code: str
-    name: str
-    score: str = ""
-    esb: str = ""
-    cut: int = 0
-    median: int = 0
-    forfeits_played: bool = False
-
-
-@dataclass(frozen=True)
-class TeamTiebreak:
-    code: str
-    name: str
-    article: str
-    definition: str
-    compute: Callable[..., Any]
-    orders: bool = False
-    lower_is_better: bool = False
-    modifiers: str = ""
-
-
-TEAM_REGISTRY: dict[str, TeamTiebreak] = {}
-
-
-def _register(code: str, name: str, article: str, definition: str, *, orders: bool = False,
-              lower_is_better: bool = False, modifiers: str = ""):
-    def decorate(function):
-        TEAM_REGISTRY[code] = TeamTiebreak(code, name, article, definition, function, orders,
-                                           lower_is_better, modifiers)
-        return function
-    return decorate
-
-
-_ESB_NAMES = {"EMMSB": "MM", "EMGSB": "MG", "EGMSB": "GM", "EGGSB": "GG"}
-_MODIFIER = re.compile(r"^(?:C(?P<cut>\d)|M(?P<median>\d)|(?P<played>P))$")
-
-
-def parse_team_code(code: str) -> TeamSpec:
-    """Parse one team code; raises InputError naming the code and the accepted forms.
-
-    >>> parse_team_code("BH-C1:MP")
-    TeamSpec(code='BH-C1:MP', name='BH', score='MP', esb='', cut=1, median=0, forfeits_played=False)
-    """
-    text = code.strip()
-    head, *modifiers = text.upper().split("/")
-    suffix = ""
-    if ":" in head:
-        head, suffix = head.split(":", 1)
-    if head not in TEAM_REGISTRY and head not in _ESB_NAMES and "-" in head:
-        head, *dashed = head.split("-")
-        modifiers = dashed + modifiers
-    esb = ""
-    if head in _ESB_NAMES:
-        head, esb = "ESB", _ESB_NAMES[head]
-    if head not in TEAM_REGISTRY:
-        raise InputError(f"unknown team tie-break {code!r}: expected one of {', '.join(TEAM_REGISTRY)}")
-    score = ""
-    if head == "ESB" and suffix:
-        if esb or suffix not in ("MM", "MG", "GM", "GG"):
-            raise InputError(f"team tie-break {code!r}: ESB takes :MM, :MG, :GM or :GG")
-        esb = suffix
-    elif head == "FOUL":
-        if suffix not in ("", "T"):
-            raise InputError(f"team tie-break {code!r}: expected FOUL:T")
-    elif suffix:
-        if suffix not in ("MP", "GP"):
-            raise InputError(f"team tie-break {code!r}: expected :MP or :GP after {head}")
-        score = suffix
-    fields: dict[str, int] = {}
-    for modifier in modifiers:
-        matched = _MODIFIER.match(modifier)
-        if not matched or matched.lastgroup not in _modifier_names(TEAM_REGISTRY[head]):
-            accepted = ", ".join(TEAM_REGISTRY[head].modifiers) or "none"
-            raise InputError(f"team tie-break {code!r}: modifier {modifier!r} not accepted (accepts: {accepted})")
-        group = matched.lastgroup
-        assert group is not None
-        fields[group] = 1 if group == "played" else int(matched.group(group))
-    return TeamSpec(text, head, score, esb, fields.get("cut", 0), fields.get("median", 0),
-                    bool(fields.get("played", 0)))
-
-
-def _modifier_names(entry: TeamTiebreak) -> set[str]:
-    return {{"C": "cut", "M": "median", "P": "played"}[letter] for letter in entry.modifiers}
+#: The team tie-breaks by code (FIDE C.07 11-13, CXA 14.7-14.8); ``TEAM_REGISTRY.parse(code)`` reads a code.
+TEAM_REGISTRY: Registry[TeamSpec] = Registry(parse_team_code)
+_register = TEAM_REGISTRY.register
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -358,10 +272,6 @@ def team_fouls(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 def _individual(sheet: TeamSheet):
     """The members' individual standings from the board games (cached on the sheet)."""
     if "individual" not in sheet.cache:
-        from ranking.model import Player, Tournament
-        from ranking.presets import get_preset
-        from ranking.standings import compute_standings
-
         event = sheet.event
         games = tuple(game for match in event.matches if match.round <= sheet.rounds for game in match.boards)
         known = {player.id: player for player in event.players}
@@ -387,10 +297,8 @@ def sum_of_points(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 @_register("SUMRANK", "Sum of members' places", "CXA 14.8 (WXF team championship)",
            "the sum of the best members' individual places, then the best single place (fewer is "
            "better); a team short of members is unranked or counts each missing one as the last place "
-           "(option short_teams)", lower_is_better=True)
+           "(option short_teams)", lower_is_better=True, keyed=True)
 def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
-    from ranking.teams import ShortTeams
-
     rows, played, last = _individual(sheet)
     required = sheet.rules.members or sheet.scoring.boards
     values: list[Value] = []
@@ -411,8 +319,4 @@ def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
 @_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签",
            "a reproducible draw: SHA-256 of the lots seed and the team number", orders=True)
 def drawing_of_lots(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    seed = sheet.options.lots_seed or sheet.event.name
-
-    def key(me: int) -> str:
-        return hashlib.sha256(f"{seed}|{sheet.teams[me].id}".encode()).hexdigest()
-    return [[member] for member in sorted(group, key=key)]
+    return lots(group, sheet.options.lots_seed or sheet.event.name, [team.id for team in sheet.teams])

@@ -1,55 +1,27 @@
-"""The tie-break registry: one small function per code.
+"""The individual tie-breaks: one small function per code, registered in ``REGISTRY``.
 
 Scored tie-breaks return one value per player (index order of ``Scoresheet.players``);
 ordering tie-breaks (DE, DEB, PREV, PS-D, LOT) split a group of tied players into tiers,
-best first.  Each entry names the rule it implements.  Adding a tie-break is one function
-and one decorator.
+best first (``ranking.registry`` has the entry kinds).  Each entry names the rule it
+implements.  Adding a tie-break is one function and one decorator.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from ranking.codes import TiebreakSpec
+from ranking.codes import TiebreakSpec, parse_code
 from ranking.ratings import expected_score, rating_difference, round_half_up
+from ranking.registry import Registry, Value, cut_total, lots, runs_of_equal
+from ranking.rounds import NO_OPPONENT, Kind
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
-from ranking.scoresheet import NO_OPPONENT, Kind, RoundRecord, Scoresheet
+from ranking.scoresheet import RoundRecord, Scoresheet
 
-Value = float | int | None
-ScoreFunction = Callable[[Scoresheet, TiebreakSpec], list[Value]]
-SplitFunction = Callable[[Scoresheet, TiebreakSpec, list[int]], list[list[int]]]
-
-
-@dataclass(frozen=True)
-class Tiebreak:
-    """A registry entry: its code, name, source article and one-line definition."""
-
-    code: str
-    name: str
-    article: str
-    definition: str
-    compute: Callable[..., Any]
-    orders: bool = False  # True: splits tied groups (reports places), False: scores players
-    lower_is_better: bool = False
-    modifiers: str = ""  # accepted modifier letters: C (cut), M (median), L (limit), P (forfeits)
-
-
-REGISTRY: dict[str, Tiebreak] = {}
-
-
-def _register(code: str, name: str, article: str, definition: str, *, orders: bool = False,
-              lower_is_better: bool = False, modifiers: str = "", aliases: Sequence[str] = ()):
-    def decorate(function):
-        entry = Tiebreak(code, name, article, definition, function, orders, lower_is_better, modifiers)
-        REGISTRY[code] = entry
-        for alias in aliases:
-            REGISTRY[alias] = entry
-        return function
-    return decorate
+#: The individual tie-breaks by code (FIDE C.07, CXA, ZS, VN); ``REGISTRY.parse(code)`` reads a code.
+REGISTRY: Registry[TiebreakSpec] = Registry(parse_code)
+_register = REGISTRY.register
 
 
 # -- helpers shared by several tie-breaks -------------------------------------------------
@@ -150,33 +122,6 @@ def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
     return scores, seen
 
 
-def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
-    """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
-
-    Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
-    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value,
-    except that where the player has VURs the lowest VUR contribution is cut instead when
-    it is higher (C.07 16.5).  Cuts stop when they would leave fewer than ``keep_rounds``
-    values (RULES.md 3).
-    """
-    low = spec.cut + spec.median
-    high = spec.median
-    if not (low or high):
-        return sum(item[0] for item in items)
-    items = list(items)
-    keep = sheet.options.keep_rounds
-    for step in range(max(low, high)):
-        if step < low and len(items) > max(keep, 0) and items:
-            least = min(items, key=lambda item: item[1])
-            vurs = [item for item in items if item[2]]
-            if vurs:
-                lowest_vur = min(vurs, key=lambda item: item[0])
-                if lowest_vur[0] >= least[0]:
-                    least = lowest_vur
-            items.remove(least)
-        if step < high and len(items) > max(keep, 0) and items:
-            items.remove(max(items, key=lambda item: item[1]))
-    return sum(item[0] for item in items)
 
 
 # -- Buchholz family (C.07 8) --------------------------------------------------------------
@@ -430,27 +375,6 @@ def average_perfect_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSp
 
 # -- criteria that order a tied group ------------------------------------------------------
 
-def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
-    """Cut an ordered list of players into runs of equal ``key`` (the tiers of a criterion)."""
-    tiers: list[list[int]] = []
-    previous: object = object()
-    for member in ordered:
-        value = key(member)
-        if tiers and value == previous:
-            tiers[-1].append(member)
-        else:
-            tiers.append([member])
-        previous = value
-    return tiers
-
-
-def sort_key(values: list[Value], lower_is_better: bool) -> Callable[[int], tuple[bool, Any]]:
-    """Ascending sort key for a scored criterion: best first; a missing value (None) last."""
-    if lower_is_better:
-        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
-    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
-
-
 def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]]:
     """Split ``group`` into tiers of equal ``key``, highest key first."""
     return runs_of_equal(sorted(group, key=key, reverse=True), key)
@@ -549,9 +473,4 @@ def progressive_score_dropping(sheet: Scoresheet, spec: TiebreakSpec, group: lis
 @_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签; VN bốc thăm",
            "a reproducible draw: SHA-256 of the lots seed and the starting number", orders=True)
 def drawing_of_lots(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
-    seed = sheet.options.lots_seed or sheet.tournament.name
-
-    def key(me: int) -> str:
-        digest = hashlib.sha256(f"{seed}|{sheet.players[me].id}".encode()).hexdigest()
-        return digest
-    return [[member] for member in sorted(group, key=key)]
+    return lots(group, sheet.options.lots_seed or sheet.tournament.name, [player.id for player in sheet.players])

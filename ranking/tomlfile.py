@@ -45,11 +45,17 @@ from ranking.model import (
     Player,
     Result,
     System,
+    Team,
+    TeamBye,
+    TeamByeKind,
+    TeamMatch,
     Tournament,
     Withdrawal,
 )
-from ranking.rules import Options, Rules, Scoring
-from ranking.trf import infer_system
+from ranking.presets import PRESETS, get_preset, get_team_preset
+from ranking.rules import Options, PlayoffRule, Rules, Scoring
+from ranking.tiebreaks import REGISTRY
+from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
 __all__ = ["parse_tournament_toml", "write_tournament_toml"]
 
@@ -334,8 +340,6 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     teams, team_matches, team_byes = _teams(r, data, ids)
     team_rules = _str(r, info, "team_rules", "[tournament]", at) or ""
     if team_rules:
-        from ranking.teams import get_team_preset
-
         try:
             get_team_preset(team_rules)
         except InputError as error:
@@ -386,14 +390,25 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         team_byes=team_byes,
         team_rules=team_rules,
         team_tiebreaks=team_tiebreaks,
+        team_match_points=_team_match_points(r, records, at),
     )
+
+
+def _team_match_points(r: _Reader, records: list[tuple[str, str]],
+                       at: Callable[[str | None], int | None]) -> tuple[float, float, float] | None:
+    """A kept TRF-2026 ``362`` record (team match points) means what it means in a TRF."""
+    text = next((rest for tag, rest in records if tag == TEAM_SCORING), None)
+    if text is None:
+        return None
+    try:
+        return team_match_points_of(text)
+    except InputError as error:
+        raise r.fail(f"[tournament] records: {error.message}", at("records")) from None
 
 
 def _teams(r: _Reader, data: Mapping[str, Any], ids: set[int]) -> tuple[tuple, tuple, tuple]:
     """[[teams]] (id, name, roster in board order), [[team_matches]] given by totals or as
     forfeits (round, first, second, first_points, second_points, forfeit), [[team_byes]]."""
-    from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch
-
     teams = []
     for index, item, where in _entries(r, data.get("teams", []), "teams"):
         what = f"[[teams]] entry {index + 1}"
@@ -693,8 +708,6 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
     if preset is None:
         rules = Rules()
     else:
-        from ranking.presets import get_preset
-
         try:
             rules = get_preset(preset)
         except InputError as error:
@@ -725,8 +738,6 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
             raise r.fail(f"[tournament] options: {error}", at("options")) from None
         rules = replace(rules, options=options)
     if "playoff" in info:
-        from ranking.playoffs import PlayoffRule
-
         table = _get(r, info, "playoff", dict, "[tournament]", at,
                      expected='a table such as { places = [1], when = "before-tiebreaks" }')
         try:
@@ -737,11 +748,9 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
 
 
 def _check_code(r: _Reader, code: str, line: int | None) -> None:
-    """A tie-break code the registry knows (``ranking.codes.parse_code``)."""
-    from ranking.codes import parse_code  # the registry imports much of ranking
-
+    """A tie-break code the registry knows (``REGISTRY.parse``)."""
     try:
-        parse_code(code)
+        REGISTRY.parse(code)
     except InputError as error:
         raise r.fail(f"[tournament]: tiebreaks: {error.message}", line) from None
 
@@ -853,8 +862,6 @@ def _scoring_table(s: Scoring) -> dict[str, Any]:
 
 def _preset_for(rules: Rules) -> tuple[str, Rules] | None:
     """The preset ``rules`` is (or was made from): equal, else the same description."""
-    from ranking.presets import PRESETS
-
     for name, preset in PRESETS.items():
         if preset == rules:
             return name, preset

@@ -29,9 +29,22 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament
+from ranking.model import (
+    Bye,
+    ByeKind,
+    Game,
+    GameKind,
+    Player,
+    Result,
+    System,
+    Team,
+    TeamBye,
+    TeamByeKind,
+    TeamMatch,
+    Tournament,
+)
+from ranking.rounds import Kind
 from ranking.rules import CHESS, Rules, Scoring
-from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch
 
 __all__ = ["infer_system", "parse_trf", "system_from_type", "write_trf"]
 
@@ -193,6 +206,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     chains: dict[str, tuple[tuple[str, ...], int]] = {}
     system_texts: dict[str, str] = {}
     teams16: list[_TeamLine] = []
+    team_match_points: tuple[float, float, float] | None = None
     teams26: list[_TeamLine] = []
     pab_lines: list[tuple[list[tuple[int, int]], int]] = []  # ([(round, team)], line)
     forfeit_lines: list[tuple[TeamMatch, int]] = []
@@ -256,8 +270,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
         elif tag == TEAM_ORDER:
             order_lines.append(_parse_300(rest, number, source))
         else:
-            if tag == TEAM_SCORING:
-                _parse_362(rest, number, source)
+            if tag == TEAM_SCORING:  # read once onto the tournament; the record is kept as written
+                team_match_points = team_match_points_of(rest, number, source)
             if tag in (TYPE, ENCODED_TYPE) and tag not in system_texts:
                 system_texts[tag] = rest.strip()
             if tag == TYPE and rest.strip() in TYPE_NAMES.values():
@@ -352,6 +366,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
         teams=teams,
         team_matches=tuple(team_matches),
         team_byes=tuple(sorted(team_byes, key=lambda b: (b.round, b.team))),
+        team_match_points=team_match_points,
     )
 
 
@@ -539,7 +554,7 @@ def _parse_300(rest: str, number: int, source: str) -> _BoardOrder:
 _362_PAIR = re.compile(r"\s*T?([WDL])\s*(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)(?=\s|$)", re.IGNORECASE)
 
 
-def team_match_points(rest: str, number: int | None = None, source: str = "<trf>") -> tuple[float, float, float]:
+def team_match_points_of(rest: str, number: int | None = None, source: str = "<trf>") -> tuple[float, float, float]:
     """Match points for a won, drawn and lost team match from a ``362`` record's text."""
     values = _parse_362(rest, number, source)
     return values.get("W", 2.0), values.get("D", 1.0), values.get("L", 0.0)
@@ -1099,7 +1114,8 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
         if bye.kind is TeamByeKind.PAB:
             pabs[bye.round].append(bye.team)
     if pabs:
-        from ranking.scoresheet import Kind
+        # The 320 record needs the event's team scoring; loading team standings for every
+        # TRF read would cost start-up time (and only team files with byes need it).
         from ranking.teams import team_event_of
 
         match_points, game_points = team_event_of(t).scoring.unplayed(Kind.PAIRING_BYE)

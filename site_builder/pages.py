@@ -100,9 +100,7 @@ class TournamentPages:
         codes = list(self.standings.tiebreaks)
         legend = []
         for code in codes:
-            from ranking.codes import parse_code
-
-            entry = REGISTRY[parse_code(code).name]
+            entry = REGISTRY[REGISTRY.parse(code).name]
             legend.append({"code": code, "name": entry.name, "definition": entry.definition,
                            "article": entry.article, "lower_is_better": entry.lower_is_better,
                            "orders": entry.orders})
@@ -188,7 +186,7 @@ class TournamentPages:
 
     @cached_property
     def _team_sheet(self):
-        from ranking.teams import TeamSheet
+        from ranking.team_sheet import TeamSheet
 
         return TeamSheet(self.team_event, self.team_table.after_round)
 
@@ -199,13 +197,13 @@ class TournamentPages:
     @cached_property
     def teams_page(self) -> dict:
         """The team standings (``ranking.teams.team_standings``) with each team's roster."""
-        from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code
+        from ranking.team_tiebreaks import TEAM_REGISTRY
 
         table = self.team_table
         codes = list(table.tiebreaks)
         legend = []
         for code in codes:
-            entry = TEAM_REGISTRY[parse_team_code(code).name]
+            entry = TEAM_REGISTRY[TEAM_REGISTRY.parse(code).name]
             legend.append({"code": code, "name": entry.name, "definition": entry.definition,
                            "article": entry.article, "orders": entry.orders})
         rows = []

@@ -110,7 +110,7 @@ def test_teams_in_chinese_and_for_an_individual_event(store, service):
 def test_a_long_team_table_is_split_below_the_limit(store, service):
     from dataclasses import replace
 
-    from ranking.teams import Team
+    from ranking.model import Team
 
     tournament = load_tournament(LEAGUE)
     many = tuple(Team(100 + number, f"Team number {number} with a long name", ()) for number in range(400))

@@ -8,15 +8,8 @@ import pytest
 from build import make
 
 from ranking.model import Game, Result, System
-from ranking.playoffs import (
-    DrawnMatch,
-    PlayoffFormat,
-    PlayoffRule,
-    PlayoffWhen,
-    apply_playoffs,
-    playoff_status,
-)
-from ranking.rules import Options, Rules
+from ranking.playoffs import apply_playoffs, playoff_status
+from ranking.rules import DrawnMatch, Options, PlayoffFormat, PlayoffRule, PlayoffWhen, Rules
 from ranking.standings import compute_standings
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW

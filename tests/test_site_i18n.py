@@ -19,7 +19,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from ranking.tiebreaks import REGISTRY, Tiebreak
+from ranking.registry import Tiebreak
+from ranking.tiebreaks import REGISTRY
 from site_builder.build import SITE_CATALOGUE
 from tiebreak.files import load_tournament
 from tiebreak.i18n import SUPPORTED

@@ -13,25 +13,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.model import Game, Player, Result, Tournament
-from ranking.rules import CHESS, THREE_POINT_COLOUR, XIANGQI, Edition, Options, Rules
-from ranking.standings import compute_standings
-from ranking.team_tiebreaks import TEAM_REGISTRY, parse_team_code
-from ranking.teams import (
-    TEAM_PRESETS,
-    VN_MATCH,
+from ranking.model import Game, Player, Result, Team, TeamBye, TeamByeKind, TeamEvent, TeamMatch, Tournament
+from ranking.presets import TEAM_PRESETS, VN_MATCH, vn_absence_games
+from ranking.rules import (
+    CHESS,
+    THREE_POINT_COLOUR,
+    XIANGQI,
+    Edition,
+    Options,
+    Rules,
     ShortTeams,
-    Team,
-    TeamBye,
-    TeamByeKind,
-    TeamEvent,
-    TeamMatch,
     TeamRules,
     TeamScoring,
-    TeamSheet,
-    team_standings,
-    vn_absence_games,
 )
+from ranking.standings import compute_standings
+from ranking.team_sheet import TeamSheet
+from ranking.team_tiebreaks import TEAM_REGISTRY
+from ranking.teams import team_standings
 
 EXERCISE = Path(__file__).parent / "data" / "validation" / "fide_tec_exercises_2024_team14" / "expected.json"
 DATA = json.loads(EXERCISE.read_text(encoding="utf-8"))
@@ -332,13 +330,13 @@ def test_sumpts_sums_the_members_points():
 # -- codes and presets ------------------------------------------------------------------------------
 
 def test_codes_parse_and_refuse():
-    assert parse_team_code("BH-C1:MP") == parse_team_code("BH:MP/C1").__class__(
+    assert TEAM_REGISTRY.parse("BH-C1:MP") == TEAM_REGISTRY.parse("BH:MP/C1").__class__(
         "BH-C1:MP", "BH", "MP", "", 1, 0, False)
-    assert parse_team_code("ESB:MG").esb == "MG" == parse_team_code("EMGSB/C1").esb
-    assert parse_team_code("FOUL:T").name == "FOUL"
+    assert TEAM_REGISTRY.parse("ESB:MG").esb == "MG" == TEAM_REGISTRY.parse("EMGSB/C1").esb
+    assert TEAM_REGISTRY.parse("FOUL:T").name == "FOUL"
     for bad in ("XYZ", "BH:XX", "EDE/C1", "FOUL:MP", "EMMSB:MG"):
         with pytest.raises(InputError):
-            parse_team_code(bad)
+            TEAM_REGISTRY.parse(bad)
 
 
 def test_registry_documents_every_rules_md_team_code():
@@ -352,7 +350,7 @@ def test_presets_cite_their_article():
     for preset in TEAM_PRESETS.values():
         assert any(word in preset.description for word in ("FIDE", "CXA"))
         for code in preset.rules.tiebreaks:
-            parse_team_code(code)
+            TEAM_REGISTRY.parse(code)
     assert "VN 21.2" in VN_MATCH.description
 
 
@@ -423,9 +421,9 @@ def test_swapping_two_team_names_changes_nothing(event, data):
 def test_doctests():
     import doctest
 
-    import ranking.team_tiebreaks
+    import ranking.codes
     import ranking.teams
 
-    for module in (ranking.teams, ranking.team_tiebreaks):
+    for module in (ranking.teams, ranking.codes):
         failures, tried = doctest.testmod(module)
         assert failures == 0 and tried > 0

@@ -7,7 +7,6 @@ from dataclasses import replace
 import pytest
 from build import make
 
-from ranking.codes import parse_code
 from ranking.errors import InputError
 from ranking.model import System
 from ranking.presets import PRESETS, XIANGQI_MATCH, get_preset
@@ -22,6 +21,7 @@ from ranking.rules import (
     Scoring,
 )
 from ranking.standings import compute_standings
+from ranking.tiebreaks import REGISTRY
 
 
 def table(tournament, *codes: str, scoring: Scoring | None = None, **options) -> dict[int, tuple]:
@@ -31,10 +31,10 @@ def table(tournament, *codes: str, scoring: Scoring | None = None, **options) ->
 
 
 def test_slash_and_dash_modifiers_are_the_same_code() -> None:
-    assert parse_code("BH/C1").canonical == parse_code("BH-C1").canonical == "BH/C1"
-    assert parse_code("bh/m2/p") == replace(parse_code("BH/M2/P"), code="bh/m2/p")
-    assert parse_code("PS-D").name == "PS-D"
-    assert parse_code("GE").name == "GE"
+    assert REGISTRY.parse("BH/C1").canonical == REGISTRY.parse("BH-C1").canonical == "BH/C1"
+    assert REGISTRY.parse("bh/m2/p") == replace(REGISTRY.parse("BH/M2/P"), code="bh/m2/p")
+    assert REGISTRY.parse("PS-D").name == "PS-D"
+    assert REGISTRY.parse("GE").name == "GE"
 
 
 @pytest.mark.parametrize(("code", "message"), [
@@ -45,7 +45,7 @@ def test_slash_and_dash_modifiers_are_the_same_code() -> None:
 ])
 def test_bad_codes_are_refused_with_the_reason(code: str, message: str) -> None:
     with pytest.raises(InputError, match=message):
-        parse_code(code)
+        REGISTRY.parse(code)
 
 
 def test_a_code_given_twice_in_a_chain_is_refused() -> None:

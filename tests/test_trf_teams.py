@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from ranking.model import GameKind, System
+from ranking.model import GameKind, System, Team, TeamBye, TeamByeKind, TeamMatch
 from ranking.rules import XIANGQI
-from ranking.teams import Team, TeamBye, TeamByeKind, TeamMatch, team_event_of, team_standings
+from ranking.teams import team_event_of, team_standings
 from ranking.trf import parse_trf, write_trf
 from tiebreak.files import load_tournament
 

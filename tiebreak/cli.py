@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tiebreaks_table())
         elif args.command == "standings":
             return standings_command(args)
-        else:
+        else:  # the store's commands: sqlite3 and the event log load only for them (start-up time)
             from tiebreak import commands
 
             return commands.run(args)
@@ -118,12 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def standings_command(args: argparse.Namespace) -> int:
-    from tiebreak.files import load_tournament
+    from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
         tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
     else:
-        from tiebreak.commands import stored_tournament
+        from tiebreak.commands import stored_tournament  # the store loads only for a slug (start-up time)
 
         tournament = stored_tournament(args.input, args.config)
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
@@ -134,7 +134,7 @@ def standings_command(args: argparse.Namespace) -> int:
     standings, playoffs = final.standings, final.playoffs
     teams = None
     if args.teams:
-        from ranking.teams import team_event_of, team_standings
+        from ranking.teams import team_event_of, team_standings  # team files only (start-up time)
 
         teams = team_standings(team_event_of(tournament), after_round=args.after_round)
     if args.json:

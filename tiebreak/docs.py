@@ -11,17 +11,16 @@ import re
 import sys
 from pathlib import Path
 
-from ranking.presets import PRESETS
+from ranking.presets import PRESETS, TEAM_PRESETS
+from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.tiebreaks import REGISTRY
 from tiebreak.tables import format_number
 
 
 def tiebreaks_markdown() -> str:
     lines = ["| code | name | definition | source | modifiers |", "|---|---|---|---|---|"]
-    for code, entry in REGISTRY.items():
-        if entry.code != code:
-            continue
-        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
+    for entry, aliases in REGISTRY.listing():
+        code = entry.code
         name = entry.name + (f" (old code {', '.join(aliases)})" if aliases else "")
         if entry.lower_is_better:
             name += ", fewer is better"
@@ -48,18 +47,15 @@ def presets_markdown() -> str:
 
 
 def team_tiebreaks_markdown() -> str:
-    from ranking.team_tiebreaks import TEAM_REGISTRY
-
     lines = ["| code | name | definition | source |", "|---|---|---|---|"]
-    for code, entry in TEAM_REGISTRY.items():
+    for entry, _ in TEAM_REGISTRY.listing():
+        code = entry.code
         name = entry.name + (", fewer is better" if entry.lower_is_better else "")
         lines.append(f"| `{code}` | {name} | {entry.definition} | {entry.article} |")
     return "\n".join(lines)
 
 
 def team_presets_markdown() -> str:
-    from ranking.teams import TEAM_PRESETS
-
     lines = ["| team preset | match points | game points | tie-breaks | rule |", "|---|---|---|---|---|"]
     for name, preset in TEAM_PRESETS.items():
         scoring = preset.scoring

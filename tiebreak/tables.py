@@ -11,7 +11,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ranking.presets import PRESETS
+from ranking.presets import PRESETS, TEAM_PRESETS
+from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.tiebreaks import REGISTRY
 
 if TYPE_CHECKING:
@@ -122,6 +123,7 @@ def standings_table(standings: Standings) -> str:
     lines.append(render_table(header, rows, numeric))
     return "\n".join(lines)
 
+
 def presets_table() -> str:
     rows = []
     for name, rules in PRESETS.items():
@@ -130,25 +132,19 @@ def presets_table() -> str:
         if scoring.match:
             points += " (match)"
         rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
-    from ranking.teams import TEAM_PRESETS  # deferred until the house moves team presets
-
     team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
                                                            p.scoring.match_loss)),
                   ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
     return (render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
             + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
 
+
 def tiebreaks_table() -> str:
     rows = []
-    for code, entry in REGISTRY.items():
-        if entry.code != code:
-            continue  # an alias (GE) is listed with its entry
-        aliases = [alias for alias, other in REGISTRY.items() if other is entry and alias != code]
+    for entry, aliases in REGISTRY.listing():
         name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
         modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
-        rows.append([code, name, entry.definition, entry.article, modifiers])
-    from ranking.team_tiebreaks import TEAM_REGISTRY
-
-    team_rows = [[code, entry.name, entry.definition, entry.article] for code, entry in TEAM_REGISTRY.items()]
+        rows.append([entry.code, name, entry.definition, entry.article, modifiers])
+    team_rows = [[entry.code, entry.name, entry.definition, entry.article] for entry, _ in TEAM_REGISTRY.listing()]
     return (render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5) + "\n\n"
             + render_table(["team code", "name", "definition", "source"], team_rows, [False] * 4))

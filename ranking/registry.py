@@ -1,0 +1,232 @@
+"""The tie-break registry machinery, shared by the individual and the team tie-breaks.
+
+A ``Registry`` maps codes to ``Tiebreak`` entries.  Adding a tie-break is one function and one
+decorator (``@REGISTRY.register(...)`` in ``ranking.tiebreaks``, ``@TEAM_REGISTRY.register``
+in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with one signature:
+
+- ``SCORE``: ``compute(sheet, spec) -> list[Value]``, one value per player (or team), in the
+  sheet's index order; higher is better unless ``lower_is_better``.
+- ``KEYED``: ``compute(sheet, spec) -> (values, keys)``: the values to report and the keys to
+  order by, best first (ascending), when the value alone does not order (SUMRANK).
+- ``ORDER``: ``compute(sheet, spec, group) -> tiers``: splits a tied group into tiers, best
+  first (DE, DEB, PREV, PS-D, LOT, EDE, BC, ...); the standings report the place inside the
+  group (DESIGN.md "Command line").
+
+Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``), the cuts and medians of C.07 14
+and 16.5 (``cut_total``), and the drawing of lots (``lots``).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+Value = float | int | None
+
+
+class EntryKind(enum.Enum):
+    SCORE = "score"
+    KEYED = "keyed"
+    ORDER = "order"
+
+
+@dataclass(frozen=True)
+class Tiebreak:
+    """A registry entry: its code, name, source article and one-line definition."""
+
+    code: str
+    name: str
+    article: str
+    definition: str
+    compute: Callable[..., Any]
+    kind: EntryKind = EntryKind.SCORE
+    lower_is_better: bool = False
+    modifiers: str = ""  # accepted modifier letters: C (cut), M (median), L (limit), P (forfeits)
+
+    @property
+    def orders(self) -> bool:
+        """True: splits tied groups (reports places); False: scores players."""
+        return self.kind is EntryKind.ORDER
+
+
+class Spec(Protocol):
+    """A parsed code (``ranking.codes``): the entry's name and the code as given."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+S = TypeVar("S", bound=Spec)
+
+
+class Registry(Generic[S]):
+    """Tie-breaks by code, with aliases (``GE`` for ``REP``), and the grammar that parses their
+    codes (``ranking.codes``)."""
+
+    def __init__(self, parser: Callable[[str, Registry[S]], S]) -> None:
+        self._entries: dict[str, Tiebreak] = {}
+        self._parser = parser
+
+    def register(self, code: str, name: str, article: str, definition: str, *, orders: bool = False,
+                 keyed: bool = False, lower_is_better: bool = False, modifiers: str = "",
+                 aliases: Sequence[str] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """A decorator that registers ``function`` under ``code`` (and its ``aliases``)."""
+        kind = EntryKind.ORDER if orders else EntryKind.KEYED if keyed else EntryKind.SCORE
+
+        def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+            entry = Tiebreak(code, name, article, definition, function, kind, lower_is_better, modifiers)
+            for name_ in (code, *aliases):
+                if name_ in self._entries:
+                    raise ValueError(f"tie-break {name_} registered twice")
+                self._entries[name_] = entry
+            return function
+        return decorate
+
+    # -- a mapping of code -> entry ---------------------------------------------------------
+
+    def __getitem__(self, code: str) -> Tiebreak:
+        return self._entries[code]
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def items(self):
+        return self._entries.items()
+
+    def values(self):
+        return self._entries.values()
+
+    def keys(self):
+        return self._entries.keys()
+
+    # -- listing and parsing ------------------------------------------------------------------
+
+    def listing(self) -> list[tuple[Tiebreak, list[str]]]:
+        """Every entry once, in registration order, with its aliases (for ``tiebreak
+        tiebreaks`` and the README's table)."""
+        listed = []
+        for code, entry in self._entries.items():
+            if entry.code == code:
+                listed.append((entry, [alias for alias, other in self._entries.items()
+                                       if other is entry and alias != code]))
+        return listed
+
+    def parse(self, code: str) -> S:
+        """One code parsed against this registry; InputError names the code and what is accepted."""
+        return self._parser(code, self)
+
+
+# -- ranking by a chain (C.07 4.2) ---------------------------------------------------------------
+
+def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
+    """Cut an ordered list of players into runs of equal ``key`` (the tiers of a criterion)."""
+    tiers: list[list[int]] = []
+    previous: object = object()
+    for member in ordered:
+        value = key(member)
+        if tiers and value == previous:
+            tiers[-1].append(member)
+        else:
+            tiers.append([member])
+        previous = value
+    return tiers
+
+
+def sort_key(values: list[Value], lower_is_better: bool) -> Callable[[int], tuple[bool, Any]]:
+    """Ascending sort key for a scored criterion: best first; a missing value (None) last."""
+    if lower_is_better:
+        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
+    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
+
+
+def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Registry[Any], sheet: Any,
+                  ids: Sequence[int]) -> tuple[list[list[int]], dict[str, list[Value]]]:
+    """Apply each criterion of the chain inside the groups still tied (C.07 4.2).
+
+    ``groups`` are the players (or teams, as sheet indexes) tied on the primary score, best
+    group first; ``ids`` their starting numbers, which order the members of a tier.  Returns
+    the final groups (members tied on everything) and each code's column of values: scores
+    for scored criteria, for ordering ones the place inside the group tied before them
+    (1 = first; 0 for everyone in a group they do not split).
+    """
+    count = len(ids)
+    columns: dict[str, list[Value]] = {}
+    for spec in chain:
+        entry = registry[spec.name]
+        split: list[list[int]] = []
+        if entry.kind is EntryKind.ORDER:
+            places: list[Value] = [0] * count
+            for group in groups:
+                tiers = entry.compute(sheet, spec, group) if len(group) > 1 else [group]
+                if len(tiers) > 1:
+                    place = 1
+                    for tier in tiers:
+                        for member in tier:
+                            places[member] = place
+                        place += len(tier)
+                split.extend(sorted(tier, key=ids.__getitem__) for tier in tiers)
+            columns[spec.code] = places
+        else:
+            if entry.kind is EntryKind.KEYED:
+                values, keys = entry.compute(sheet, spec)
+                key: Callable[[int], Any] = keys.__getitem__
+            else:
+                values = entry.compute(sheet, spec)
+                key = sort_key(values, entry.lower_is_better)
+            columns[spec.code] = values
+            for group in groups:  # members are in starting-number order, and sorted() is stable
+                split.extend(runs_of_equal(sorted(group, key=key), key) if len(group) > 1 else [group])
+        groups = split
+    return groups, columns
+
+
+# -- cuts and medians (C.07 14, 16.5) ---------------------------------------------------------
+
+def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
+    """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
+
+    Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
+    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value,
+    except that where the player has VURs the lowest VUR contribution is cut instead when
+    it is higher (C.07 16.5).  Cuts stop when they would leave fewer than ``keep_rounds``
+    values (RULES.md 3).
+    """
+    low = spec.cut + spec.median
+    high = spec.median
+    if not (low or high):
+        return sum(item[0] for item in items)
+    items = list(items)
+    keep = sheet.options.keep_rounds
+    for step in range(max(low, high)):
+        if step < low and len(items) > max(keep, 0) and items:
+            least = min(items, key=lambda item: item[1])
+            vurs = [item for item in items if item[2]]
+            if vurs:
+                lowest_vur = min(vurs, key=lambda item: item[0])
+                if lowest_vur[0] >= least[0]:
+                    least = lowest_vur
+            items.remove(least)
+        if step < high and len(items) > max(keep, 0) and items:
+            items.remove(max(items, key=lambda item: item[1]))
+    return sum(item[0] for item in items)
+
+
+# -- drawing of lots (C.07 4.2; 抽签, bốc thăm) -------------------------------------------------
+
+def lots(group: list[int], seed: str, ids: Sequence[int]) -> list[list[int]]:
+    """A reproducible draw: the group's members ordered by SHA-256 of the seed and the
+    starting (or team) number, one tier each; anyone can redo it from the published seed."""
+    def key(me: int) -> str:
+        return hashlib.sha256(f"{seed}|{ids[me]}".encode()).hexdigest()
+    return [[member] for member in sorted(group, key=key)]
