@@ -60,14 +60,20 @@ def _counts_as_game(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) 
 
 
 def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
-    """Games for type-B tie-breaks (WON, BPG, BWG): C.07 15.2 counts round-robin forfeits as
-    games, except that the 2026 edition keeps forfeit losses unplayed."""
+    """Games for type-B tie-breaks (WON, BPG, BWG; RULES.md 3.1).
+
+    2026 edition, C.07 15.2: in a round robin a forfeit win counts as a game and a forfeit
+    loss stays unplayed.  2024 edition: games over the board only, as for REP (7.6) and the
+    rating tie-breaks (10.1), round robin or not.  ``/P`` counts every forfeit as a game
+    against the scheduled opponent in both editions.
+    """
     if record.kind is Kind.PLAYED:
         return True
     if not sheet.forfeit_counts_as_played(record, spec.forfeits_played):
         return False
-    return not (record.kind is Kind.FORFEIT_LOSS and sheet.options.fide_edition is Edition.FIDE_2026
-                and not spec.forfeits_played)
+    if spec.forfeits_played:
+        return True
+    return record.kind is Kind.FORFEIT_WIN and sheet.options.fide_edition is Edition.FIDE_2026
 
 
 def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
@@ -164,18 +170,21 @@ def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> fl
     if not (low or high):
         return sum(item[0] for item in items)
     items = list(items)
-    keep = sheet.options.keep_rounds
-    for step in range(max(low, high)):
-        if step < low and len(items) > max(keep, 0) and items:
-            least = min(items, key=lambda item: item[1])
-            vurs = [item for item in items if item[2]]
-            if vurs:
-                lowest_vur = min(vurs, key=lambda item: item[0])
-                if lowest_vur[0] >= least[0]:
-                    least = lowest_vur
-            items.remove(least)
-        if step < high and len(items) > max(keep, 0) and items:
-            items.remove(max(items, key=lambda item: item[1]))
+    keep = max(sheet.options.keep_rounds, 0)
+    for _ in range(low):
+        if len(items) <= keep or not items:
+            break
+        least = min(items, key=lambda item: item[1])
+        vurs = [item for item in items if item[2]]
+        if vurs:
+            lowest_vur = min(vurs, key=lambda item: item[0])
+            if lowest_vur[0] >= least[0]:
+                least = lowest_vur
+        items.remove(least)
+    for _ in range(high):
+        if len(items) <= keep or not items:
+            break
+        items.remove(max(items, key=lambda item: item[1]))
     return sum(item[0] for item in items)
 
 
