@@ -156,7 +156,7 @@ class Scoresheet:
                 raise InputError(f"round {bye.round}: player {bye.player} has a bye and a game")
             sides[me][bye.round - 1] = self._bye_side(_BYE_KINDS[bye.kind], games_per_match)
         absent = self._bye_side(Kind.ZERO_BYE, games_per_match)
-        return [self._categorise([side or absent for side in row]) for row in sides]
+        return [self._categorise([side or absent for side in row], self.round_robin) for row in sides]
 
     def _player_index(self, player_id: int) -> int:
         try:
@@ -239,15 +239,19 @@ class Scoresheet:
         return (kind, NO_OPPONENT, None, outcome, points, game_points * games_per_match, True, 0)
 
     @staticmethod
-    def _categorise(sides: list[_Side]) -> list[RoundRecord]:
-        """FIDE C.07 16.2 categories; a requested bye is .5 when only VURs follow it."""
+    def _categorise(sides: list[_Side], round_robin: bool = False) -> list[RoundRecord]:
+        """FIDE C.07 16.2 categories; a requested bye is .5 when only VURs follow it.
+
+        In a round robin (pre-determined pairings, C.07 15.2-15.3) forfeits are the only
+        unplayed rounds: a round without an opponent (the free round of an odd field) has no
+        16.2 category and is not a VUR (RULES.md 3.1)."""
         played, pending, forfeit_win, forfeit_loss = Kind.PLAYED, Kind.PENDING, Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS
         records: list[RoundRecord] = []
         only_vurs_follow = True
         for number in range(len(sides), 0, -1):
             kind, opponent, first_mover, outcome, points, game_points, rated, fouls = sides[number - 1]
             vur = False
-            if kind is played or kind is pending:
+            if kind is played or kind is pending or (round_robin and opponent == NO_OPPONENT):
                 category = 0
             elif kind is forfeit_win:
                 category = 2
@@ -283,6 +287,12 @@ class Scoresheet:
     def lowest_score(self) -> float:
         """The lowest final score in the field (CXA 14.4 bye value)."""
         return min(self.scores, default=0.0)
+
+    def is_free_round(self, record: RoundRecord) -> bool:
+        """The round a player sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): not an
+        unplayed round; it adds nothing to BH, FB, SB, AOB, KS or STD (its points, if the event
+        awards any, count in the score and in WIN only)."""
+        return self.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
 
     def forfeit_counts_as_played(self, record: RoundRecord, forfeits_played: bool) -> bool:
         """Whether a forfeit is treated as a game against the scheduled opponent.

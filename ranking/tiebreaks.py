@@ -107,17 +107,21 @@ def _dummy_score(sheet: Scoresheet, record: RoundRecord, own: float, seen: list[
 Contribution = tuple[float, float, bool]
 
 
-def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float],
-                   seen: list[float]) -> list[list[Contribution]]:
-    """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16)."""
+def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], seen: list[float],
+                   records: list[list[RoundRecord]]) -> list[list[Contribution]]:
+    """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16).
+
+    The free round of a round robin contributes nothing: no 16.4 dummy (C.07 15.2-15.3,
+    RULES.md 3.1)."""
     fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
+    round_robin = sheet.round_robin
     result = []
-    for me, rows in enumerate(sheet.records):
+    for me, rows in enumerate(records):
         own = scores[me]
         items = []
         for record in rows:
             kind = record.kind
-            if kind is Kind.PENDING:
+            if kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
                 continue
             if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
                     record, spec.forfeits_played)):
@@ -132,8 +136,11 @@ def _cached_contributions(sheet: Scoresheet, spec: TiebreakSpec, fore: bool = Fa
     key = ("contributions", spec.forfeits_played, fore)
     cached = sheet.cache.get(key)
     if cached is None:
-        scores, seen = _fore_scores(sheet) if fore else (sheet.scores, _seen_scores(sheet))
-        cached = sheet.cache[key] = _contributions(sheet, spec, scores, seen)
+        if fore:
+            records, scores, seen = _fore_view(sheet)
+        else:
+            records, scores, seen = sheet.records, sheet.scores, _seen_scores(sheet)
+        cached = sheet.cache[key] = _contributions(sheet, spec, scores, seen, records)
     return cached  # type: ignore[return-value]
 
 
@@ -143,26 +150,46 @@ def _seen_scores(sheet: Scoresheet) -> list[float]:
     return sheet.adjusted_scores if sheet.options.bye_value_in_bh is ByeValue.FIDE else sheet.scores
 
 
-def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
-    """Scores as if every paired game of the last round were a draw (FB, C.07 8.3)."""
+def _fore_view(sheet: Scoresheet) -> tuple[list[list[RoundRecord]], list[float], list[float]]:
+    """Rounds, scores and scores seen by opponents as Fore Buchholz counts them (C.07 8.3,
+    RULES.md 3.1): every game paired in the last round, whatever happened (forfeits, and a
+    result not known yet, included), is a played draw against the scheduled opponent.  It is
+    never a dummy nor a VUR, so a requested bye before it is category 16.2.3, not .5;
+    last-round byes keep their points and their category."""
+    key = "fore-view"
+    cached = sheet.cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    draw = sheet.draw_value
+    records = [list(rows) for rows in sheet.records]
     scores = list(sheet.scores)
-    for me, rows in enumerate(sheet.records):
-        if rows and rows[-1].opponent != NO_OPPONENT and rows[-1].kind is not Kind.PENDING:
-            scores[me] += sheet.draw_value - rows[-1].points
-    if sheet.options.bye_value_in_bh is not ByeValue.FIDE:
-        return scores, scores
-    seen = [score + sum(sheet.draw_value - record.points for record in rows if record.category == 5)
-            for score, rows in zip(scores, sheet.records, strict=True)]
-    return scores, seen
+    for me, rows in enumerate(records):
+        if not rows or rows[-1].opponent == NO_OPPONENT:
+            continue
+        last = rows[-1]
+        scores[me] += draw - last.points
+        rows[-1] = last._replace(kind=Kind.PLAYED, outcome=Outcome.DRAW, points=draw, vur=False, category=0)
+        if any(record.category == 5 for record in rows):
+            rows[:] = Scoresheet._categorise([record[1:9] for record in rows], sheet.round_robin)
+    if sheet.options.bye_value_in_bh is ByeValue.FIDE:
+        seen = [score + sum(draw - record.points for record in rows if record.category == 5)
+                for score, rows in zip(scores, records, strict=True)]
+    else:
+        seen = scores
+    sheet.cache[key] = records, scores, seen
+    return records, scores, seen
 
 
 def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
     """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
 
     Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
-    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value,
-    except that where the player has VURs the lowest VUR contribution is cut instead when
-    it is higher (C.07 16.5).  Cuts stop when they would leave fewer than ``keep_rounds``
+    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value
+    (C.07 14.1.1), except that where the player has VURs the VUR element with the lowest
+    contribution is cut instead when it is not lower (C.07 16.5.1; on a tie the VUR).
+    Median-n (14.3/14.4 "in that order") makes all n low cuts first, one at a time, each
+    applying 16.5.1 to the elements still present, then the n high cuts (plain highest
+    values, RULES.md 3.1).  Cuts stop when they would leave fewer than ``keep_rounds``
     values (RULES.md 3).
     """
     low = spec.cut + spec.median
@@ -245,8 +272,15 @@ def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
            "points scored against opponents with at least half the maximum score "
            "(L±n moves that limit by n half-points)", modifiers="LP")
 def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 9.2, 14.5: the limit is half the points of the games each player is
+    scheduled to play; in a round robin that is (N-1) games per cycle, not every round (the
+    free round of an odd field is no game, RULES.md 3.1)."""
     seen = _seen_scores(sheet)
-    threshold = sheet.win_value * sheet.rounds / 2 + spec.limit * sheet.win_value / 2
+    games = sheet.rounds
+    if sheet.round_robin:
+        games = max((sum(1 for record in rows if record.opponent != NO_OPPONENT) for rows in sheet.records),
+                    default=0)
+    threshold = sheet.win_value * games / 2 + spec.limit * sheet.win_value / 2
     return [sum(record.points for record in rows
                 if _counts_as_game(sheet, record, spec) and seen[record.opponent] >= threshold)
             for rows in sheet.records]
@@ -302,11 +336,12 @@ def rounds_elected_to_play(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]
            "1/2 for each round scoring the same")
 def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     result: list[Value] = []
+    round_robin = sheet.round_robin
     for rows in sheet.records:
         total = 0.0
         for record in rows:
-            if record.kind is Kind.PENDING:
-                continue
+            if record.kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
+                continue  # a round robin's free round is no round of play (RULES.md 3.1)
             if record.opponent == NO_OPPONENT:
                 difference = record.points - sheet.draw_value
             else:

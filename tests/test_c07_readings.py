@@ -30,6 +30,43 @@ def by_player(*column: object) -> dict[int, object]:
     return dict(enumerate(column, start=1))
 
 
+# -- 1. the free round of an odd round robin (C.07 15.2, 15.3, 8.1, 9.1, 9.2) -----------------
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_the_free_round_of_an_odd_round_robin_adds_nothing_to_bh_sb_or_koya(edition: Edition) -> None:
+    """No dummy in BH, no 16.3 +1/2 for the opponents of a player whose last round is the
+    free one (player 3), nothing in SB; Koya's limit is half of the 4 games each player is
+    scheduled to play (2 points), not of the 5 rounds."""
+    got = values("ex1_odd_rr.trf", edition, "SB", "BH", "KS")
+    assert got["SB"] == by_player(5.75, 3.00, 3.50, 2.75, 1.50)
+    assert got["BH"] == by_player(7.0, 8.0, 7.5, 8.0, 9.5)
+    assert got["KS"] == by_player(2.5, 1.0, 1.5, 1.0, 0.5)
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_sonneborn_berger_separates_the_tied_players_of_the_odd_round_robin(edition: Edition) -> None:
+    """Players 2 and 4 both have 2 points; SB 3.00 against 2.75 places 2 before 4."""
+    standings = compute_standings(load_tournament(DATA / "ex1_odd_rr.trf"),
+                                  Rules(tiebreaks=("SB",), options=Options(fide_edition=edition)))
+    ranks = {row.player.id: row.rank for row in standings.rows}
+    assert ranks[2] < ranks[4]
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_the_free_round_is_no_unplayed_round(edition: Edition) -> None:
+    """Its points count in the score and in WIN only: no 16.2 category, not a VUR, no STD."""
+    from ranking.scoresheet import Scoresheet
+
+    tournament = load_tournament(DATA / "ex1_odd_rr.trf")
+    sheet = Scoresheet(tournament, Rules(options=Options(fide_edition=edition)))
+    free = [record for rows in sheet.records for record in rows if sheet.is_free_round(record)]
+    assert len(free) == 5 and all(record.category == 0 and not record.vur for record in free)
+    assert sheet.adjusted_scores == sheet.scores
+    got = values("ex1_odd_rr.trf", edition, "REP", "STD")
+    assert got["REP"] == by_player(5, 5, 5, 5, 5)  # no requested bye, no forfeit loss
+    assert got["STD"] == by_player(3.0, 2.0, 2.5, 2.0, 0.5)  # four games each, no fifth round
+
+
 # -- 2. round-robin forfeits in WON, BPG, BWG (C.07 15.2) --------------------------------------
 
 EX2 = {  # edition: WON, BPG, BWG, REP of players 1-4; ARO of player 1
@@ -71,6 +108,16 @@ def test_forfeits_count_as_games_with_the_p_modifier_in_both_editions() -> None:
         got = values("ex2_rr_forfeits.trf", edition, "WON/P", "BPG/P")
         assert got["WON/P"] == by_player(3, 1, 1, 0)
         assert got["BPG/P"] == by_player(1, 1, 2, 2)
+
+
+# -- 3. Fore Buchholz with a final-round forfeit (C.07 8.3) -------------------------------------
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_fore_buchholz_counts_a_final_round_forfeit_as_a_played_draw(edition: Edition) -> None:
+    """Player 1's final-round forfeit win over player 2 is a draw against player 2 (FB score
+    1.0), not a dummy; player 2's round-2 zero-point bye is then 16.2.3 (seen as 0), not .5."""
+    got = values("ex3_fb_forfeit.trf", edition, "FB")
+    assert got["FB"] == by_player(4.0, 5.5, 5.0, 4.5, 3.0, 5.0)
 
 
 # -- 4. Median-2 (C.07 14.3/14.4, 16.5) -----------------------------------------------------------
