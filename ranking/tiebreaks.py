@@ -220,6 +220,9 @@ def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> fl
 @_register("BH", "Buchholz", "FIDE C.07 8.1; CXA 14.3.1 对手分",
            "sum of the opponents' scores (unplayed rounds per art. 16)", modifiers="CMP")
 def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 8.1 with art. 16 for a Swiss's unplayed rounds (16.4 dummy, 16.5.1 cuts,
+    Median-n low cuts first); in a round robin forfeits are games and the free round of an odd
+    field adds nothing (15.2-15.3, RULES.md 3.1)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec))
 
 
@@ -240,6 +243,9 @@ def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[
 @_register("FB", "Fore Buchholz", "FIDE C.07 8.3",
            "Buchholz with every paired game of the last round counted as a draw", modifiers="CMP")
 def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 8.3: Buchholz with every game paired in the final round a played draw against
+    the scheduled opponent, forfeits included (never a dummy nor a VUR); final-round byes keep
+    their points and their 16.4 dummy, computed from the FB scores (RULES.md 3.1)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec, fore=True))
 
 
@@ -260,6 +266,9 @@ def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list
 @_register("SB", "Sonneborn-Berger", "FIDE C.07 9.1; CXA 14.1 小分; VN 21.3 hệ số",
            "sum of each opponent's score times the share of the game won (1, 1/2, 0)", modifiers="CMP")
 def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 9.1; a cut drops the 14.1.1 least significant product, or the VUR product
+    with the lowest contribution when it is not lower (16.5.1, RULES.md 3.1); a round robin's
+    free round adds nothing (15.2-15.3)."""
     contributions = _cached_contributions(sheet, spec)
     if not (spec.cut or spec.median):
         return [sum(value * fraction for value, fraction, _ in items) for items in contributions]
@@ -297,6 +306,7 @@ def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 
 @_register("WON", "Games won", "FIDE C.07 7.2", "games won over the board", modifiers="P")
 def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.2; round-robin forfeit wins count in the 2026 edition only (15.2)."""
     return [sum(1 for record in rows
                 if record.outcome is Outcome.WIN and _counts_for_own_results(sheet, record, spec))
             for rows in sheet.records]
@@ -305,6 +315,8 @@ def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("BPG", "Games with black", "FIDE C.07 7.3; CXA 14.1 后走局数",
            "games played over the board as second mover (black)", modifiers="P")
 def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.3; a round-robin forfeit win with Black scheduled counts in the 2026 edition
+    only, a forfeit loss in neither (15.2)."""
     return [sum(1 for record in rows
                 if record.first_mover is False and _counts_for_own_results(sheet, record, spec))
             for rows in sheet.records]
@@ -313,6 +325,7 @@ def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("BWG", "Wins with black", "FIDE C.07 7.4; CXA 14.2 后走胜局; VN 21.3",
            "games won over the board as second mover (black)", modifiers="P")
 def wins_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.4; round-robin forfeit wins with Black count in the 2026 edition only (15.2)."""
     return [sum(1 for record in rows
                 if record.first_mover is False and record.outcome is Outcome.WIN
                 and _counts_for_own_results(sheet, record, spec))
@@ -335,6 +348,7 @@ def rounds_elected_to_play(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]
            "1 for each round scoring more than the opponent (or more than a draw unpaired), "
            "1/2 for each round scoring the same")
 def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.7 (2026); the free round of an odd round robin is no round (15.2-15.3)."""
     result: list[Value] = []
     round_robin = sheet.round_robin
     for rows in sheet.records:
@@ -392,8 +406,9 @@ def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord
 
 @_register("ARO", "Average rating of opponents", "FIDE C.07 10.1",
            "average rating of the rated opponents met over the board, rounded half up "
-           "(Cn drops the n lowest)", modifiers="CP")
+           "(Cn drops the n lowest)", modifiers="CP", aliases=("AROC", "AROC-1"))
 def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.codes``)."""
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
