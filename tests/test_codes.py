@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 import subprocess
 import sys
@@ -10,7 +9,6 @@ import sys
 import pytest
 from build import make
 
-import ranking.codes
 from ranking.codes import describe, parse_code
 from ranking.errors import InputError
 from ranking.model import Player
@@ -151,7 +149,3 @@ def test_describe_does_not_change_the_registry_texts() -> None:
     assert REGISTRY["BH"].name == "Buchholz"
     assert REGISTRY["BH"].definition == "sum of the opponents' scores (unplayed rounds per art. 16)"
 
-
-def test_codes_doctests() -> None:
-    failures, tried = doctest.testmod(ranking.codes)
-    assert failures == 0 and tried > 10
