@@ -139,19 +139,24 @@ def _dummy(sheet: TeamSheet, record: TeamRecord, which: str, own: float) -> floa
     return min(own, sheet.scoring.draw_value(which) * sheet.rounds)
 
 
-def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[tuple[float, TeamRecord]]]:
-    """Per team, per round: the opponent's ``which`` score as BH/ESB count it (C.07 8.1, 16)."""
+def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[tuple[float, TeamRecord, bool]]]:
+    """Per team, per round: (the opponent's ``which`` score as BH/ESB count it, the round, VUR
+    for the cuts) (C.07 8.1, 16).
+
+    In a round robin (C.07 15.2-15.3, RULES.md 3.1) the free round of an odd field adds
+    nothing (no 16.4 dummy), and a forfeited match is a match played against the scheduled
+    opponent, so it is no VUR for the cuts (16.5.1) either; ``/P`` does the same in a Swiss."""
     seen, own_scores = sheet.seen(which), sheet.score(which)
     result = []
     for me, rows in enumerate(sheet.records):
         items = []
         for record in rows:
-            if record.kind is Kind.PENDING:
+            if record.kind is Kind.PENDING or sheet.is_free_round(record):
                 continue
             if sheet.counts_as_played(record, spec.forfeits_played):
-                items.append((seen[record.opponent], record))
+                items.append((seen[record.opponent], record, False))
             else:
-                items.append((_dummy(sheet, record, which, own_scores[me]), record))
+                items.append((_dummy(sheet, record, which, own_scores[me]), record, record.vur))
         result.append(items)
     return result
 
@@ -179,20 +184,25 @@ def other_score(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 @_register("BH", "Buchholz", "FIDE C.07 8.1 on team scores (BH:MP, BH:GP)",
            "sum of the opponents' MP or GP (unplayed matches per art. 16)", modifiers="CMP")
 def buchholz(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    """FIDE C.07 8.1 on MP or GP, with art. 16 for a Swiss's unplayed matches; in a round robin
+    the free round adds nothing and a forfeited match is a played one, so /C1 and /M1 cut the
+    lowest value, not the forfeit first (15.2, 16.5.1; Median-n low cuts first, 14.3)."""
     which = spec.score or _primary(sheet)
-    return [cut_total(sheet, spec, [(value, value, record.vur) for value, record in items])
+    return [cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
             for items in _opponent_scores(sheet, spec, which)]
 
 
 @_register("ESB", "Extended Sonneborn-Berger", "FIDE C.07 13.2 (EMMSB, EMGSB, EGMSB, EGGSB)",
            "sum over opponents of (opponent's MP or GP) x (own MP or GP against them)", modifiers="CMP")
 def extended_sonneborn_berger(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    """FIDE C.07 13.2; unplayed matches per art. 16 (16.5.1 for the cuts); in a round robin the
+    free round adds nothing and forfeited matches are played ones (15.2)."""
     letters = spec.esb or (_primary(sheet)[0] * 2)
     opponent_score, own_score = ("MP" if letters[0] == "M" else "GP"), ("MP" if letters[1] == "M" else "GP")
     result: list[Value] = []
     for items in _opponent_scores(sheet, spec, opponent_score):
-        products = [(value * record.score(own_score), (value, value * record.score(own_score)), record.vur)
-                    for value, record in items]
+        products = [(value * record.score(own_score), (value, value * record.score(own_score)), vur)
+                    for value, record, vur in items]
         result.append(cut_total(sheet, spec, products))
     return result
 

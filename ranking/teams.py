@@ -302,6 +302,13 @@ class TeamSheet:
                 for score, rows in zip(self.score(which), self.records, strict=True)]
         return self.cache[key]  # type: ignore[return-value]
 
+    def is_free_round(self, record: TeamRecord) -> bool:
+        """The round a team sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): no
+        unplayed round; it adds nothing to BH:MP, BH:GP, the ESB family or the board
+        tie-breaks (any points the event awards for it count in MP and GP)."""
+        return (self.rules.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
+                and not record.kind.is_forfeit)  # a forfeit recorded without its opponent stays one
+
     def counts_as_played(self, record: TeamRecord, forfeits_played: bool) -> bool:
         """A match over the board, or a forfeited one in a round robin (C.07 15.2) or with /P."""
         if record.kind is Kind.PLAYED:
@@ -396,13 +403,17 @@ class TeamSheet:
         return tuple(first_boards), tuple(second_boards), fouls, played
 
     def _categorise(self, sides: list[tuple]) -> list[TeamRecord]:
-        """FIDE C.07 16.2 categories, as for players (``ranking.scoresheet``)."""
+        """FIDE C.07 16.2 categories, as for players (``ranking.scoresheet``): in a round robin
+        forfeits are the only unplayed rounds (15.2-15.3), so the free round of an odd field has
+        no category and is not a VUR (RULES.md 3.1)."""
         records: list[TeamRecord] = []
         only_vurs_follow = True
+        round_robin = self.rules.round_robin
         for number in range(len(sides), 0, -1):
             kind, opponent, first, mp, gp, boards, fouls = sides[number - 1]
             vur = False
-            if kind in (Kind.PLAYED, Kind.PENDING):
+            if kind in (Kind.PLAYED, Kind.PENDING) or (round_robin and opponent == NO_OPPONENT
+                                                       and not kind.is_forfeit):
                 category = 0
             elif kind is Kind.FORFEIT_WIN:
                 category = 2

@@ -1,0 +1,96 @@
+"""Readings of FIDE C.07 for teams (issue 15, classes 2-3), on the hand-made cases of
+tests/data/teams (README.md there works every value out by hand), in both editions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ranking.rules import Edition, Options
+from ranking.teams import TeamEvent, TeamSheet, team_event_of, team_standings
+from tiebreak.files import load_tournament
+
+DATA = Path(__file__).parent / "data" / "teams"
+BOTH = (Edition.FIDE_2024, Edition.FIDE_2026)
+
+
+def event(file: str, edition: Edition) -> TeamEvent:
+    loaded = team_event_of(load_tournament(DATA / file))
+    return replace(loaded, rules=replace(loaded.rules, options=Options(fide_edition=edition)))
+
+
+def team_values(loaded: TeamEvent, *codes: str) -> dict[str, dict[int, object]]:
+    rows = team_standings(loaded, codes).rows
+    return {code: {row.team.id: row.values[code] for row in rows} for code in codes}
+
+
+def by_team(*column: object) -> dict[int, object]:
+    return dict(enumerate(column, start=1))
+
+
+# -- 2. the free round of an odd team round robin (C.07 15.2-15.3) ------------------------------------
+
+ODD_RR = {  # team A, B, C
+    "BH:MP": (3.0, 4.0, 5.0), "BH:GP": (3.0, 4.5, 4.5), "EMMSB": (5.0, 2.0, 3.0),
+    "EMGSB": (5.0, 1.5, 4.0), "EGMSB": (4.5, 3.0, 3.0), "EGGSB": (4.5, 2.25, 3.75),
+}
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_the_free_round_of_an_odd_team_round_robin_adds_nothing(edition: Edition) -> None:
+    """No 16.4 dummy for the team sitting out, no 16.3 draw seen by the opponents of C, whose
+    last round is its free one."""
+    loaded = event("odd-round-robin.trf", edition)
+    got = team_values(loaded, *ODD_RR)
+    assert got == {code: by_team(*values) for code, values in ODD_RR.items()}
+    sheet = TeamSheet(loaded)
+    assert sheet.seen("MP") == sheet.mp == [3.0, 2.0, 1.0]
+    assert sheet.seen("GP") == sheet.gp == [3.0, 1.5, 1.5]
+    free = [record for rows in sheet.records for record in rows if sheet.is_free_round(record)]
+    assert len(free) == 3 and all(record.category == 0 and not record.vur for record in free)
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_a_free_round_recorded_as_a_team_pab_counts_in_the_score_only(edition: Edition) -> None:
+    """TRF-2026 320 records the free rounds as PABs: 2 MP and 2 GP each, no dummy."""
+    loaded = event("odd-round-robin-pab.trf", edition)
+    rows = {row.team.id: (row.match_points, row.game_points) for row in team_standings(loaded, ()).rows}
+    assert rows == by_team((5.0, 5.0), (4.0, 3.5), (3.0, 3.5))
+    got = team_values(loaded, "BH:MP", "BH:GP", "EMMSB", "EMGSB")
+    assert got == {"BH:MP": by_team(7.0, 8.0, 9.0), "BH:GP": by_team(7.0, 8.5, 8.5),
+                   "EMMSB": by_team(11.0, 6.0, 5.0), "EMGSB": by_team(11.0, 4.5, 7.0)}
+
+
+def test_a_swiss_team_bye_keeps_its_dummy() -> None:
+    """Art. 16 still applies in a Swiss (C.07 15.3): the same matches paired as a Swiss give the
+    team sitting out a 16.4 dummy (2024: its own score)."""
+    loaded = event("odd-round-robin-pab.trf", Edition.FIDE_2024)
+    swiss = replace(loaded, rules=replace(loaded.rules, round_robin=False))
+    assert team_values(swiss, "BH:MP")["BH:MP"] == by_team(12.0, 12.0, 12.0)
+
+
+# -- 3. a forfeited match in a team round robin (C.07 15.2) -------------------------------------------
+
+RR_FORFEIT = {  # team A, B, C, D
+    "BH:MP": (8.0, 10.0, 9.0, 9.0), "BH:MP/C1": (6.0, 7.0, 7.0, 7.0), "BH:MP/M1": (3.0, 3.0, 3.0, 3.0),
+    "BH:GP": (8.0, 9.0, 9.5, 9.5), "BH:GP/C1": (5.5, 6.5, 7.0, 7.0), "BH:GP/M1": (2.5, 2.5, 3.0, 3.0),
+}
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_a_forfeited_match_in_a_team_round_robin_is_cut_like_a_played_match(edition: Edition) -> None:
+    """D lost its round-2 match to A by forfeit: a played match for tie-breaks (15.2), so
+    /C1 cuts D's lowest value (B, 2 MP) and /M1 the lowest and the highest, not the forfeit."""
+    got = team_values(event("round-robin-forfeit.trf", edition), *RR_FORFEIT)
+    assert got == {code: by_team(*values) for code, values in RR_FORFEIT.items()}
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_teams_tied_on_points_stay_tied_on_the_cut_buchholz(edition: Edition) -> None:
+    """C and D (3 MP, 2½ GP) both have BH:MP/C1 7: the forfeit no longer ranks D after C."""
+    rows = team_standings(event("round-robin-forfeit.trf", edition), ("GP", "BH:MP/C1")).rows
+    ranks = {row.team.id: row.rank for row in rows}
+    assert ranks[3] == ranks[4] == 2
+
