@@ -1,4 +1,4 @@
-"""Readings of FIDE C.07 for teams (issue 15, classes 2-3), on the hand-made cases of
+"""Three readings of FIDE C.07 for teams (issue 15, classes 1-3), on the hand-made cases of
 tests/data/teams (README.md there works every value out by hand), in both editions."""
 
 from __future__ import annotations
@@ -7,9 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_teams import load_tec
 
 from ranking.rules import Edition, Options
-from ranking.teams import TeamEvent, TeamSheet, team_event_of, team_standings
+from ranking.team_tiebreaks import _event_board_totals
+from ranking.teams import Team, TeamEvent, TeamMatch, TeamScoring, TeamSheet, team_event_of, team_standings
 from tiebreak.files import load_tournament
 
 DATA = Path(__file__).parent / "data" / "teams"
@@ -28,6 +30,73 @@ def team_values(loaded: TeamEvent, *codes: str) -> dict[str, dict[int, object]]:
 
 def by_team(*column: object) -> dict[int, object]:
     return dict(enumerate(column, start=1))
+
+
+# -- 1. BC, TBR and BBE on their own (C.07 12.1-12.3) ---------------------------------------------
+
+A, B, C, D, E = 1, 2, 3, 4, 5
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_board_tiebreaks_alone_count_every_board_of_the_event(edition: Edition) -> None:
+    """Per board over both rounds, a pairing bye a win on every board (12): A 1½, ½, 1;
+    B 1, 1½, 2; C ½, 2, ½; D 2, 1, 1½; E 1, 1, 1; BC = sum of board number x points."""
+    sheet = TeamSheet(event("board-tiebreaks-swiss.trf", edition))
+    totals = _event_board_totals(sheet, list(range(5)))
+    assert totals is not None
+    per_board = {sheet.teams[me].id: [totals[me][board] for board in (1, 2, 3)] for me in totals}
+    assert per_board == {A: [1.5, 0.5, 1.0], B: [1.0, 1.5, 2.0], C: [0.5, 2.0, 0.5], D: [2.0, 1.0, 1.5],
+                         E: [1.0, 1.0, 1.0]}
+    board_count = {team: sum(board * points for board, points in enumerate(row, start=1))
+                   for team, row in per_board.items()}
+    assert board_count == {A: 5.5, B: 10.0, C: 6.0, D: 8.5, E: 6.0}
+
+
+@pytest.mark.parametrize("edition", BOTH)
+@pytest.mark.parametrize(("code", "places", "order"), [
+    ("BC", {D: 1, B: 2, A: 1, C: 2, E: 2}, [D, B, A, C, E]),
+    ("TBR", {D: 1, B: 2, A: 1, E: 2, C: 3}, [D, B, A, E, C]),
+    ("BBE", {D: 1, B: 2, C: 1, A: 2, E: 3}, [D, B, C, A, E]),
+])
+def test_board_tiebreaks_alone_separate_tied_groups_of_any_size(edition: Edition, code: str,
+                                                               places: dict[int, int], order: list[int]) -> None:
+    """{B, D} never met and {A, C, E} are three: both groups are separated (C and E share their
+    BC place, 6 each)."""
+    standings = team_standings(event("board-tiebreaks-swiss.trf", edition), ("GP", code))
+    assert {row.team.id: row.values[code] for row in standings.rows} == places
+    assert [row.team.id for row in standings.rows] == order
+    if code == "BC":
+        ranks = {row.team.id: row.rank for row in standings.rows}
+        assert ranks[C] == ranks[E] == 4
+
+
+@pytest.mark.parametrize("edition", BOTH)
+@pytest.mark.parametrize("code", ["EDEBT", "EDEBB", "EDET", "EDEB"])
+def test_board_steps_inside_the_combined_codes_stay_between_two_teams_that_met(edition: Edition,
+                                                                               code: str) -> None:
+    """C.07 13.3.2: EDE leaves both groups tied, and the board step takes exactly two teams
+    from their own matches, so nobody is separated here."""
+    values = team_values(event("board-tiebreaks-swiss.trf", edition), "GP", code)
+    assert set(values[code].values()) == {0}
+
+
+def test_board_tiebreaks_alone_leave_teams_tied_when_a_match_has_only_totals() -> None:
+    """The FIDE TEC exercise gives board results for one match only (round 3, teams 11 and 14):
+    every other match is known by its totals, so no board tie-break on its own can be computed
+    (the exercise's 46-48 use EDEBT, EDET and EDEB, which still separate them)."""
+    for code in ("BC", "TBR", "BBE"):
+        ranks = {row.team.id: row.rank for row in team_standings(load_tec(), ("GP", code)).rows}
+        assert ranks[11] == ranks[14], code
+
+
+def test_a_forfeited_match_is_a_forfeit_on_every_board() -> None:
+    """12: individual forfeits count as wins and losses; a match forfeited without its boards
+    is a forfeit on every board, and the team that lost it scores nothing on any board."""
+    teams = (Team(1, "A"), Team(2, "B"), Team(3, "C"), Team(4, "D"))
+    matches = (TeamMatch(1, 1, 2, forfeit="+-"), TeamMatch(1, 3, 4, first_points=1.0, second_points=1.0))
+    sheet = TeamSheet(TeamEvent("f", teams, 1, matches, scoring=TeamScoring(boards=2)))
+    assert _event_board_totals(sheet, [0, 1]) == {0: {1: 1.0, 2: 1.0}, 1: {1: 0.0, 2: 0.0}}
+    assert _event_board_totals(sheet, [2, 3]) is None  # totals only: the boards are unknown
 
 
 # -- 2. the free round of an odd team round robin (C.07 15.2-15.3) ------------------------------------
