@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,6 +119,18 @@ def test_fore_buchholz_counts_a_final_round_forfeit_as_a_played_draw(edition: Ed
     1.0), not a dummy; player 2's round-2 zero-point bye is then 16.2.3 (seen as 0), not .5."""
     got = values("ex3_fb_forfeit.trf", edition, "FB")
     assert got["FB"] == by_player(4.0, 5.5, 5.0, 4.5, 3.0, 5.0)
+
+
+@pytest.mark.parametrize("edition", BOTH)
+def test_fore_buchholz_is_the_same_before_the_final_round_is_played(edition: Edition) -> None:
+    """8.3 is meant for the final round's pairings: a paired game without a result yet is a draw
+    too, so FB does not change when the results come in."""
+    tournament = load_tournament(DATA / "ex3_fb_forfeit.trf")
+    unplayed = replace(tournament, games=tuple(replace(game, result=None) if game.round == 3 else game
+                                               for game in tournament.games))
+    standings = compute_standings(unplayed, Rules(tiebreaks=("FB",), options=Options(fide_edition=edition)),
+                                  after_round=3)
+    assert {row.player.id: row.values["FB"] for row in standings.rows} == by_player(4.0, 5.5, 5.0, 4.5, 3.0, 5.0)
 
 
 # -- 4. Median-2 (C.07 14.3/14.4, 16.5) -----------------------------------------------------------
