@@ -9,6 +9,8 @@ The grammars only: which names exist and which modifiers each accepts comes from
 True
 >>> parse_code("KS/L+1", known).limit
 1
+>>> parse_code("AROC", {"ARO": SimpleNamespace(modifiers="CP")}).canonical
+'ARO/C1'
 """
 
 from __future__ import annotations
@@ -19,6 +21,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ranking.errors import InputError
+
+#: Older FIDE lists and other programs write ARO-C1 as AROC or AROC-1 (the registry lists
+#: them as aliases of ARO).
+_SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
 
 _MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
 
@@ -62,6 +68,9 @@ def parse_code(code: str, known: Mapping[str, Entry]) -> TiebreakSpec:
     Raises InputError naming the code and the accepted forms."""
     text = code.strip()
     head, *modifiers = text.upper().split("/")
+    if head in _SPELLINGS:
+        head, implied = _SPELLINGS[head]
+        modifiers = [implied, *modifiers]
     if head not in known and "-" in head:
         head, *dashed = head.split("-")
         modifiers = dashed + modifiers

@@ -126,6 +126,85 @@ class Registry(Generic[S]):
         """One code parsed against this registry; InputError names the code and what is accepted."""
         return self._parser(code, self)
 
+    def describe(self, spec: S) -> str:
+        """The plain-English words for a parsed code, base and modifiers (C.07 14, TRF-2026
+        grammar): two different codes never get the same words.
+
+        >>> from ranking.tiebreaks import REGISTRY
+        >>> from ranking.team_tiebreaks import TEAM_REGISTRY
+        >>> def describe(code): return REGISTRY.describe(REGISTRY.parse(code))
+        >>> def describe_team(code): return TEAM_REGISTRY.describe(TEAM_REGISTRY.parse(code))
+        >>> describe("BH")
+        'Buchholz'
+        >>> describe("BH-C1")
+        "Buchholz without the lowest opponent's score"
+        >>> describe("BH/C2")
+        "Buchholz without the two lowest opponents' scores"
+        >>> describe("BH-M1")
+        'Median Buchholz: without the highest and the lowest'
+        >>> describe("BH/M2/P")
+        'Median Buchholz: without the two highest and the two lowest, forfeits counted as games'
+        >>> describe("SB-C1")
+        'Sonneborn-Berger without the lowest-scoring opponent'
+        >>> describe("KS/L+1")
+        'Koya with the limit moved up by one half-point'
+        >>> describe("KS/L-2")
+        'Koya with the limit moved down by two half-points'
+        >>> describe("AROC") == describe("ARO-C1")
+        True
+        >>> describe("ARO-C1")
+        'Average rating of opponents without the lowest-rated opponent'
+        >>> describe("PS/C2")
+        'Progressive score without the first two rounds'
+        >>> describe("WON/P")
+        'Games won, forfeits counted as games'
+        >>> describe_team("BH:MP/C1")
+        "Buchholz on match points without the lowest opponent's score"
+        >>> describe_team("EMGSB")
+        "Extended Sonneborn-Berger (opponents' match points x own game points)"
+        """
+        entry = self[spec.name]
+        name, base = entry.name, entry.code
+        score, esb, limit = getattr(spec, "score", ""), getattr(spec, "esb", ""), getattr(spec, "limit", 0)
+        if score:
+            name += f" on {_SCORES[score]}"
+        if esb:
+            name += f" (opponents' {_SCORES[esb[0] + 'P']} x own {_SCORES[esb[1] + 'P']})"
+        low, high = spec.cut + spec.median, spec.median
+        if high:
+            lowest = _count(low, "the lowest", "the {n} lowest")
+            text = f"Median {name}: without {_count(high, 'the highest', 'the {n} highest')} and {lowest}"
+        elif low:
+            text = f"{name} without {_count(low, *_CUT_WORDS.get(base, _GENERIC_CUT))}"
+        else:
+            text = name
+        if limit:
+            direction = "up" if limit > 0 else "down"
+            text += f" with the limit moved {direction} by {_count(abs(limit), 'one half-point', '{n} half-points')}"
+        if spec.forfeits_played:
+            text += ", forfeits counted as games"
+        return text
+
+
+# -- describing a code in words ---------------------------------------------------------------
+
+#: What a cut removes, per tie-break: (one, several) for "without the lowest ..." (C.07 14.1).
+_CUT_WORDS = {
+    "BH": ("the lowest opponent's score", "the {n} lowest opponents' scores"),
+    "FB": ("the lowest opponent's score", "the {n} lowest opponents' scores"),
+    "SB": ("the lowest-scoring opponent", "the {n} lowest-scoring opponents"),
+    "ESB": ("the lowest-scoring opponent", "the {n} lowest-scoring opponents"),
+    "ARO": ("the lowest-rated opponent", "the {n} lowest-rated opponents"),
+    "PS": ("the first round", "the first {n} rounds"),
+}
+_GENERIC_CUT = ("the lowest value", "the {n} lowest values")
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+_SCORES = {"MP": "match points", "GP": "game points"}
+
+
+def _count(n: int, one: str, several: str) -> str:
+    return one if n == 1 else several.format(n=_NUMBERS.get(n, str(n)))
+
 
 # -- ranking by a chain (C.07 4.2) ---------------------------------------------------------------
 
@@ -197,9 +276,12 @@ def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> fl
     """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
 
     Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
-    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value,
-    except that where the player has VURs the lowest VUR contribution is cut instead when
-    it is higher (C.07 16.5).  Cuts stop when they would leave fewer than ``keep_rounds``
+    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value
+    (C.07 14.1.1), except that where the player has VURs the VUR element with the lowest
+    contribution is cut instead when it is not lower (C.07 16.5.1; on a tie the VUR).
+    Median-n (14.3/14.4 "in that order") makes all n low cuts first, one at a time, each
+    applying 16.5.1 to the elements still present, then the n high cuts (plain highest
+    values, RULES.md 3.1).  Cuts stop when they would leave fewer than ``keep_rounds``
     values (RULES.md 3).
     """
     low = spec.cut + spec.median
@@ -207,18 +289,21 @@ def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> fl
     if not (low or high):
         return sum(item[0] for item in items)
     items = list(items)
-    keep = sheet.options.keep_rounds
-    for step in range(max(low, high)):
-        if step < low and len(items) > max(keep, 0) and items:
-            least = min(items, key=lambda item: item[1])
-            vurs = [item for item in items if item[2]]
-            if vurs:
-                lowest_vur = min(vurs, key=lambda item: item[0])
-                if lowest_vur[0] >= least[0]:
-                    least = lowest_vur
-            items.remove(least)
-        if step < high and len(items) > max(keep, 0) and items:
-            items.remove(max(items, key=lambda item: item[1]))
+    keep = max(sheet.options.keep_rounds, 0)
+    for _ in range(low):
+        if len(items) <= keep or not items:
+            break
+        least = min(items, key=lambda item: item[1])
+        vurs = [item for item in items if item[2]]
+        if vurs:
+            lowest_vur = min(vurs, key=lambda item: item[0])
+            if lowest_vur[0] >= least[0]:
+                least = lowest_vur
+        items.remove(least)
+    for _ in range(high):
+        if len(items) <= keep or not items:
+            break
+        items.remove(max(items, key=lambda item: item[1]))
     return sum(item[0] for item in items)
 
 

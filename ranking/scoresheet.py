@@ -136,7 +136,7 @@ class Scoresheet:
                 raise InputError(f"round {bye.round}: player {bye.player} has a bye and a game")
             sides[me][bye.round - 1] = self._bye_side(_BYE_KINDS[bye.kind], games_per_match)
         absent = self._bye_side(Kind.ZERO_BYE, games_per_match)
-        return [self._categorise([side or absent for side in row]) for row in sides]
+        return [self._categorise([side or absent for side in row], self.round_robin) for row in sides]
 
     def _player_index(self, player_id: int) -> int:
         try:
@@ -219,9 +219,12 @@ class Scoresheet:
         return (kind, NO_OPPONENT, None, outcome, points, game_points * games_per_match, True, 0)
 
     @staticmethod
-    def _categorise(sides: list[_Side]) -> list[RoundRecord]:
-        """The records of one player's rounds, with their FIDE C.07 16.2 categories."""
-        categories = categorise([side[0] for side in sides])
+    def _categorise(sides: list[_Side], round_robin: bool = False) -> list[RoundRecord]:
+        """The records of one player's rounds, with their FIDE C.07 16.2 categories.  In a round
+        robin the round without an opponent (the free round of an odd field) is no unplayed
+        round (C.07 15.2-15.3, RULES.md 3.1)."""
+        categories = categorise([side[0] for side in sides],
+                                [round_robin and side[1] == NO_OPPONENT for side in sides])
         return [_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points, game_points, rated,
                                           fouls, vur, category))
                 for number, ((kind, opponent, first_mover, outcome, points, game_points, rated, fouls),
@@ -246,6 +249,12 @@ class Scoresheet:
     def lowest_score(self) -> float:
         """The lowest final score in the field (CXA 14.4 bye value)."""
         return min(self.scores, default=0.0)
+
+    def is_free_round(self, record: RoundRecord) -> bool:
+        """The round a player sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): not an
+        unplayed round; it adds nothing to BH, FB, SB, AOB, KS or STD (its points, if the event
+        awards any, count in the score and in WIN only)."""
+        return self.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
 
     def forfeit_counts_as_played(self, record: RoundRecord, forfeits_played: bool) -> bool:
         """Whether a forfeit is treated as a game against the scheduled opponent.

@@ -78,6 +78,13 @@ class TeamSheet:
                 for score, rows in zip(self.score(which), self.records, strict=True)]
         return self.cache[key]  # type: ignore[return-value]
 
+    def is_free_round(self, record: TeamRecord) -> bool:
+        """The round a team sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): no
+        unplayed round; it adds nothing to BH:MP, BH:GP, the ESB family or the board
+        tie-breaks (any points the event awards for it count in MP and GP)."""
+        return (self.rules.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
+                and not record.kind.is_forfeit)  # a forfeit recorded without its opponent stays one
+
     def counts_as_played(self, record: TeamRecord, forfeits_played: bool) -> bool:
         """A match over the board, or a forfeited one in a round robin (C.07 15.2) or with /P."""
         if record.kind is Kind.PLAYED:
@@ -172,8 +179,12 @@ class TeamSheet:
         return tuple(first_boards), tuple(second_boards), fouls, played
 
     def _categorise(self, sides: list[tuple]) -> list[TeamRecord]:
-        """The records of one team's rounds, with their FIDE C.07 16.2 categories."""
-        categories = categorise([side[0] for side in sides])
+        """The records of one team's rounds, with their FIDE C.07 16.2 categories, as for
+        players: in a round robin the free round of an odd field is no unplayed round
+        (C.07 15.2-15.3, RULES.md 3.1)."""
+        round_robin = self.rules.round_robin
+        categories = categorise([side[0] for side in sides],
+                                [round_robin and side[1] == NO_OPPONENT and not side[0].is_forfeit for side in sides])
         return [TeamRecord(number, kind, opponent, first, mp, gp, self.scoring.outcome_of(mp), boards, fouls,
                            category, vur)
                 for number, ((kind, opponent, first, mp, gp, boards, fouls), (category, vur))

@@ -53,19 +53,24 @@ def _dummy(sheet: TeamSheet, record: TeamRecord, which: str, own: float) -> floa
     return min(own, sheet.scoring.draw_value(which) * sheet.rounds)
 
 
-def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[tuple[float, TeamRecord]]]:
-    """Per team, per round: the opponent's ``which`` score as BH/ESB count it (C.07 8.1, 16)."""
+def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[tuple[float, TeamRecord, bool]]]:
+    """Per team, per round: (the opponent's ``which`` score as BH/ESB count it, the round, VUR
+    for the cuts) (C.07 8.1, 16).
+
+    In a round robin (C.07 15.2-15.3, RULES.md 3.1) the free round of an odd field adds
+    nothing (no 16.4 dummy), and a forfeited match is a match played against the scheduled
+    opponent, so it is no VUR for the cuts (16.5.1) either; ``/P`` does the same in a Swiss."""
     seen, own_scores = sheet.seen(which), sheet.score(which)
     result = []
     for me, rows in enumerate(sheet.records):
         items = []
         for record in rows:
-            if record.kind is Kind.PENDING:
+            if record.kind is Kind.PENDING or sheet.is_free_round(record):
                 continue
             if sheet.counts_as_played(record, spec.forfeits_played):
-                items.append((seen[record.opponent], record))
+                items.append((seen[record.opponent], record, False))
             else:
-                items.append((_dummy(sheet, record, which, own_scores[me]), record))
+                items.append((_dummy(sheet, record, which, own_scores[me]), record, record.vur))
         result.append(items)
     return result
 
@@ -93,20 +98,25 @@ def other_score(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 @_register("BH", "Buchholz", "FIDE C.07 8.1 on team scores (BH:MP, BH:GP)",
            "sum of the opponents' MP or GP (unplayed matches per art. 16)", modifiers="CMP")
 def buchholz(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    """FIDE C.07 8.1 on MP or GP, with art. 16 for a Swiss's unplayed matches; in a round robin
+    the free round adds nothing and a forfeited match is a played one, so /C1 and /M1 cut the
+    lowest value, not the forfeit first (15.2, 16.5.1; Median-n low cuts first, 14.3)."""
     which = spec.score or _primary(sheet)
-    return [cut_total(sheet, spec, [(value, value, record.vur) for value, record in items])
+    return [cut_total(sheet, spec, [(value, value, vur) for value, _, vur in items])
             for items in _opponent_scores(sheet, spec, which)]
 
 
 @_register("ESB", "Extended Sonneborn-Berger", "FIDE C.07 13.2 (EMMSB, EMGSB, EGMSB, EGGSB)",
            "sum over opponents of (opponent's MP or GP) x (own MP or GP against them)", modifiers="CMP")
 def extended_sonneborn_berger(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    """FIDE C.07 13.2; unplayed matches per art. 16 (16.5.1 for the cuts); in a round robin the
+    free round adds nothing and forfeited matches are played ones (15.2)."""
     letters = spec.esb or (_primary(sheet)[0] * 2)
     opponent_score, own_score = ("MP" if letters[0] == "M" else "GP"), ("MP" if letters[1] == "M" else "GP")
     result: list[Value] = []
     for items in _opponent_scores(sheet, spec, opponent_score):
-        products = [(value * record.score(own_score), (value, value * record.score(own_score)), record.vur)
-                    for value, record in items]
+        products = [(value * record.score(own_score), (value, value * record.score(own_score)), vur)
+                    for value, record, vur in items]
         result.append(cut_total(sheet, spec, products))
     return result
 
@@ -182,10 +192,11 @@ def extended_direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int]
     return result
 
 
-# -- board tie-breaks for two teams (C.07 12) ------------------------------------------------------
+# -- board tie-breaks (C.07 12) --------------------------------------------------------------------
 
 def _board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[int, float]] | None:
-    """Per team, per board: game points in the matches between exactly two tied teams."""
+    """Per team, per board: game points in the matches between exactly two tied teams (the
+    13.3.2 step of EDEBT, EDEBB, EDET and EDEB)."""
     if len(group) != 2:
         return None
     first, second = group
@@ -198,48 +209,119 @@ def _board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[int, flo
     return totals if totals[first] and totals[second] else None
 
 
-def _split_two(group: list[int], key: Callable[[int], Any], lower_is_better: bool = False) -> list[list[int]]:
-    first, second = group
-    a, b = key(first), key(second)
-    if a == b:
-        return [group]
-    better = (a < b) if lower_is_better else (a > b)
-    return [[first], [second]] if better else [[second], [first]]
+def _event_board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[int, float]] | None:
+    """Per team, per board (1 = the match's top board): game points over every match of the
+    event (C.07 12.1-12.3 used on their own).
+
+    Each board game scores as played, a forfeited board as a forfeit win or loss; a whole
+    match forfeited without its boards is a forfeit win or loss on every board, and a
+    pairing-allocated bye a win on every board (C.07 12); a half-point bye is a half-point bye
+    on every board, a zero-point bye nothing.  The free round of a round robin adds nothing
+    (15.2-15.3).  None when a match of the group's teams is known only by its totals: its boards
+    are missing, so no board tie-break can be computed."""
+    game, boards = sheet.scoring.game, sheet.scoring.boards
+    every_board = {Kind.PAIRING_BYE: game.win, Kind.HALF_BYE: game.half_bye_points,
+                   Kind.ZERO_BYE: game.zero_bye, Kind.FORFEIT_WIN: game.forfeit_win_points,
+                   Kind.FORFEIT_LOSS: game.forfeit_loss_points}
+    totals: dict[int, dict[int, float]] = {}
+    for me in group:
+        own = totals[me] = {}
+        for record in sheet.records[me]:
+            if record.kind is Kind.PENDING or sheet.is_free_round(record):
+                continue
+            if record.boards:
+                results = [points for _, points in sorted(record.boards)]
+            elif record.kind is Kind.PLAYED:
+                return None
+            else:
+                results = [every_board[record.kind]] * boards
+            for board, points in enumerate(results, start=1):
+                own[board] = own.get(board, 0.0) + points
+    return totals
 
 
-@_register("BC", "Board count", "FIDE C.07 12.1",
-           "of two tied teams, in their matches: sum of board number x game points; lower is better",
-           orders=True)
-def board_count(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    totals = _board_totals(sheet, group)
-    if totals is None:
-        return [group]
-    return _split_two(group, lambda me: sum(board * points for board, points in totals[me].items()), True)
+def _board_tiers(group: list[int], key: Callable[[int], Any], lower_is_better: bool = False) -> list[list[int]]:
+    """``group`` in tiers of equal ``key``, best first."""
+    return runs_of_equal(sorted(group, key=key, reverse=not lower_is_better), key)
 
 
-@_register("TBR", "Top board result", "FIDE C.07 12.2",
-           "of two tied teams, in their matches: game points on board 1, then board 2, ...", orders=True)
-def top_board_result(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    totals = _board_totals(sheet, group)
-    if totals is None:
-        return [group]
-    boards = sorted(set(totals[group[0]]) | set(totals[group[1]]))
-    return _split_two(group, lambda me: tuple(totals[me].get(board, 0.0) for board in boards))
+def _board_numbers(totals: dict[int, dict[int, float]]) -> list[int]:
+    return sorted({board for own in totals.values() for board in own})
 
 
-@_register("BBE", "Bottom board elimination", "FIDE C.07 12.3",
-           "of two tied teams, in their matches: game points without the bottom board, then without "
-           "the two bottom boards, ...", orders=True)
-def bottom_board_elimination(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    totals = _board_totals(sheet, group)
-    if totals is None:
-        return [group]
-    boards = sorted(set(totals[group[0]]) | set(totals[group[1]]))
+def _top_board_key(totals: dict[int, dict[int, float]], boards: list[int]) -> Callable[[int], tuple[float, ...]]:
+    return lambda me: tuple(totals[me].get(board, 0.0) for board in boards)
 
+
+def _bottom_board_key(totals: dict[int, dict[int, float]], boards: list[int]) -> Callable[[int], tuple[float, ...]]:
     def key(me: int) -> tuple[float, ...]:
         own = totals[me]
         return tuple(sum(own.get(board, 0.0) for board in boards[:keep]) for keep in range(len(boards) - 1, 0, -1))
-    return _split_two(group, key)
+    return key
+
+
+def _board_count_key(totals: dict[int, dict[int, float]]) -> Callable[[int], float]:
+    return lambda me: sum(board * points for board, points in totals[me].items())
+
+
+@_register("BC", "Board count", "FIDE C.07 12.1",
+           "in every match of the event (a pairing bye wins every board): sum of board number x game "
+           "points; lower is better", orders=True)
+def board_count(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """FIDE C.07 12.1 on its own: every board of every match of the event (12: a pairing bye is
+    a win on every board), for a tied group of any size."""
+    totals = _event_board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _board_count_key(totals), lower_is_better=True)
+
+
+@_register("TBR", "Top board result", "FIDE C.07 12.2",
+           "in every match of the event: game points on board 1, then board 2, ...", orders=True)
+def top_board_result(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """FIDE C.07 12.2 on its own: game points on board 1 over the whole event, then board 2, ...
+    (12: a pairing bye is a win on every board), for a tied group of any size."""
+    totals = _event_board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _top_board_key(totals, _board_numbers(totals)))
+
+
+@_register("BBE", "Bottom board elimination", "FIDE C.07 12.3",
+           "in every match of the event: game points without the bottom board, then without the two "
+           "bottom boards, ...", orders=True)
+def bottom_board_elimination(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """FIDE C.07 12.3 on its own: game points over the whole event without the bottom board, then
+    without the two bottom boards, ... (12: a pairing bye is a win on every board), for a tied
+    group of any size."""
+    totals = _event_board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _bottom_board_key(totals, _board_numbers(totals)))
+
+
+def _two_teams_board_count(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """C.07 13.3.2 with 12.1: of exactly two teams still tied after EDE, in their matches."""
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _board_count_key(totals), lower_is_better=True)
+
+
+def _two_teams_top_board(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """C.07 13.3.2 with 12.2: of exactly two teams still tied after EDE, in their matches."""
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _top_board_key(totals, _board_numbers(totals)))
+
+
+def _two_teams_bottom_board(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """C.07 13.3.2 with 12.3: of exactly two teams still tied after EDE, in their matches."""
+    totals = _board_totals(sheet, group)
+    if totals is None:
+        return [group]
+    return _board_tiers(group, _bottom_board_key(totals, _board_numbers(totals)))
 
 
 def _chain(*steps: Callable[..., list[list[int]]]):
@@ -252,10 +334,10 @@ def _chain(*steps: Callable[..., list[list[int]]]):
 
 
 for _code, _steps, _text in (
-        ("EDEBT", (board_count, top_board_result), "BC, then TBR"),
-        ("EDEBB", (board_count, bottom_board_elimination), "BC, then BBE"),
-        ("EDET", (top_board_result,), "TBR"),
-        ("EDEB", (bottom_board_elimination,), "BBE")):
+        ("EDEBT", (_two_teams_board_count, _two_teams_top_board), "BC, then TBR"),
+        ("EDEBB", (_two_teams_board_count, _two_teams_bottom_board), "BC, then BBE"),
+        ("EDET", (_two_teams_top_board,), "TBR"),
+        ("EDEB", (_two_teams_bottom_board,), "BBE")):
     _register(_code, f"EDE, then {_text}", "FIDE C.07 13.3.2 (2026 names)",
               f"extended direct encounter; two teams still tied are separated by {_text}",
               orders=True, modifiers="P")(_chain(extended_direct_encounter, *_steps))

@@ -32,14 +32,20 @@ def _counts_as_game(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) 
 
 
 def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
-    """Games for type-B tie-breaks (WON, BPG, BWG): C.07 15.2 counts round-robin forfeits as
-    games, except that the 2026 edition keeps forfeit losses unplayed."""
+    """Games for type-B tie-breaks (WON, BPG, BWG; RULES.md 3.1).
+
+    2026 edition, C.07 15.2: in a round robin a forfeit win counts as a game and a forfeit
+    loss stays unplayed.  2024 edition: games over the board only, as for REP (7.6) and the
+    rating tie-breaks (10.1), round robin or not.  ``/P`` counts every forfeit as a game
+    against the scheduled opponent in both editions.
+    """
     if record.kind is Kind.PLAYED:
         return True
     if not sheet.forfeit_counts_as_played(record, spec.forfeits_played):
         return False
-    return not (record.kind is Kind.FORFEIT_LOSS and sheet.options.fide_edition is Edition.FIDE_2026
-                and not spec.forfeits_played)
+    if spec.forfeits_played:
+        return True
+    return record.kind is Kind.FORFEIT_WIN and sheet.options.fide_edition is Edition.FIDE_2026
 
 
 def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
@@ -73,17 +79,21 @@ def _dummy_score(sheet: Scoresheet, record: RoundRecord, own: float, seen: list[
 Contribution = tuple[float, float, bool]
 
 
-def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float],
-                   seen: list[float]) -> list[list[Contribution]]:
-    """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16)."""
+def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], seen: list[float],
+                   records: list[list[RoundRecord]]) -> list[list[Contribution]]:
+    """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16).
+
+    The free round of a round robin contributes nothing: no 16.4 dummy (C.07 15.2-15.3,
+    RULES.md 3.1)."""
     fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
+    round_robin = sheet.round_robin
     result = []
-    for me, rows in enumerate(sheet.records):
+    for me, rows in enumerate(records):
         own = scores[me]
         items = []
         for record in rows:
             kind = record.kind
-            if kind is Kind.PENDING:
+            if kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
                 continue
             if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
                     record, spec.forfeits_played)):
@@ -98,8 +108,11 @@ def _cached_contributions(sheet: Scoresheet, spec: TiebreakSpec, fore: bool = Fa
     key = ("contributions", spec.forfeits_played, fore)
     cached = sheet.cache.get(key)
     if cached is None:
-        scores, seen = _fore_scores(sheet) if fore else (sheet.scores, _seen_scores(sheet))
-        cached = sheet.cache[key] = _contributions(sheet, spec, scores, seen)
+        if fore:
+            records, scores, seen = _fore_view(sheet)
+        else:
+            records, scores, seen = sheet.records, sheet.scores, _seen_scores(sheet)
+        cached = sheet.cache[key] = _contributions(sheet, spec, scores, seen, records)
     return cached  # type: ignore[return-value]
 
 
@@ -109,17 +122,34 @@ def _seen_scores(sheet: Scoresheet) -> list[float]:
     return sheet.adjusted_scores if sheet.options.bye_value_in_bh is ByeValue.FIDE else sheet.scores
 
 
-def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
-    """Scores as if every paired game of the last round were a draw (FB, C.07 8.3)."""
+def _fore_view(sheet: Scoresheet) -> tuple[list[list[RoundRecord]], list[float], list[float]]:
+    """Rounds, scores and scores seen by opponents as Fore Buchholz counts them (C.07 8.3,
+    RULES.md 3.1): every game paired in the last round, whatever happened (forfeits, and a
+    result not known yet, included), is a played draw against the scheduled opponent.  It is
+    never a dummy nor a VUR, so a requested bye before it is category 16.2.3, not .5;
+    last-round byes keep their points and their category."""
+    key = "fore-view"
+    cached = sheet.cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    draw = sheet.draw_value
+    records = [list(rows) for rows in sheet.records]
     scores = list(sheet.scores)
-    for me, rows in enumerate(sheet.records):
-        if rows and rows[-1].opponent != NO_OPPONENT and rows[-1].kind is not Kind.PENDING:
-            scores[me] += sheet.draw_value - rows[-1].points
-    if sheet.options.bye_value_in_bh is not ByeValue.FIDE:
-        return scores, scores
-    seen = [score + sum(sheet.draw_value - record.points for record in rows if record.category == 5)
-            for score, rows in zip(scores, sheet.records, strict=True)]
-    return scores, seen
+    for me, rows in enumerate(records):
+        if not rows or rows[-1].opponent == NO_OPPONENT:
+            continue
+        last = rows[-1]
+        scores[me] += draw - last.points
+        rows[-1] = last._replace(kind=Kind.PLAYED, outcome=Outcome.DRAW, points=draw, vur=False, category=0)
+        if any(record.category == 5 for record in rows):
+            rows[:] = Scoresheet._categorise([record[1:9] for record in rows], sheet.round_robin)
+    if sheet.options.bye_value_in_bh is ByeValue.FIDE:
+        seen = [score + sum(draw - record.points for record in rows if record.category == 5)
+                for score, rows in zip(scores, records, strict=True)]
+    else:
+        seen = scores
+    sheet.cache[key] = records, scores, seen
+    return records, scores, seen
 
 
 
@@ -129,6 +159,9 @@ def _fore_scores(sheet: Scoresheet) -> tuple[list[float], list[float]]:
 @_register("BH", "Buchholz", "FIDE C.07 8.1; CXA 14.3.1 对手分",
            "sum of the opponents' scores (unplayed rounds per art. 16)", modifiers="CMP")
 def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 8.1 with art. 16 for a Swiss's unplayed rounds (16.4 dummy, 16.5.1 cuts,
+    Median-n low cuts first); in a round robin forfeits are games and the free round of an odd
+    field adds nothing (15.2-15.3, RULES.md 3.1)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec))
 
 
@@ -149,6 +182,9 @@ def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[
 @_register("FB", "Fore Buchholz", "FIDE C.07 8.3",
            "Buchholz with every paired game of the last round counted as a draw", modifiers="CMP")
 def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 8.3: Buchholz with every game paired in the final round a played draw against
+    the scheduled opponent, forfeits included (never a dummy nor a VUR); final-round byes keep
+    their points and their 16.4 dummy, computed from the FB scores (RULES.md 3.1)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec, fore=True))
 
 
@@ -169,6 +205,9 @@ def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list
 @_register("SB", "Sonneborn-Berger", "FIDE C.07 9.1; CXA 14.1 小分; VN 21.3 hệ số",
            "sum of each opponent's score times the share of the game won (1, 1/2, 0)", modifiers="CMP")
 def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 9.1; a cut drops the 14.1.1 least significant product, or the VUR product
+    with the lowest contribution when it is not lower (16.5.1, RULES.md 3.1); a round robin's
+    free round adds nothing (15.2-15.3)."""
     contributions = _cached_contributions(sheet, spec)
     if not (spec.cut or spec.median):
         return [sum(value * fraction for value, fraction, _ in items) for items in contributions]
@@ -181,8 +220,15 @@ def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
            "points scored against opponents with at least half the maximum score "
            "(L±n moves that limit by n half-points)", modifiers="LP")
 def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 9.2, 14.5: the limit is half the points of the games each player is
+    scheduled to play; in a round robin that is (N-1) games per cycle, not every round (the
+    free round of an odd field is no game, RULES.md 3.1)."""
     seen = _seen_scores(sheet)
-    threshold = sheet.win_value * sheet.rounds / 2 + spec.limit * sheet.win_value / 2
+    games = sheet.rounds
+    if sheet.round_robin:
+        games = max((sum(1 for record in rows if record.opponent != NO_OPPONENT) for rows in sheet.records),
+                    default=0)
+    threshold = sheet.win_value * games / 2 + spec.limit * sheet.win_value / 2
     return [sum(record.points for record in rows
                 if _counts_as_game(sheet, record, spec) and seen[record.opponent] >= threshold)
             for rows in sheet.records]
@@ -199,6 +245,7 @@ def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 
 @_register("WON", "Games won", "FIDE C.07 7.2", "games won over the board", modifiers="P")
 def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.2; round-robin forfeit wins count in the 2026 edition only (15.2)."""
     return [sum(1 for record in rows
                 if record.outcome is Outcome.WIN and _counts_for_own_results(sheet, record, spec))
             for rows in sheet.records]
@@ -207,6 +254,8 @@ def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("BPG", "Games with black", "FIDE C.07 7.3; CXA 14.1 后走局数",
            "games played over the board as second mover (black)", modifiers="P")
 def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.3; a round-robin forfeit win with Black scheduled counts in the 2026 edition
+    only, a forfeit loss in neither (15.2)."""
     return [sum(1 for record in rows
                 if record.first_mover is False and _counts_for_own_results(sheet, record, spec))
             for rows in sheet.records]
@@ -215,6 +264,7 @@ def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("BWG", "Wins with black", "FIDE C.07 7.4; CXA 14.2 后走胜局; VN 21.3",
            "games won over the board as second mover (black)", modifiers="P")
 def wins_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.4; round-robin forfeit wins with Black count in the 2026 edition only (15.2)."""
     return [sum(1 for record in rows
                 if record.first_mover is False and record.outcome is Outcome.WIN
                 and _counts_for_own_results(sheet, record, spec))
@@ -237,12 +287,14 @@ def rounds_elected_to_play(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]
            "1 for each round scoring more than the opponent (or more than a draw unpaired), "
            "1/2 for each round scoring the same")
 def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 7.7 (2026); the free round of an odd round robin is no round (15.2-15.3)."""
     result: list[Value] = []
+    round_robin = sheet.round_robin
     for rows in sheet.records:
         total = 0.0
         for record in rows:
-            if record.kind is Kind.PENDING:
-                continue
+            if record.kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
+                continue  # a round robin's free round is no round of play (RULES.md 3.1)
             if record.opponent == NO_OPPONENT:
                 difference = record.points - sheet.draw_value
             else:
@@ -293,8 +345,9 @@ def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord
 
 @_register("ARO", "Average rating of opponents", "FIDE C.07 10.1",
            "average rating of the rated opponents met over the board, rounded half up "
-           "(Cn drops the n lowest)", modifiers="CP")
+           "(Cn drops the n lowest)", modifiers="CP", aliases=("AROC", "AROC-1"))
 def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
+    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.codes``)."""
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
