@@ -197,6 +197,11 @@ class _Sides:
     last: bool  # the bracket is the last one: its downfloater gets the PAB (C9)
 
 
+def _both(e: _Edge, test: Callable[[PlayerState], bool]) -> int:
+    """How many of a bracket pair's two players pass ``test`` (0 for other edges)."""
+    return test(e.u) + test(e.v) if e.kind == _BB else 0
+
+
 def _levels(players: Iterable[PlayerState]) -> list[Fraction]:
     return sorted({p.score for p in players}, reverse=True)
 
@@ -260,7 +265,7 @@ class _Bracket:
         resident_level = s.residents[0].score if s.residents else None
         for level in _levels(s.mdps):
             count = sum(1 for p in s.mdps if p.score == level)
-            terms.append(_one(count, lambda e, lv=level: ((e.u.score == lv) + (e.v.score == lv)) if e.kind == _BB else 0))
+            terms.append(_one(count, lambda e, lv=level: _both(e, lambda x, lv=lv: x.score == lv)))
         # C8: the next bracket, as many pairs and then as high paired scores as possible
         if s.nxt:
             floaters = [*bracket, *s.limbo]
@@ -284,16 +289,16 @@ class _Bracket:
             down = [p for p in s.residents if p.float_in(back) is Float.DOWN]
             if down:
                 ids = {p.id for p in down}
-                terms.append(_one(len(down), lambda e, ids=ids: ((e.u.id in ids) + (e.v.id in ids)) if e.kind == _BB else 0))
+                terms.append(_one(len(down), lambda e, ids=ids: _both(e, lambda x, ids=ids: x.id in ids)))
             up = {p.id for p in s.residents if p.float_in(back) is Float.UP}
             if s.mdps and up:
-                terms.append(_one(pairs, lambda e, up=up: (0 if self._mdp_pair(e) and e.v.id in up else 1) if e.kind == _BB else 0))
+                terms.append(_one(pairs, lambda e, up=up: self._not_opponent_in(e, up)))
         # C18-C21: score differences of MDPs and their opponents with floats before
         if s.mdps and resident_level is not None:
             for back in (1, 2):
                 down = {p.id for p in s.mdps if p.float_in(back) is Float.DOWN}
                 if down:
-                    terms.append(_one(len(down), lambda e, d=down: (self._mdp_pair(e) and e.u.id in d) if e.kind == _BB else 0))
+                    terms.append(_one(len(down), lambda e, d=down: self._mdp_floated(e, d)))
                     for level in _levels(s.mdps):
                         terms.append(_one(pairs, lambda e, d=down, lv=level: self._not_diff(e, d, lv, own=True)))
                 up = {p.id for p in s.residents if p.float_in(back) is Float.UP}
@@ -301,6 +306,14 @@ class _Bracket:
                     for level in _levels(s.mdps):
                         terms.append(_one(pairs, lambda e, d=up, lv=level: self._not_diff(e, d, lv, own=False)))
         return terms
+
+    def _not_opponent_in(self, e: _Edge, floated: set[int]) -> int:
+        if e.kind != _BB:
+            return 0
+        return 0 if self._mdp_pair(e) and e.v.id in floated else 1
+
+    def _mdp_floated(self, e: _Edge, floated: set[int]) -> int:
+        return int(e.kind == _BB and self._mdp_pair(e) and e.u.id in floated)
 
     def _mdp_pair(self, e: _Edge) -> bool:
         return e.u.id in self.mdp_ids and e.v.id in self.res_ids

@@ -345,9 +345,8 @@ class _Blossoms:
                             b = inblossom[v]
                             if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
                                 self.bestedge[b] = k
-                        elif label[w] == 0:
-                            if self.bestedge[w] == -1 or kslack < self.slack(self.bestedge[w]):
-                                self.bestedge[w] = k
+                        elif label[w] == 0 and (self.bestedge[w] == -1 or kslack < self.slack(self.bestedge[w])):
+                            self.bestedge[w] = k
                 if augmented:
                     break
                 # the dual step

@@ -151,7 +151,7 @@ def forbidden_pairs(t: Tournament, options: PairingOptions) -> frozenset[frozens
     list of starting numbers none of whom may meet another, plus ``options.forbidden``."""
     ids = {p.id for p in t.players}
     found: set[frozenset[int]] = set(options.forbidden)
-    for tag, rest in _records(t, "XXP", "260"):
+    for _tag, rest in _records(t, "XXP", "260"):
         numbers = [int(tok) for tok in rest.split() if tok.isdigit() and int(tok) in ids]
         for i, a in enumerate(numbers):
             for b in numbers[i + 1 :]:
@@ -330,7 +330,7 @@ def _game_points(game: Game, pid: int, scoring: Scoring) -> tuple[Fraction, bool
     if game.result is None:
         return _game_value(scoring, 1, white), True
     if game.result.is_forfeit:
-        won = (game.result is Result.WHITE_WINS_FORFEIT and white) or (game.result is Result.BLACK_WINS_FORFEIT and not white)
+        won = game.result is (Result.WHITE_WINS_FORFEIT if white else Result.BLACK_WINS_FORFEIT)
         return _fraction(scoring.forfeit_win_points if won else scoring.forfeit_loss_points), False
     outcome = game.result.outcomes[0 if white else 1]
     return _game_value(scoring, outcome, white), True
