@@ -453,12 +453,20 @@ def _try_bracket(
         remainder = [x for x in residents if x.id not in taken]
         limbo = [m for m in mdps if m.id not in paired_mdps]
         p = len(_bracket_pairs(mate, {x.id for x in remainder}))
-    elif full:
+    elif not full:
+        p = _max_pairs(rnd, residents)
+    if full and not mdps and p is None:
+        p = _max_pairs(rnd, residents)
+    if p:
+        first = _first_candidate(rnd, remainder, p, limbo, nxt, lower, last)
+        if first is not None:
+            pairs += first
+            paired = {x for pair in pairs for x in pair}
+            return pairs, [x for x in [*mdps, *residents] if x.id not in paired]
+    if full and not mdps:
         bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, last))
         mate = bracket.solve(bracket.criteria())
         p = len(_bracket_pairs(mate, bracket.res_ids))
-    else:
-        p = _max_pairs(rnd, residents)
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
     bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, last))
@@ -477,6 +485,66 @@ def _try_bracket(
         if complete_pairing(rest, rnd.compatible, rnd.may_get_bye) is None:
             return None
     return pairs, downfloaters
+
+
+def _first_candidate(
+    rnd: _Round,
+    players: list[PlayerState],
+    p: int,
+    limbo: list[PlayerState],
+    nxt: list[PlayerState],
+    lower: list[PlayerState],
+    last: bool,
+) -> list[tuple[int, int]] | None:
+    """The first candidate of a homogeneous bracket or remainder (S1[i] v S2[i], 3.3) when it
+    is perfect (3.4: C1-C5 met and every quality criterion at its best), else None.
+
+    Perfect here means: no pair breaks C1 or C3 or fails C10-C13, no downfloater had a
+    downfloat in the two rounds before (C14, C16), the last bracket's downfloater may get
+    the PAB with the fewest unplayed games there (C5, C9), every downfloater can be paired
+    in the next bracket and that bracket loses at most one player (C8), and the players
+    below can be completed (C4).  Such a candidate is the one Art. 3.4 takes at once.
+    """
+    s1, s2 = players[:p], players[p:]
+    pairs = []
+    for a, b in zip(s1, s2, strict=False):
+        if not rnd.compatible(a.id, b.id) or any(rnd.colour_failures(a, b)):
+            return None
+        pairs.append((a.id, b.id))
+    left = s2[p:]
+    if any(x.float_in(1) is Float.DOWN or x.float_in(2) is Float.DOWN for x in left):
+        return None
+    floaters = [*limbo, *left]
+    matched: set[int] = set()
+    if last:
+        if limbo or len(left) > 1:
+            return None
+        if left:
+            bye = left[0]
+            fewest = min((x.unplayed for x in players if rnd.may_get_bye(x.id)), default=None)
+            if not rnd.may_get_bye(bye.id) or bye.unplayed != fewest:
+                return None
+    elif nxt:
+        if len(floaters) > len(nxt):
+            return None
+        group = [*floaters, *nxt]
+        floater_ids = {x.id for x in floaters}
+        adj: list[list[int]] = [[] for _ in group]
+        for i, x in enumerate(group):
+            for j in range(i + 1, len(group)):
+                y = group[j]
+                if (x.id in floater_ids and y.id in floater_ids) or not rnd.compatible(x.id, y.id):
+                    continue
+                adj[i].append(j)
+                adj[j].append(i)
+        mate = maximum_matching(len(group), adj)
+        if sum(1 for m in mate if m != -1) // 2 != len(group) // 2 or any(mate[i] == -1 for i in range(len(floaters))):
+            return None
+        matched = {group[i].id for i, m in enumerate(mate) if m != -1}
+    rest = [x.id for x in [*floaters, *nxt, *lower] if x.id not in matched]
+    if complete_pairing(rest, rnd.compatible, rnd.may_get_bye) is None:
+        return None
+    return pairs
 
 
 # ---------------------------------------------------------------------------------------

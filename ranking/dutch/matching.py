@@ -44,6 +44,8 @@ class _Blossoms:
         self.edges = edges
         self.endpoint = [x for u, v, _ in edges for x in (u, v)]
         self.weight2 = [2 * w for _, _, w in edges]
+        self.eu = [u for u, _, _ in edges]
+        self.ev = [v for _, v, _ in edges]
         self.neighbour_ends: list[list[int]] = [[] for _ in range(n)]
         for k, (u, v, _) in enumerate(edges):
             self.neighbour_ends[u].append(2 * k + 1)
@@ -67,8 +69,7 @@ class _Blossoms:
     # -- helpers -------------------------------------------------------------------------
 
     def slack(self, k: int) -> int:
-        u, v, _ = self.edges[k]
-        return self.dual[u] + self.dual[v] - self.weight2[k]
+        return self.dual[self.eu[k]] + self.dual[self.ev[k]] - self.weight2[k]
 
     def leaves(self, b: int) -> list[int]:
         if b < self.n:
@@ -315,25 +316,33 @@ class _Blossoms:
                     self.assign_label(v, _S, -1)
             augmented = False
             while True:
+                dual = self.dual
+                eu, ev, w2 = self.eu, self.ev, self.weight2
+                bestedge = self.bestedge
                 while self.queue and not augmented:
                     v = self.queue.pop()
+                    bv = inblossom[v]
+                    dv = dual[v]
                     for p in self.neighbour_ends[v]:
                         k = p >> 1
                         w = endpoint[p]
-                        if inblossom[v] == inblossom[w]:
+                        bw = inblossom[w]
+                        if bv == bw:
                             continue
                         kslack = 0
                         if not allowed[k]:
-                            kslack = self.slack(k)
+                            kslack = dv + dual[w] - w2[k]
                             if kslack <= 0:
                                 allowed[k] = True
                         if allowed[k]:
-                            if label[inblossom[w]] == 0:
+                            if label[bw] == 0:
                                 self.assign_label(w, _T, p ^ 1)
-                            elif label[inblossom[w]] == _S:
+                                bv = inblossom[v]
+                            elif label[bw] == _S:
                                 base = self.scan_blossom(v, w)
                                 if base >= 0:
                                     self.add_blossom(base, k)
+                                    bv = inblossom[v]
                                 else:
                                     self.augment_matching(k)
                                     augmented = True
@@ -341,34 +350,38 @@ class _Blossoms:
                             elif label[w] == 0:
                                 label[w] = _T
                                 self.labelend[w] = p ^ 1
-                        elif label[inblossom[w]] == _S:
+                        elif label[bw] == _S:
                             b = inblossom[v]
-                            if self.bestedge[b] == -1 or kslack < self.slack(self.bestedge[b]):
-                                self.bestedge[b] = k
-                        elif label[w] == 0 and (self.bestedge[w] == -1 or kslack < self.slack(self.bestedge[w])):
-                            self.bestedge[w] = k
+                            e = bestedge[b]
+                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
+                                bestedge[b] = k
+                        elif label[w] == 0:
+                            e = bestedge[w]
+                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
+                                bestedge[w] = k
                 if augmented:
                     break
                 # the dual step
                 delta_type = 1
-                delta = min(self.dual[:n])
+                delta = min(dual[:n])
                 delta_edge = -1
                 delta_blossom = -1
+                parent = self.parent
                 for v in range(n):
-                    if label[inblossom[v]] == 0 and self.bestedge[v] != -1:
-                        d = self.slack(self.bestedge[v])
+                    e = bestedge[v]
+                    if e != -1 and label[inblossom[v]] == 0:
+                        d = dual[eu[e]] + dual[ev[e]] - w2[e]
                         if d < delta:
-                            delta, delta_type, delta_edge = d, 2, self.bestedge[v]
+                            delta, delta_type, delta_edge = d, 2, e
                 for b in range(2 * n):
-                    if self.parent[b] == -1 and label[b] == _S and self.bestedge[b] != -1:
-                        kslack = self.slack(self.bestedge[b])
-                        d = kslack // 2
+                    e = bestedge[b]
+                    if e != -1 and label[b] == _S and parent[b] == -1:
+                        d = (dual[eu[e]] + dual[ev[e]] - w2[e]) // 2
                         if d < delta:
-                            delta, delta_type, delta_edge = d, 3, self.bestedge[b]
+                            delta, delta_type, delta_edge = d, 3, e
                 for b in range(n, 2 * n):
                     if self.base[b] >= 0 and self.parent[b] == -1 and label[b] == _T and self.dual[b] < delta:
                         delta, delta_type, delta_blossom = self.dual[b], 4, b
-                dual = self.dual
                 for v in range(n):
                     lv = label[inblossom[v]]
                     if lv == _S:
