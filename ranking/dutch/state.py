@@ -120,7 +120,8 @@ def initial_colour(t: Tournament, options: PairingOptions) -> str:
     """The colour of TPN 1 in round 1 (C.04.3 5.1): the option, else TRF ``152``/``XXC``, else by lot.
 
     The lot is drawn reproducibly from ``options.lots_seed`` (else the event's name and its
-    players' starting numbers), so pairing the same file twice gives the same colours.
+    number of players), so pairing the same file twice gives the same colours, and
+    renumbering the players does not change the draw.
     """
     if options.initial_colour:
         return _colour_word(options.initial_colour)
@@ -133,7 +134,7 @@ def initial_colour(t: Tournament, options: PairingOptions) -> str:
                 return "W"
             if "black1" in words:
                 return "B"
-    seed = options.lots_seed or (t.name + "|" + ",".join(str(p.id) for p in t.players))
+    seed = options.lots_seed or f"{t.name}|{len(t.players)}"
     return "W" if hashlib.sha256(seed.encode("utf-8")).digest()[0] % 2 == 0 else "B"
 
 
