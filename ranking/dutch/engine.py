@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ranking.dutch.colours import Preference, Strength, allocate, other, preference
+from ranking.dutch.colours import Preference, Strength, allocate, preference
 from ranking.dutch.completion import complete_pairing, maximum_matching
 from ranking.dutch.matching import max_weight_matching
 from ranking.dutch.state import Float, PlayerState, RoundState
@@ -123,6 +123,7 @@ class _Round:
         return found
 
     def may_get_bye(self, pid: int) -> bool:
+        """C2 and C5: an eligible player of the lowest score a complete pairing allows."""
         return pid in self.acceptable
 
 
@@ -218,6 +219,9 @@ class _Bracket:
         self.edges = self._edges()
 
     def _kind(self, a: PlayerState, b: PlayerState) -> int:
+        """A pair of the bracket (MDP-resident or resident-resident, 3.3), of the next
+        bracket (C8), or one that only counts for completion (C4): MDPs are never paired
+        with each other in a bracket (3.2: S1 holds MDPs, S2 residents)."""
         in_b = self.mdp_ids | self.res_ids
         if a.id in in_b and b.id in in_b:
             if a.id in self.mdp_ids and b.id in self.mdp_ids:
@@ -251,6 +255,15 @@ class _Bracket:
     # -- the criteria, most significant first ----------------------------------------------
 
     def criteria(self) -> list[_Term]:
+        """The fields of C4-C21 (C.04.3 2.2-2.4), most significant first.
+
+        Readings (DUTCH_2026_NOTES.md 8, as bbpPairings v6 reads them): C8 counts the next
+        bracket's pairs, then its paired players' scores; C9 applies to the last bracket,
+        whose downfloater gets the PAB; C10/C11 count every player (after C3 only pairs with
+        a topscorer can fail them); C13 fails a pair whose two players prefer the same colour
+        at least strongly, unless both absolutely; C18/C20 count an unpaired MDP as a
+        larger score difference than any pair's.
+        """
         s, r = self.s, self.r
         bracket = [*s.mdps, *s.residents]
         nb = len(bracket)
@@ -391,6 +404,7 @@ class _Bracket:
         ]
 
     def solve(self, terms: list[_Term]) -> dict[int, int]:
+        """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8)."""
         index = {p.id: k for k, p in enumerate(self.graph)}
         weights = _weights(self.edges, terms)
         mate = max_weight_matching(
@@ -404,6 +418,7 @@ def _bracket_pairs(mate: dict[int, int], ids: set[int]) -> list[tuple[int, int]]
 
 
 def _max_pairs(rnd: _Round, players: list[PlayerState]) -> int:
+    """MaxPairs (C.04.3 3.1): the most pairs C1 and C3 allow among ``players``."""
     n = len(players)
     adj: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
@@ -439,6 +454,10 @@ def _try_bracket(
     lower: list[PlayerState],
     full: bool,
 ) -> tuple[list[tuple[int, int]], list[PlayerState]] | None:
+    """Pair one bracket (C.04.3 3.6 homogeneous, 3.7 heterogeneous): solve A chooses the
+    MDP-pairing (4.4 MDP set, 4.2 S2 transposition), solve B the remainder (4.3 exchange,
+    4.2 transposition); a perfect first candidate is taken at once (3.4).  In a relaxed
+    solve, None when the players below could not then be completed (C4, C5)."""
     last = not nxt
     pairs: list[tuple[int, int]] = []
     remainder = list(residents)
@@ -644,7 +663,3 @@ def _boards(rnd: _Round, pairs: list[tuple[int, int]]) -> tuple[tuple[int, int],
         rows.append(((-high.score, -(high.score + low.score), rnd.order[high.id]), board))
     rows.sort()
     return tuple(board for _, board in rows)
-
-
-def other_colour(colour: str) -> str:
-    return other(colour)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -207,6 +206,15 @@ def virtual_points(t: Tournament, scoring: Scoring, options: PairingOptions) -> 
 def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOptions()) -> RoundState:
     """The players of round ``rnd`` as the Dutch system sees them before pairing it.
 
+    Points: the event's scoring for every game and bye (an unfinished game is a draw, GHR
+    3.1).  Colours and meetings: played games only; forfeits are no game (GHR 3.5) unless
+    ``forfeit_is_meeting``.  Floats (1.4.2-1.4.4): the higher pairing score of a played game
+    downfloats, the lower upfloats; a PAB, and any round scoring more than a loss without
+    playing, downfloats; nothing else floats.  C2: a PAB, or a win's points without playing,
+    blocks a PAB.  Topscorers (1.8): in the last round, more than half of the points of a win
+    in every round played so far.  Not paired: withdrawn players (GHR 3.2) and players with a
+    bye or an absence entered for the round (GHR 2.4, 3.3).
+
     Raises ``InputError`` when the round is outside the event or already paired.
     """
     if t.rounds and not 1 <= rnd <= t.rounds:
@@ -357,5 +365,3 @@ def _bye_points(kind: ByeKind | None, scoring: Scoring) -> Fraction:
     return _fraction(scoring.zero_bye)
 
 
-def ids_of(players: Iterable[PlayerState]) -> list[int]:
-    return [p.id for p in players]
