@@ -180,9 +180,10 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     kept in ``records``: ``write_trf`` writes them from the board order (empty boards are
     not kept).  Listed players must be that team's members who played that match.
     ``362`` (team match points: ``TW``/``TD``/``TL`` codes, each followed by its points, as
-    ``162`` lays them out; a bare ``W``/``D``/``L`` is accepted) is checked and kept
-    verbatim in ``records``: the team match points come from the team preset
-    (``Tournament.team_rules``), which a ``362`` does not change.
+    ``162`` lays them out; a bare ``W``/``D``/``L`` is accepted) gives
+    ``Tournament.team_match_points`` and is kept verbatim in ``records``.
+
+    Each tag has its reader (``_READERS``); ``_Reading.tournament`` checks the file as a whole.
 
     ``162`` layout (TRF-2026): a result code (W D L A P X) in column 6 and its points in
     columns 7-10, repeated every 9 columns.  It is read forgivingly as any sequence of
@@ -198,22 +199,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TRF text, got {type(text).__name__}", source=source)
-    name: str | None = None
-    players: dict[int, _PlayerLine] = {}
-    records: list[tuple[str, str]] = []
-    declared_rounds: tuple[int, int] | None = None  # (rounds, line)
-    scoring_values: dict[str, tuple[float, int]] = {}
-    chains: dict[str, tuple[tuple[str, ...], int]] = {}
-    system_texts: dict[str, str] = {}
-    teams16: list[_TeamLine] = []
-    team_match_points: tuple[float, float, float] | None = None
-    teams26: list[_TeamLine] = []
-    pab_lines: list[tuple[list[tuple[int, int]], int]] = []  # ([(round, team)], line)
-    forfeit_lines: list[tuple[TeamMatch, int]] = []
-    order_lines: list[_BoardOrder] = []
-
-    text = text.removeprefix("\ufeff")
-    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+    reading = _Reading(source)
+    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         line = raw.rstrip(" \t")
         if not line.strip() or line.startswith("###"):
             continue
@@ -224,150 +211,216 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
                 source=source,
                 line=number,
             )
-        rest = line[4:]
-        if tag == PLAYER:
-            entry = _parse_player(line, number, source)
-            pid = entry.player.id
-            if pid in players:
-                raise InputError(
-                    f"duplicate start number {pid}: already used on line {players[pid].line}",
-                    source=source,
-                    line=number,
-                )
-            players[pid] = entry
-        elif tag == NAME and name is None:
-            name = rest.strip()
-        elif tag in ROUNDS_TAGS:
-            rounds = _parse_rounds(tag, rest, number, source)
-            if declared_rounds is not None and declared_rounds[0] != rounds:
-                raise InputError(
-                    f"{tag} says {rounds} rounds, but line {declared_rounds[1]} says {declared_rounds[0]}",
-                    source=source,
-                    line=number,
-                )
-            declared_rounds = (rounds, number)
-        elif tag == "XXS":
-            for key, value in _parse_xxs(rest, number, source).items():
-                scoring_values[key] = (value, number)
-        elif tag == "162":
-            for key, value in _parse_162(rest, number, source).items():
-                scoring_values[key] = (value, number)
-        elif tag in CHAIN_TAGS:
-            codes = _split_codes(rest)
-            if tag == "212" and codes and codes[0].upper() == "PTS":
-                codes = codes[1:]
-            if codes:
-                chains[tag] = (codes, number)
-        elif tag == TEAM16:
-            teams16.append(_parse_013(line, len(teams16) + 1, number, source))
-            records.append((tag, rest.rstrip()))  # dropped below unless 310 records win
-        elif tag == TEAM26:
-            teams26.append(_parse_310(line, number, source))
-        elif tag == TEAM_PAB:
-            pab_lines.append((_parse_320(rest, number, source), number))
-        elif tag == TEAM_FORFEIT:
-            forfeit_lines.append((_parse_330(rest, number, source), number))
-        elif tag == TEAM_ORDER:
-            order_lines.append(_parse_300(rest, number, source))
-        else:
-            if tag == TEAM_SCORING:  # read once onto the tournament; the record is kept as written
-                team_match_points = team_match_points_of(rest, number, source)
-            if tag in (TYPE, ENCODED_TYPE) and tag not in system_texts:
-                system_texts[tag] = rest.strip()
-            if tag == TYPE and rest.strip() in TYPE_NAMES.values():
-                continue  # the canonical name: ``system`` carries it, the writer restores it
-            records.append((tag, rest.rstrip()))
+        _READERS.get(tag, _read_other)(reading, tag, line, number)
+    return reading.tournament()
 
-    if not players:
-        raise InputError("no player records (001 lines): expected at least one player", source=source)
 
-    used_rounds = max((max(p.entries, default=0) for p in players.values()), default=0)
-    if declared_rounds is not None:
-        rounds, rounds_line = declared_rounds
-        if used_rounds > rounds:
-            by_line = sorted(players.values(), key=lambda p: p.line)
-            late = next(p for p in by_line if max(p.entries, default=0) > rounds)
-            raise InputError(
-                f"player {late.player.id} has an entry in round {max(late.entries)}, but line {rounds_line} "
-                f"says the tournament has {rounds} rounds",
-                source=source,
-                line=late.line,
-            )
-    else:
-        rounds = used_rounds
+@dataclass
+class _Reading:
+    """What the records of one file said so far; ``tournament()`` checks it as a whole."""
 
-    if teams26:
-        team_lines = teams26  # TRF-2026 310 replaces 013: the 013 lines stay records
-    else:
-        team_lines = teams16
-        records = [(tag, rest) for tag, rest in records if tag != TEAM16]
-    teams = _check_teams(team_lines, players, source)
-    team_ids = {team.id for team in teams}
-    team_byes: list[TeamBye] = []
-    team_matches: list[TeamMatch] = []
-    last_team_round = 0
-    for pabs, line_number in pab_lines:
-        for rnd, team_id in pabs:
-            _known_team(team_id, team_ids, TEAM_PAB, line_number, source)
-            team_byes.append(TeamBye(rnd, team_id, TeamByeKind.PAB))
-            last_team_round = max(last_team_round, rnd)
-    for match, line_number in forfeit_lines:
-        for team_id in (match.first, match.second):
-            _known_team(team_id, team_ids, TEAM_FORFEIT, line_number, source)
-        if match.first == match.second:
-            raise InputError(f"330: team {match.first} is paired with itself", source=source, line=line_number)
-        team_matches.append(match)
-        last_team_round = max(last_team_round, match.round)
-    for order in order_lines:
-        for team_id in (order.team, order.opponent):
-            _known_team(team_id, team_ids, TEAM_ORDER, order.line, source)
-        last_team_round = max(last_team_round, order.round)
-    if last_team_round > rounds:
-        if declared_rounds is not None:
-            raise InputError(
-                f"a team record names round {last_team_round}, but line {declared_rounds[1]} says the "
-                f"tournament has {rounds} rounds",
-                source=source,
-                line=max([ln for _, ln in [*pab_lines, *forfeit_lines]] + [o.line for o in order_lines]),
-            )
-        rounds = last_team_round
+    source: str
+    name: str | None = None
+    players: dict[int, _PlayerLine] = field(default_factory=dict)
+    records: list[tuple[str, str]] = field(default_factory=list)
+    declared_rounds: tuple[int, int] | None = None  # (rounds, line)
+    scoring_values: dict[str, tuple[float, int]] = field(default_factory=dict)
+    chains: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    system_texts: dict[str, str] = field(default_factory=dict)
+    teams16: list[_TeamLine] = field(default_factory=list)
+    teams26: list[_TeamLine] = field(default_factory=list)
+    team_match_points: tuple[float, float, float] | None = None
+    pab_lines: list[tuple[list[tuple[int, int]], int]] = field(default_factory=list)  # ([(round, team)], line)
+    forfeit_lines: list[tuple[TeamMatch, int]] = field(default_factory=list)
+    order_lines: list[_BoardOrder] = field(default_factory=list)
 
-    games, byes = _pair_up(players, source)
-    if teams:
-        games = _order_boards(games, teams, order_lines, source)
-    player_tuple = tuple(players[pid].player for pid in sorted(players))
-    system = None
-    for tag in (TYPE, ENCODED_TYPE):
-        if system is None and tag in system_texts:
-            system = system_from_type(system_texts[tag])
-    if system is None:
-        system = infer_system(player_tuple, games)
+    def fail(self, message: str, line: int | None) -> InputError:
+        return InputError(message, source=self.source, line=line)
 
-    rules = None
-    if scoring_values or chains:
-        scoring = _scoring_from_values(
-            {k: v for k, (v, _) in scoring_values.items()},
-            source,
-            max((ln for _, ln in scoring_values.values()), default=None),
+    def tournament(self) -> Tournament:
+        if not self.players:
+            raise InputError("no player records (001 lines): expected at least one player", source=self.source)
+        rounds = self._rounds()
+        teams, team_matches, team_byes, rounds = self._team_records(rounds)
+        games, byes = _pair_up(self.players, self.source)
+        if teams:
+            games = _order_boards(games, teams, self.order_lines, self.source)
+        players = tuple(self.players[pid].player for pid in sorted(self.players))
+        return Tournament(
+            name=self.name or "",
+            players=players,
+            rounds=rounds,
+            games=games,
+            byes=byes,
+            system=self._system(players, games),
+            game=GameKind.CHESS,
+            rules=self._rules(),
+            records=tuple(self.records),
+            teams=teams,
+            team_matches=tuple(team_matches),
+            team_byes=tuple(sorted(team_byes, key=lambda b: (b.round, b.team))),
+            team_match_points=self.team_match_points,
         )
-        chain = chains.get("212", chains.get("202", ((), 0)))[0]
-        rules = Rules(scoring=scoring, tiebreaks=chain)
 
-    return Tournament(
-        name=name or "",
-        players=player_tuple,
-        rounds=rounds,
-        games=games,
-        byes=byes,
-        system=system,
-        game=GameKind.CHESS,
-        rules=rules,
-        records=tuple(records),
-        teams=teams,
-        team_matches=tuple(team_matches),
-        team_byes=tuple(sorted(team_byes, key=lambda b: (b.round, b.team))),
-        team_match_points=team_match_points,
-    )
+    def _rounds(self) -> int:
+        """``XXR``/``142``, which no player line may exceed; else the last round column used."""
+        used = max((max(p.entries, default=0) for p in self.players.values()), default=0)
+        if self.declared_rounds is None:
+            return used
+        rounds, rounds_line = self.declared_rounds
+        if used > rounds:
+            by_line = sorted(self.players.values(), key=lambda p: p.line)
+            late = next(p for p in by_line if max(p.entries, default=0) > rounds)
+            raise self.fail(f"player {late.player.id} has an entry in round {max(late.entries)}, but line "
+                            f"{rounds_line} says the tournament has {rounds} rounds", late.line)
+        return rounds
+
+    def _team_records(self, rounds: int) -> tuple[tuple[Team, ...], list[TeamMatch], list[TeamBye], int]:
+        """Teams (``310`` wins over ``013``, whose lines then stay records), team byes
+        (``320``) and forfeited matches (``330``); ``300`` checked against the teams."""
+        if self.teams26:
+            team_lines = self.teams26
+        else:
+            team_lines = self.teams16
+            self.records = [(tag, rest) for tag, rest in self.records if tag != TEAM16]
+        teams = _check_teams(team_lines, self.players, self.source)
+        team_ids = {team.id for team in teams}
+        team_byes: list[TeamBye] = []
+        team_matches: list[TeamMatch] = []
+        last_team_round = 0
+        for pabs, line_number in self.pab_lines:
+            for rnd, team_id in pabs:
+                _known_team(team_id, team_ids, TEAM_PAB, line_number, self.source)
+                team_byes.append(TeamBye(rnd, team_id, TeamByeKind.PAB))
+                last_team_round = max(last_team_round, rnd)
+        for match, line_number in self.forfeit_lines:
+            for team_id in (match.first, match.second):
+                _known_team(team_id, team_ids, TEAM_FORFEIT, line_number, self.source)
+            if match.first == match.second:
+                raise self.fail(f"330: team {match.first} is paired with itself", line_number)
+            team_matches.append(match)
+            last_team_round = max(last_team_round, match.round)
+        for order in self.order_lines:
+            for team_id in (order.team, order.opponent):
+                _known_team(team_id, team_ids, TEAM_ORDER, order.line, self.source)
+            last_team_round = max(last_team_round, order.round)
+        if last_team_round > rounds:
+            if self.declared_rounds is not None:
+                lines = [ln for _, ln in [*self.pab_lines, *self.forfeit_lines]] + [o.line for o in self.order_lines]
+                raise self.fail(f"a team record names round {last_team_round}, but line {self.declared_rounds[1]} "
+                                f"says the tournament has {rounds} rounds", max(lines))
+            rounds = last_team_round
+        return teams, team_matches, team_byes, rounds
+
+    def _system(self, players: tuple[Player, ...], games: tuple[Game, ...]) -> System:
+        """``092``, else ``192``, else what the games say (``infer_system``)."""
+        for tag in (TYPE, ENCODED_TYPE):
+            if tag in self.system_texts:
+                system = system_from_type(self.system_texts[tag])
+                if system is not None:
+                    return system
+        return infer_system(players, games)
+
+    def _rules(self) -> Rules | None:
+        """The scoring of ``XXS``/``162`` and the chain of ``212``, else ``202``."""
+        if not (self.scoring_values or self.chains):
+            return None
+        scoring = _scoring_from_values({k: v for k, (v, _) in self.scoring_values.items()}, self.source,
+                                       max((ln for _, ln in self.scoring_values.values()), default=None))
+        chain = self.chains.get("212", self.chains.get("202", ((), 0)))[0]
+        return Rules(scoring=scoring, tiebreaks=chain)
+
+
+# -- one reader per record tag -------------------------------------------------------------------
+
+def _read_player(reading: _Reading, tag: str, line: str, number: int) -> None:
+    entry = _parse_player(line, number, reading.source)
+    pid = entry.player.id
+    if pid in reading.players:
+        raise reading.fail(f"duplicate start number {pid}: already used on line {reading.players[pid].line}", number)
+    reading.players[pid] = entry
+
+
+def _read_name(reading: _Reading, tag: str, line: str, number: int) -> None:
+    if reading.name is None:
+        reading.name = line[4:].strip()
+    else:  # a second 012 is kept
+        _read_other(reading, tag, line, number)
+
+
+def _read_rounds(reading: _Reading, tag: str, line: str, number: int) -> None:
+    rounds = _parse_rounds(tag, line[4:], number, reading.source)
+    declared = reading.declared_rounds
+    if declared is not None and declared[0] != rounds:
+        raise reading.fail(f"{tag} says {rounds} rounds, but line {declared[1]} says {declared[0]}", number)
+    reading.declared_rounds = (rounds, number)
+
+
+def _read_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
+    values = (_parse_xxs if tag == "XXS" else _parse_162)(line[4:], number, reading.source)
+    for key, value in values.items():
+        reading.scoring_values[key] = (value, number)
+
+
+def _read_chain(reading: _Reading, tag: str, line: str, number: int) -> None:
+    codes = _split_codes(line[4:])
+    if tag == "212" and codes and codes[0].upper() == "PTS":
+        codes = codes[1:]
+    if codes:
+        reading.chains[tag] = (codes, number)
+
+
+def _read_team16(reading: _Reading, tag: str, line: str, number: int) -> None:
+    reading.teams16.append(_parse_013(line, len(reading.teams16) + 1, number, reading.source))
+    reading.records.append((tag, line[4:].rstrip()))  # dropped later unless 310 records win
+
+
+def _read_team26(reading: _Reading, tag: str, line: str, number: int) -> None:
+    reading.teams26.append(_parse_310(line, number, reading.source))
+
+
+def _read_team_pab(reading: _Reading, tag: str, line: str, number: int) -> None:
+    reading.pab_lines.append((_parse_320(line[4:], number, reading.source), number))
+
+
+def _read_team_forfeit(reading: _Reading, tag: str, line: str, number: int) -> None:
+    reading.forfeit_lines.append((_parse_330(line[4:], number, reading.source), number))
+
+
+def _read_team_order(reading: _Reading, tag: str, line: str, number: int) -> None:
+    reading.order_lines.append(_parse_300(line[4:], number, reading.source))
+
+
+def _read_team_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
+    """``362``: read once onto the tournament; the record is kept as written."""
+    reading.team_match_points = team_match_points_of(line[4:], number, reading.source)
+    _read_other(reading, tag, line, number)
+
+
+def _read_other(reading: _Reading, tag: str, line: str, number: int) -> None:
+    """Every other record is kept in ``records``; ``092``/``192`` also name the system, and a
+    ``092`` that is exactly a canonical system name is carried by ``system`` instead."""
+    rest = line[4:]
+    if tag in (TYPE, ENCODED_TYPE) and tag not in reading.system_texts:
+        reading.system_texts[tag] = rest.strip()
+    if tag == TYPE and rest.strip() in TYPE_NAMES.values():
+        return  # the canonical name: ``system`` carries it, the writer restores it
+    reading.records.append((tag, rest.rstrip()))
+
+
+_READERS: dict[str, Callable[[_Reading, str, str, int], None]] = {
+    PLAYER: _read_player,
+    NAME: _read_name,
+    **dict.fromkeys(ROUNDS_TAGS, _read_rounds),
+    **dict.fromkeys(SCORING_TAGS, _read_scoring),
+    **dict.fromkeys(CHAIN_TAGS, _read_chain),
+    TEAM16: _read_team16,
+    TEAM26: _read_team26,
+    TEAM_PAB: _read_team_pab,
+    TEAM_FORFEIT: _read_team_forfeit,
+    TEAM_ORDER: _read_team_order,
+    TEAM_SCORING: _read_team_scoring,
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,13 @@ from pathlib import Path
 from ranking.errors import InputError
 from ranking.final import FinalStandings, final_standings
 from ranking.model import Bye, Game, Tournament
+from ranking.pairing import (
+    next_round_pairing,
+    next_team_round_pairing,
+    order_boards,
+    pairings_from_list,
+    pairings_from_trf,
+)
 from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import write_trf
 from tiebreak.config import Config
@@ -87,8 +94,6 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
     or the pairs list of JaVaFo / bbpPairings (``"pairs"``: ``-p``, a count, then ``WHITE BLACK``
     lines); told by content when ``kind`` is None.  The file is checked against the tournament
     and its boards are put in FIDE order (C.04.2 C)."""
-    from ranking.pairing import order_boards, pairings_from_list, pairings_from_trf  # Swiss events only
-
     number = next_round_number(tournament)
     if kind is None:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
@@ -104,8 +109,6 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
 def scheduled_pairing(tournament: Tournament) -> tuple[int, list[Game], list[Bye]]:
     """The next round of a round robin (individuals or teams) from the Berger tables; a Swiss
     event is refused with what to do instead."""
-    from ranking.pairing import next_round_pairing, next_team_round_pairing  # round robins only
-
     if not tournament.system.is_round_robin:
         raise InputError("a Swiss round is paired by your pairing program: export the tournament as TRF, "
                          "pair it there and import the round")
