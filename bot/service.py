@@ -23,22 +23,30 @@ from bot.parsing import (
     parse_message,
     parse_result,
 )
-from ranking.errors import InputError
-from ranking.events import (
+from ranking import (
     Event,
     EventKind,
+    Game,
+    GameKind,
+    InputError,
+    PlayoffFormat,
+    PlayoffGroup,
+    PlayoffStage,
+    PlayoffStandings,
+    Result,
+    Standings,
+    Tournament,
     TournamentState,
+    board_points,
+    final_standings,
     foul_event,
     pairing_event,
     playoff_result_event,
     result_event,
+    team_event_of,
+    team_standings,
     withdrawal_event,
 )
-from ranking.final import final_standings
-from ranking.model import Game, GameKind, Result, Tournament
-from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings
-from ranking.rules import PlayoffFormat
-from ranking.standings import Standings
 from tiebreak.config import Config
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, Translator, language_from_argument
@@ -235,8 +243,6 @@ class BotService:
 
     def teams(self, who: Who, argument: str = "") -> list[Reply]:
         """The team standings: place, team, match points, game points, the first tie-breaks."""
-        from ranking.teams import team_event_of, team_standings
-
         tr, slug, refusal = self._tournament_request(who)
         if refusal:
             return refusal
@@ -392,9 +398,6 @@ class BotService:
                            names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
         """The round's team matches: a heading with the match score (game points so far, with
         ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
-        from ranking.team_sheet import board_points
-        from ranking.teams import team_event_of
-
         try:
             event = team_event_of(state.snapshot())
         except InputError:

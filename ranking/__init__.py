@@ -54,6 +54,9 @@ _EXPORTS: dict[str, str] = {
     # the event log
     "Event": "ranking.events", "EventKind": "ranking.events", "LoggedEvent": "ranking.events",
     "TournamentState": "ranking.events",
+    "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
+    "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
+    "playoff_result_event": "ranking.events",
     # files as text
     "parse_trf": "ranking.trf", "write_trf": "ranking.trf",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
@@ -81,7 +84,19 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.codes import TeamSpec, TiebreakSpec, split_codes
     from ranking.errors import InputError
-    from ranking.events import Event, EventKind, LoggedEvent, TournamentState
+    from ranking.events import (
+        Event,
+        EventKind,
+        LoggedEvent,
+        TournamentState,
+        annulment_event,
+        bye_event,
+        foul_event,
+        pairing_event,
+        playoff_result_event,
+        result_event,
+        withdrawal_event,
+    )
     from ranking.final import FinalStandings, final_standings
     from ranking.model import (
         Bye,
