@@ -13,16 +13,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from bot import messages as M
-from bot.formatting import escape, pack, pre_table, shorten
+from bot.callbacks import Action, button
+from bot.formatting import escape, pre_table, shorten
 from bot.messages import format_problem, translator
 from bot.parsing import (
     ProblemReason,
     ResultEntry,
     decode_callback,
-    encode_callback,
     parse_message,
     parse_result,
 )
+from bot.replies import Document, Reply, packed
 from ranking import (
     Event,
     EventKind,
@@ -93,34 +94,8 @@ class Who:
     update_id: int | None = None
 
 
-@dataclass(frozen=True)
-class Button:
-    text: str
-    data: str
-
-
-@dataclass(frozen=True)
-class Document:
-    file_name: str
-    content: bytes
-    caption: str = ""
-
-
-@dataclass(frozen=True)
-class Reply:
-    """A message to send: HTML ``text`` below Telegram's limit, optional inline buttons; to
-    ``chat_id`` (None: the chat the update came from); ``edit`` replaces the message a button
-    was pressed on."""
-
-    text: str = ""
-    buttons: tuple[tuple[Button, ...], ...] = ()
-    chat_id: int | str | None = None
-    document: Document | None = None
-    edit: bool = False
-
-
 def _replies(blocks: Sequence[str], **extra) -> list[Reply]:
-    return [Reply(text, **extra) for text in pack(blocks)]
+    return packed(blocks, **extra)
 
 
 @dataclass
@@ -195,8 +170,8 @@ class BotService:
         if not slugs:
             return [Reply(escape(tr.gettext(M.NO_TOURNAMENTS)))]
         current = self.selected(who)
-        rows = tuple((Button(("✓ " if slug == current else "") + self._name(slug),
-                             encode_callback("sel", self.store.tournament_key(slug))),) for slug in slugs)
+        rows = tuple((button(("✓ " if slug == current else "") + self._name(slug), Action.SELECT,
+                             self.store.tournament_key(slug)),) for slug in slugs)
         return [Reply(escape(tr.gettext(M.TOURNAMENTS)), buttons=rows)]
 
     def select(self, who: Who, key: int) -> list[Reply]:
@@ -503,7 +478,7 @@ class BotService:
     def language(self, who: Who, argument: str = "") -> list[Reply]:
         tr = self.tr(who)
         if not argument.strip():
-            rows = tuple((Button(name, encode_callback("lang", code)),) for code, name in LANGUAGE_NAMES.items())
+            rows = tuple((button(name, Action.LANGUAGE, code),) for code, name in LANGUAGE_NAMES.items())
             return [Reply(escape(tr.gettext(M.CHOOSE_LANGUAGE)), buttons=rows)]
         code = language_from_argument(argument)
         if code is None:
@@ -580,8 +555,8 @@ class BotService:
                     question += "\n" + tr.format(M.CONFIRM_REPLACE, old=game.result.value, new=result)
                     key = self.store.tournament_key(slug)
                     asked.append(Reply(escape(question), buttons=((
-                        Button(tr.gettext(M.YES), encode_callback("fix", key, entry.round, entry.board, result)),
-                        Button(tr.gettext(M.NO), encode_callback("keep", key, entry.round, entry.board)),
+                        button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, result),
+                        button(tr.gettext(M.NO), Action.KEEP, key, entry.round, entry.board),
                     ),)))
                     continue
                 event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
@@ -660,9 +635,8 @@ class BotService:
                        if r == number and game.result is None]
         if not open_boards:
             return Reply(escape(tr.format(M.ROUND_FINISHED_ALREADY, round=number)), edit=edit)
-        rows = tuple((Button(tr.format(M.BOARD_BUTTON, board=board, white=shorten(names[game.white], 14),
-                                       black=shorten(names[game.black], 14)),
-                             encode_callback("eb", key, number, board)),)
+        rows = tuple((button(tr.format(M.BOARD_BUTTON, board=board, white=shorten(names[game.white], 14),
+                                       black=shorten(names[game.black], 14)), Action.BOARD, key, number, board),)
                      for board, game in open_boards[:ENTER_BUTTONS])
         text = escape(tr.format(M.ROUND_HEADING, round=number)) + "\n" + escape(tr.gettext(M.CHOOSE_BOARD))
         return Reply(text, buttons=rows, edit=edit)
@@ -701,17 +675,17 @@ class BotService:
         key = callback.int(0)
         if action == "eb":  # a board was chosen: offer the results
             words = _result_buttons(state.base)
-            rows = tuple(tuple(Button(label, encode_callback("er", key, number, board, value)) for label, value in row)
+            rows = tuple(tuple(button(label, Action.RESULT, key, number, board, value) for label, value in row)
                          for row in words)
-            rows += ((Button(tr.gettext(M.BACK), encode_callback("menu", key)),),)
+            rows += ((button(tr.gettext(M.BACK), Action.MENU, key),),)
             text = escape(tr.format(M.YOUR_PAIRING, round=number, board=board, white=white, black=black))
             return [Reply(text + "\n" + escape(tr.gettext(M.CHOOSE_RESULT)), buttons=rows, edit=True)]
         if action == "er":  # a result was chosen: ask to confirm
             result = callback.fields[3]
             text = escape(tr.format(M.RECORD_QUESTION, round=number, board=board, white=white, black=black,
                                     result=result))
-            rows = ((Button(tr.gettext(M.CONFIRM), encode_callback("ec", key, number, board, result)),
-                     Button(tr.gettext(M.BACK), encode_callback("eb", key, number, board))),)
+            rows = ((button(tr.gettext(M.CONFIRM), Action.CONFIRM, key, number, board, result),
+                     button(tr.gettext(M.BACK), Action.BOARD, key, number, board)),)
             return [Reply(text, buttons=rows, edit=True)]
         if action in ("ec", "fix"):
             try:

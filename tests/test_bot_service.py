@@ -17,7 +17,8 @@ from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
 from bot.messages import format_problem, translator
 from bot.parsing import MAX_CALLBACK_BYTES, encode_callback, parse_message
-from bot.service import BotService, BotSettings, Reply, Who
+from bot.replies import Reply
+from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind
 from ranking.model import ByeKind, Game, Player, Result, System, Tournament
 from ranking.standings import compute_standings

@@ -16,7 +16,8 @@ from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT
 from bot.handlers import COMMANDS
 from bot.messages import translator
-from bot.service import BotService, BotSettings, Reply, Who
+from bot.replies import Reply
+from bot.service import BotService, BotSettings, Who
 from ranking.errors import InputError
 from ranking.events import EventKind, TournamentState, playoff_result_event
 from ranking.model import Game, Result
