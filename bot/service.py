@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from bot import messages as M
 from bot.callbacks import Action, button
-from bot.formatting import escape, pre_table, shorten
+from bot.formatting import escape, shorten
 from bot.messages import format_problem, translator
 from bot.parsing import (
     ProblemReason,
@@ -24,21 +24,23 @@ from bot.parsing import (
     parse_result,
 )
 from bot.replies import Document, Reply, packed
+from bot.views import (
+    STANDINGS_DEFAULT_TOP,
+    player_blocks,
+    playoff_blocks,
+    round_blocks,
+    standings_blocks,
+    team_standings_blocks,
+)
 from ranking import (
     Event,
     EventKind,
     Game,
     GameKind,
     InputError,
-    PlayoffFormat,
-    PlayoffGroup,
-    PlayoffStage,
-    PlayoffStandings,
     Result,
-    Standings,
     Tournament,
     TournamentState,
-    board_points,
     final_standings,
     foul_event,
     pairing_event,
@@ -53,9 +55,7 @@ from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, Translator, language_from_argument
 from tiebreak.library import export_text, pairing_from_file, scheduled_pairing, slug_for
 from tiebreak.store import Source, Store, UserPrefs
-from tiebreak.tables import format_column
 
-STANDINGS_DEFAULT_TOP = 20
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
 
 
@@ -186,35 +186,7 @@ class BotService:
             return refusal
         numbers = [int(word) for word in re.findall(r"\d+", argument)]
         top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
-        return _replies(self.standings_blocks(slug, tr, top))
-
-    def standings_blocks(self, slug: str, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP) -> list[str]:
-        """The standings table; with a play-off rule, the places the play-off decided, a ``*``
-        on the players whose place still needs it, and what the play-off still has to play."""
-        standings, playoffs = _playoff_standings(self.store.tournament(slug))
-        required = playoffs.required if playoffs is not None else frozenset()
-        rows = standings.rows if top is None else standings.rows[:top]
-        codes = list(standings.tiebreaks)[:4]  # a phone shows a few columns well
-        columns = [format_column([row.points for row in rows])]
-        columns += [format_column([row.values[code] for row in rows]) for code in codes]
-        table = [[str(row.rank) + ("*" if row.player.id in required else ""), shorten(row.player.name, 18),
-                  *(column[index] for column in columns)]
-                 for index, row in enumerate(rows)]
-        heading = f"<b>{escape(standings.tournament.name)}</b>\n" + escape(
-            tr.format(M.STANDINGS_AFTER, round=standings.after_round))
-        if top is not None and top < len(standings.rows):
-            heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
-        header = ["#", "", "Pts", *codes]
-        blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
-        if playoffs is not None and playoffs.groups:
-            names = {row.player.id: row.player.name for row in standings.rows}
-            lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []
-            for group in playoffs.groups:
-                lines.append(self._playoff_group_line(group, names, tr))
-                lines += [tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
-                                    black=names[game.black]) for game in group.pending]
-            blocks.append(escape("\n".join(lines)))
-        return blocks
+        return _replies(standings_blocks(self.store.tournament(slug), tr, top))
 
     def teams(self, who: Who, argument: str = "") -> list[Reply]:
         """The team standings: place, team, match points, game points, the first tie-breaks."""
@@ -228,17 +200,7 @@ class BotService:
             standings = team_standings(team_event_of(tournament))
         except InputError as error:
             return [Reply(escape(tr.format(M.REQUEST_REFUSED, reason=str(error))))]
-        codes = [code for code in standings.tiebreaks if code not in ("MP", "GP")][:3]
-        rows = standings.rows
-        columns = [format_column([row.match_points for row in rows]),
-                   format_column([row.game_points for row in rows])]
-        columns += [format_column([row.values[code] for row in rows]) for code in codes]
-        table = [[str(row.rank), shorten(row.team.name, 16), *(column[index] for column in columns)]
-                 for index, row in enumerate(rows)]
-        heading = f"<b>{escape(tournament.name)}</b>\n" + escape(
-            tr.format(M.TEAM_STANDINGS_AFTER, round=standings.after_round))
-        header = ["#", "", "MP", "GP", *codes]
-        return _replies([heading, *pre_table(header, table, [True, False, True, True, *([True] * len(codes))])])
+        return _replies(team_standings_blocks(tournament, standings, tr))
 
     def playoff(self, who: Who, argument: str = "") -> list[Reply]:
         """``/playoff``: the play-offs in detail; ``/playoff WHITE BLACK RESULT`` (arbiters): a
@@ -248,51 +210,7 @@ class BotService:
         tr, slug, refusal = self._tournament_request(who)
         if refusal:
             return refusal
-        return _replies(self.playoff_blocks(slug, tr))
-
-    def playoff_blocks(self, slug: str, tr: Translator) -> list[str]:
-        tournament = self.store.tournament(slug)
-        standings, playoffs = _playoff_standings(tournament)
-        heading = f"<b>{escape(tournament.name)}</b>"
-        if playoffs is None:
-            return [heading, escape(tr.gettext(M.NO_PLAYOFF_RULE))]
-        if standings.after_round < tournament.rounds:
-            return [heading, escape(tr.format(M.PLAYOFF_AFTER_LAST_ROUND, round=tournament.rounds))]
-        if not playoffs.groups:
-            return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]
-        names = {row.player.id: row.player.name for row in standings.rows}
-        blocks = [heading]
-        for group in playoffs.groups:
-            lines = [f"<b>{escape(self._playoff_group_line(group, names, tr))}</b>"]
-            if group.eliminated:
-                lines.append(escape(tr.format(M.PLAYOFF_ELIMINATED,
-                                              players=", ".join(names[player] for player in group.eliminated))))
-            for stage in group.stages:
-                lines.append(escape(_stage_name(stage, tr)) + (" ✓" if stage.decided else ""))
-                for game in stage.games:
-                    if game.result is None:
-                        line = tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
-                                         black=names[game.black])
-                    else:
-                        line = tr.format(M.PLAYOFF_GAME_RESULT, round=game.round, white=names[game.white],
-                                         black=names[game.black], result=_short_result(game.result.value))
-                    lines.append("  " + escape(line))
-            if group.pending:
-                lines.append(escape(tr.gettext(M.PLAYOFF_PENDING_HEADER)))
-                lines += ["  " + escape(tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
-                                                  black=names[game.black])) for game in group.pending]
-            blocks.append("\n".join(lines))
-        return blocks
-
-    def _playoff_group_line(self, group: PlayoffGroup, names: dict[int, str], tr: Translator) -> str:
-        last = group.first_place + len(group.players) - 1
-        places = f"{group.first_place}-{last}" if last > group.first_place else str(group.first_place)
-        form = tr.gettext(_FORMAT_NAMES[group.format])
-        if group.decided:
-            return tr.format(M.PLAYOFF_DECIDED, places=places, format=form,
-                             players=", ".join(names[player] for player in group.order))
-        return tr.format(M.PLAYOFF_REQUIRED, places=places, format=form,
-                         players=", ".join(names[player] for player in group.players))
+        return _replies(playoff_blocks(self.store.tournament(slug), tr))
 
     def _enter_playoff(self, who: Who, argument: str) -> list[Reply]:
         tr, slug, refusal = self._arbiter_request(who)
@@ -314,7 +232,7 @@ class BotService:
             called = True
             found.clear()
             event = playoff_result_event(state, 1, white, black, result)  # checks the players
-            _, playoffs = _playoff_standings(state.snapshot())
+            playoffs = final_standings(state.snapshot()).playoffs
             pending = sorted((game for group in (playoffs.groups if playoffs else ()) for game in group.pending
                               if {game.white, game.black} == {white, black}), key=lambda game: game.round)
             if not pending:
@@ -337,7 +255,7 @@ class BotService:
         number = found[0].round
         recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=number, white=names[white], black=names[black],
                                     result=result.value))
-        return _replies([recorded, *self.playoff_blocks(slug, tr)])
+        return _replies([recorded, *playoff_blocks(self.store.tournament(slug), tr)])
 
     def round(self, who: Who, argument: str = "") -> list[Reply]:
         tr, slug, refusal = self._tournament_request(who)
@@ -351,60 +269,7 @@ class BotService:
         number = numbers[0] if numbers else max(paired)
         if number not in paired:
             return [Reply(escape(tr.format(M.ROUND_NOT_PAIRED, round=number)))]
-        return _replies(self.round_blocks(state, number, tr))
-
-    def round_blocks(self, state: TournamentState, number: int, tr: Translator) -> list[str]:
-        names = self._names(state)
-        blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
-        games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
-        if state.base.teams:
-            matched, match_blocks = self._team_match_blocks(state, number, names)
-            blocks += match_blocks
-            games = [game for game in games if (game.round, game.board) not in matched]
-        header = ["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)]
-        if games:
-            blocks += pre_table(header, [_board_row(game, names) for game in games], [True, False, False, False])
-        for (round_number, player), bye in sorted(state.byes.items()):
-            if round_number == number:
-                blocks.append(escape(tr.format(M.BYE_LINE, name=names[player])) + f" ({bye.kind.value})")
-        return blocks
-
-    def _team_match_blocks(self, state: TournamentState, number: int,
-                           names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
-        """The round's team matches: a heading with the match score (game points so far, with
-        ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
-        try:
-            event = team_event_of(state.snapshot())
-        except InputError:
-            return set(), []
-        teams = {team.id: team for team in event.teams}
-        header = ["", self._colour_word(state.base, True), "", self._colour_word(state.base, False)]
-        shown: set[tuple[int, int]] = set()
-        blocks: list[str] = []
-        for match in sorted((m for m in event.matches if m.round == number),
-                            key=lambda m: min((game.board for game in m.boards), default=0)):
-            first, second = teams[match.first], teams[match.second]
-            own = other = 0.0
-            for game in match.boards:
-                shown.add((game.round, game.board))
-                white, black = board_points(event.scoring.game, game.result)
-                first_white = game.white in first.roster or game.black in second.roster
-                own += white if first_white else black
-                other += black if first_white else white
-            if match.forfeit is not None:
-                score = match.forfeit
-            elif match.first_points is not None and match.second_points is not None:
-                score = f"{_points(match.first_points)}–{_points(match.second_points)}"
-            else:
-                score = f"{_points(own)}–{_points(other)}"
-            unfinished = match.forfeit is None and match.first_points is None and (
-                not match.boards or any(game.result is None for game in match.boards))
-            blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
-                          + (" …" if unfinished else ""))
-            if match.boards:
-                blocks += pre_table(header, [_board_row(game, names) for game in match.boards],
-                                    [True, False, False, False])
-        return shown, blocks
+        return _replies(round_blocks(state, number, tr))
 
     def player(self, who: Who, query: str) -> list[Reply]:
         tr, slug, refusal = self._tournament_request(who)
@@ -421,30 +286,7 @@ class BotService:
             lines = [escape(tr.format(M.PLAYERS_FOUND, query=query))]
             lines += [f"{player.id}. {escape(player.name)}" for player in matches[:20]]
             return _replies(lines)
-        return _replies(self.player_blocks(state, matches[0].id, tr))
-
-    def player_blocks(self, state: TournamentState, player_id: int, tr: Translator) -> list[str]:
-        tournament = state.snapshot()
-        standings = final_standings(tournament).standings
-        row = next(row for row in standings.rows if row.player.id == player_id)
-        names = self._names(state)
-        lines = [f"<b>{escape(tr.format(M.PLAYER_LINE, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
-        table = []
-        for (number, board), game in sorted(state.games.items()):
-            if player_id not in (game.white, game.black):
-                continue
-            white = game.white == player_id
-            opponent = names[game.black if white else game.white]
-            colour = self._colour_word(tournament, white)[:1].upper()
-            result = game.result.value if game.result else "…"
-            table.append([str(number), str(board), colour, shorten(opponent, 16), _short_result(result)])
-        for (number, player), bye in sorted(state.byes.items()):
-            if player == player_id:
-                table.append([str(number), "", "", bye.kind.value, ""])
-        table.sort(key=lambda cells: int(cells[0]))
-        if table:
-            lines += pre_table(["R", "B", "", "", ""], table, [True, True, False, False, False])
-        return lines
+        return _replies(player_blocks(state, matches[0].id, tr))
 
     def iam(self, who: Who, argument: str) -> list[Reply]:
         tr, slug, refusal = self._tournament_request(who)
@@ -465,7 +307,7 @@ class BotService:
         slug = self.selected(who)
         if slug is None or prefs.player_id is None or prefs.tournament != slug:
             return [Reply(escape(tr.gettext(M.WHO_ARE_YOU)))]
-        return _replies(self.player_blocks(self.store.state(slug), prefs.player_id, tr))
+        return _replies(player_blocks(self.store.state(slug), prefs.player_id, tr))
 
     def subscribe(self, who: Who, on: bool = True) -> list[Reply]:
         tr = self.tr(who)
@@ -604,12 +446,13 @@ class BotService:
         and tell whoever waits for it (the site build)."""
         replies: list[Reply] = []
         for number in rounds:
-            blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *self.standings_blocks(slug, tr)]
+            blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)),
+                      *standings_blocks(self.store.tournament(slug), tr)]
             replies += _replies(blocks)
             if self.settings.channel is not None:
                 channel_tr = translator(self.settings.language)
                 channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
-                                  *self.standings_blocks(slug, channel_tr)]
+                                  *standings_blocks(self.store.tournament(slug), channel_tr)]
                 replies += _replies(channel_blocks, chat_id=self.settings.channel)
             if self.on_round_complete is not None:
                 self.on_round_complete(slug, number)
@@ -786,7 +629,7 @@ class BotService:
             self.on_change(slug)
         state = self.store.state(slug)
         replies = _replies([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
-                            *self.round_blocks(state, number, tr)])
+                            *round_blocks(state, number, tr)])
         return replies + self._notify_pairings(slug, number)
 
     def _notify_pairings(self, slug: str, number: int) -> list[Reply]:
@@ -878,63 +721,11 @@ class BotService:
         return {player.id: player.name for player in state.base.players}
 
     @staticmethod
-    def _colour_word(tournament: Tournament, first: bool) -> str:
-        if tournament.game is GameKind.XIANGQI:
-            return "红 Red" if first else "黑 Black"
-        return "White" if first else "Black"
-
-    @staticmethod
     def _find_players(tournament: Tournament, query: str):
         if query.isdigit():
             return [player for player in tournament.players if player.id == int(query)]
         folded = query.casefold()
         return [player for player in tournament.players if folded in player.name.casefold()]
-
-
-_FORMAT_NAMES = {
-    PlayoffFormat.MATCH: M.PLAYOFF_FORMAT_MATCH,
-    PlayoffFormat.ROUND_ROBIN: M.PLAYOFF_FORMAT_ROUND_ROBIN,
-    PlayoffFormat.KNOCKOUT: M.PLAYOFF_FORMAT_KNOCKOUT,
-}
-
-
-def _playoff_standings(tournament: Tournament) -> tuple[Standings, PlayoffStandings | None]:
-    """The final standings, and the play-offs behind them when the rules name any (RULES.md 6)."""
-    final = final_standings(tournament)
-    return final.standings, final.playoffs
-
-
-def _stage_name(stage: PlayoffStage, tr: Translator) -> str:
-    """A stage of ``ranking.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
-    name = stage.name
-    armageddon = name.endswith(" armageddon")
-    name = name.removesuffix(" armageddon")
-    if name.startswith("semi-final "):
-        text = tr.format(M.PLAYOFF_STAGE_SEMIFINAL, number=name.removeprefix("semi-final "))
-    else:
-        message = {"match": M.PLAYOFF_STAGE_MATCH, "round robin": M.PLAYOFF_STAGE_ROUND_ROBIN,
-                   "final": M.PLAYOFF_STAGE_FINAL, "third place": M.PLAYOFF_STAGE_THIRD_PLACE}.get(name)
-        text = tr.gettext(message) if message else name
-    return tr.format(M.PLAYOFF_STAGE_ARMAGEDDON, stage=text) if armageddon else text
-
-
-def _board_row(game: Game, names: dict[int, str]) -> list[str]:
-    result = game.result.value if game.result else "…"
-    return [str(game.board), shorten(names[game.white], 16), _short_result(result), shorten(names[game.black], 16)]
-
-
-def _points(value: float) -> str:
-    """Game points as scoresheets write them: 2½, ½, 3."""
-    whole, rest = divmod(value, 1)
-    if rest == 0:
-        return str(int(whole))
-    if rest == 0.5:
-        return (str(int(whole)) if whole else "") + "½"
-    return f"{value:g}"
-
-
-def _short_result(value: str) -> str:
-    return {"1/2-1/2": "½-½", "1/2-0": "½-0", "0-1/2": "0-½"}.get(value, value)
 
 
 def _result_buttons(tournament: Tournament) -> list[list[tuple[str, str]]]:

@@ -1,0 +1,267 @@
+"""The bot's HTML views of the core's values: the standings table (with its play-off marks),
+the team standings, a round's boards (team matches first), a player's card and the play-offs.
+
+Pure functions of a tournament (or its event-log state) and a ``Translator``; each returns
+blocks (escaped HTML lines and ``<pre>`` tables) that ``bot.replies.packed`` joins into
+messages.  Standings always come from ``ranking.final_standings``.
+"""
+
+from __future__ import annotations
+
+from bot import messages as M
+from bot.formatting import escape, pre_table, shorten
+from ranking import (
+    Game,
+    GameKind,
+    InputError,
+    PlayoffFormat,
+    PlayoffGroup,
+    PlayoffStage,
+    TeamStandings,
+    Tournament,
+    TournamentState,
+    board_points,
+    final_standings,
+    team_event_of,
+)
+from tiebreak.i18n import Translator
+from tiebreak.tables import format_column
+
+STANDINGS_DEFAULT_TOP = 20
+
+_FORMAT_NAMES = {
+    PlayoffFormat.MATCH: M.PLAYOFF_FORMAT_MATCH,
+    PlayoffFormat.ROUND_ROBIN: M.PLAYOFF_FORMAT_ROUND_ROBIN,
+    PlayoffFormat.KNOCKOUT: M.PLAYOFF_FORMAT_KNOCKOUT,
+}
+
+
+def player_names(tournament: Tournament) -> dict[int, str]:
+    """Starting number -> name."""
+    return {player.id: player.name for player in tournament.players}
+
+
+def colour_word(tournament: Tournament, first: bool) -> str:
+    """The first mover's colour (``first``) or the second's, in the game's own words."""
+    if tournament.game is GameKind.XIANGQI:
+        return "红 Red" if first else "黑 Black"
+    return "White" if first else "Black"
+
+
+def short_result(value: str) -> str:
+    """A result as a phone shows it well: ``½-½`` for ``1/2-1/2``."""
+    return {"1/2-1/2": "½-½", "1/2-0": "½-0", "0-1/2": "0-½"}.get(value, value)
+
+
+# -- standings ------------------------------------------------------------------------------------
+
+def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP) -> list[str]:
+    """The standings table; with a play-off rule, the places the play-off decided, a ``*``
+    on the players whose place still needs it, and what the play-off still has to play."""
+    final = final_standings(tournament)
+    standings, playoffs = final.standings, final.playoffs
+    required = playoffs.required if playoffs is not None else frozenset()
+    rows = standings.rows if top is None else standings.rows[:top]
+    codes = list(standings.tiebreaks)[:4]  # a phone shows a few columns well
+    columns = [format_column([row.points for row in rows])]
+    columns += [format_column([row.values[code] for row in rows]) for code in codes]
+    table = [[str(row.rank) + ("*" if row.player.id in required else ""), shorten(row.player.name, 18),
+              *(column[index] for column in columns)]
+             for index, row in enumerate(rows)]
+    heading = f"<b>{escape(standings.tournament.name)}</b>\n" + escape(
+        tr.format(M.STANDINGS_AFTER, round=standings.after_round))
+    if top is not None and top < len(standings.rows):
+        heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
+    header = ["#", "", "Pts", *codes]
+    blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
+    if playoffs is not None and playoffs.groups:
+        names = {row.player.id: row.player.name for row in standings.rows}
+        lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []
+        for group in playoffs.groups:
+            lines.append(_playoff_group_line(group, names, tr))
+            lines += [tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                black=names[game.black]) for game in group.pending]
+        blocks.append(escape("\n".join(lines)))
+    return blocks
+
+
+def team_standings_blocks(tournament: Tournament, standings: TeamStandings, tr: Translator) -> list[str]:
+    """The team standings: place, team, match points, game points, the first tie-breaks."""
+    codes = [code for code in standings.tiebreaks if code not in ("MP", "GP")][:3]
+    rows = standings.rows
+    columns = [format_column([row.match_points for row in rows]),
+               format_column([row.game_points for row in rows])]
+    columns += [format_column([row.values[code] for row in rows]) for code in codes]
+    table = [[str(row.rank), shorten(row.team.name, 16), *(column[index] for column in columns)]
+             for index, row in enumerate(rows)]
+    heading = f"<b>{escape(tournament.name)}</b>\n" + escape(
+        tr.format(M.TEAM_STANDINGS_AFTER, round=standings.after_round))
+    header = ["#", "", "MP", "GP", *codes]
+    return [heading, *pre_table(header, table, [True, False, True, True, *([True] * len(codes))])]
+
+
+# -- a round ---------------------------------------------------------------------------------------
+
+def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[str]:
+    """Round ``number``: its team matches (if any), its other boards, its byes."""
+    names = player_names(state.base)
+    blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
+    games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
+    if state.base.teams:
+        matched, match_blocks = _team_match_blocks(state, number, names)
+        blocks += match_blocks
+        games = [game for game in games if (game.round, game.board) not in matched]
+    if games:
+        blocks += pre_table(_board_header(state.base), [_board_row(game, names) for game in games],
+                            [True, False, False, False])
+    for (round_number, player), bye in sorted(state.byes.items()):
+        if round_number == number:
+            blocks.append(escape(tr.format(M.BYE_LINE, name=names[player])) + f" ({bye.kind.value})")
+    return blocks
+
+
+def _team_match_blocks(state: TournamentState, number: int,
+                       names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
+    """The round's team matches: a heading with the match score (game points so far, with
+    ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
+    try:
+        event = team_event_of(state.snapshot())
+    except InputError:
+        return set(), []
+    teams = {team.id: team for team in event.teams}
+    header = _board_header(state.base)
+    shown: set[tuple[int, int]] = set()
+    blocks: list[str] = []
+    for match in sorted((m for m in event.matches if m.round == number),
+                        key=lambda m: min((game.board for game in m.boards), default=0)):
+        first, second = teams[match.first], teams[match.second]
+        own = other = 0.0
+        for game in match.boards:
+            shown.add((game.round, game.board))
+            white, black = board_points(event.scoring.game, game.result)
+            first_white = game.white in first.roster or game.black in second.roster
+            own += white if first_white else black
+            other += black if first_white else white
+        if match.forfeit is not None:
+            score = match.forfeit
+        elif match.first_points is not None and match.second_points is not None:
+            score = f"{_points(match.first_points)}–{_points(match.second_points)}"
+        else:
+            score = f"{_points(own)}–{_points(other)}"
+        unfinished = match.forfeit is None and match.first_points is None and (
+            not match.boards or any(game.result is None for game in match.boards))
+        blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
+                      + (" …" if unfinished else ""))
+        if match.boards:
+            blocks += pre_table(header, [_board_row(game, names) for game in match.boards],
+                                [True, False, False, False])
+    return shown, blocks
+
+
+def _board_header(tournament: Tournament) -> list[str]:
+    return ["", colour_word(tournament, True), "", colour_word(tournament, False)]
+
+
+def _board_row(game: Game, names: dict[int, str]) -> list[str]:
+    result = game.result.value if game.result else "…"
+    return [str(game.board), shorten(names[game.white], 16), short_result(result), shorten(names[game.black], 16)]
+
+
+def _points(value: float) -> str:
+    """Game points as scoresheets write them: 2½, ½, 3."""
+    whole, rest = divmod(value, 1)
+    if rest == 0:
+        return str(int(whole))
+    if rest == 0.5:
+        return (str(int(whole)) if whole else "") + "½"
+    return f"{value:g}"
+
+
+# -- a player ---------------------------------------------------------------------------------------
+
+def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> list[str]:
+    """A player's card: place and points, then each round's board, colour, opponent, result."""
+    tournament = state.snapshot()
+    standings = final_standings(tournament).standings
+    row = next(row for row in standings.rows if row.player.id == player_id)
+    names = player_names(state.base)
+    lines = [f"<b>{escape(tr.format(M.PLAYER_LINE, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
+    table = []
+    for (number, board), game in sorted(state.games.items()):
+        if player_id not in (game.white, game.black):
+            continue
+        white = game.white == player_id
+        opponent = names[game.black if white else game.white]
+        colour = colour_word(tournament, white)[:1].upper()
+        result = game.result.value if game.result else "…"
+        table.append([str(number), str(board), colour, shorten(opponent, 16), short_result(result)])
+    for (number, player), bye in sorted(state.byes.items()):
+        if player == player_id:
+            table.append([str(number), "", "", bye.kind.value, ""])
+    table.sort(key=lambda cells: int(cells[0]))
+    if table:
+        lines += pre_table(["R", "B", "", "", ""], table, [True, True, False, False, False])
+    return lines
+
+
+# -- the play-offs ------------------------------------------------------------------------------------
+
+def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
+    """The play-offs in detail: each group, its stages and games, and what is still to play."""
+    final = final_standings(tournament)
+    standings, playoffs = final.standings, final.playoffs
+    heading = f"<b>{escape(tournament.name)}</b>"
+    if playoffs is None:
+        return [heading, escape(tr.gettext(M.NO_PLAYOFF_RULE))]
+    if standings.after_round < tournament.rounds:
+        return [heading, escape(tr.format(M.PLAYOFF_AFTER_LAST_ROUND, round=tournament.rounds))]
+    if not playoffs.groups:
+        return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]
+    names = {row.player.id: row.player.name for row in standings.rows}
+    blocks = [heading]
+    for group in playoffs.groups:
+        lines = [f"<b>{escape(_playoff_group_line(group, names, tr))}</b>"]
+        if group.eliminated:
+            lines.append(escape(tr.format(M.PLAYOFF_ELIMINATED,
+                                          players=", ".join(names[player] for player in group.eliminated))))
+        for stage in group.stages:
+            lines.append(escape(_stage_name(stage, tr)) + (" ✓" if stage.decided else ""))
+            for game in stage.games:
+                if game.result is None:
+                    line = tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                     black=names[game.black])
+                else:
+                    line = tr.format(M.PLAYOFF_GAME_RESULT, round=game.round, white=names[game.white],
+                                     black=names[game.black], result=short_result(game.result.value))
+                lines.append("  " + escape(line))
+        if group.pending:
+            lines.append(escape(tr.gettext(M.PLAYOFF_PENDING_HEADER)))
+            lines += ["  " + escape(tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
+                                              black=names[game.black])) for game in group.pending]
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def _playoff_group_line(group: PlayoffGroup, names: dict[int, str], tr: Translator) -> str:
+    last = group.first_place + len(group.players) - 1
+    places = f"{group.first_place}-{last}" if last > group.first_place else str(group.first_place)
+    form = tr.gettext(_FORMAT_NAMES[group.format])
+    if group.decided:
+        return tr.format(M.PLAYOFF_DECIDED, places=places, format=form,
+                         players=", ".join(names[player] for player in group.order))
+    return tr.format(M.PLAYOFF_REQUIRED, places=places, format=form,
+                     players=", ".join(names[player] for player in group.players))
+
+
+def _stage_name(stage: PlayoffStage, tr: Translator) -> str:
+    """A stage of ``ranking.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
+    name = stage.name
+    armageddon = name.endswith(" armageddon")
+    name = name.removesuffix(" armageddon")
+    if name.startswith("semi-final "):
+        text = tr.format(M.PLAYOFF_STAGE_SEMIFINAL, number=name.removeprefix("semi-final "))
+    else:
+        message = {"match": M.PLAYOFF_STAGE_MATCH, "round robin": M.PLAYOFF_STAGE_ROUND_ROBIN,
+                   "final": M.PLAYOFF_STAGE_FINAL, "third place": M.PLAYOFF_STAGE_THIRD_PLACE}.get(name)
+        text = tr.gettext(message) if message else name
+    return tr.format(M.PLAYOFF_STAGE_ARMAGEDDON, stage=text) if armageddon else text
