@@ -17,7 +17,7 @@ from bot.app import TOKEN_VARIABLE, build_application, quiet_http_logs
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteCommand
-from ranking.errors import InputError
+from ranking import InputError
 from tiebreak.config import load_config
 from tiebreak.library import import_configured
 from tiebreak.store import SQLiteStore

@@ -1,11 +1,19 @@
-"""python-telegram-bot handlers: each turns an update into a ``Who`` and some text, asks
-``BotService`` (in a worker thread: the store is SQLite) and sends the replies back."""
+"""python-telegram-bot handlers, as its own examples write them: one small async handler per
+command, one for result messages, one for documents, one for the inline buttons, and one error
+handler; ``register`` adds them all to the Application (``bot/app.py`` builds it, and the
+console mode runs the same one).
+
+A handler only turns the update into a ``Who`` and some text, runs the command
+(``bot/players.py``, ``bot/arbiters.py``) in a worker thread (the store is SQLite, which
+blocks), and sends the replies back.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
+from typing import ParamSpec
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.constants import ParseMode
@@ -19,37 +27,19 @@ from telegram.ext import (
     filters,
 )
 
+from bot import arbiters, callbacks, players
 from bot import messages as M
-from bot.service import BotService, Reply, Who
+from bot.callbacks import Action
+from bot.replies import Reply
+from bot.service import BotService, ButtonCommand, Command, Who
 
 log = logging.getLogger(__name__)
-
-#: command -> (service method, whether it takes the command's arguments)
-COMMANDS = {
-    "start": ("start", True),
-    "help": ("start", False),
-    "tournaments": ("tournaments", False),
-    "standings": ("standings", True),
-    "round": ("round", True),
-    "teams": ("teams", False),
-    "playoff": ("playoff", True),
-    "player": ("player", True),
-    "iam": ("iam", True),
-    "me": ("me", False),
-    "subscribe": ("subscribe", False),
-    "unsubscribe": ("unsubscribe", False),
-    "language": ("language", True),
-    "enter": ("enter", False),
-    "undo": ("undo", False),
-    "pair": ("pair", False),
-    "withdraw": ("withdraw", True),
-    "import": ("import_help", False),
-    "export": ("export", False),
-    "arbiters": ("arbiters", True),
-}
+P = ParamSpec("P")
+Context = ContextTypes.DEFAULT_TYPE
 
 
-def who(update: Update) -> Who:
+def who_of(update: Update) -> Who:
+    """The sender of ``update``, their chat, language and the update's ids."""
     user = update.effective_user
     chat = update.effective_chat
     message = update.effective_message
@@ -58,11 +48,22 @@ def who(update: Update) -> Who:
                message_id=message.message_id if message else None, update_id=update.update_id)
 
 
-def service_of(context: ContextTypes.DEFAULT_TYPE) -> BotService:
+def service_of(context: Context) -> BotService:
     return context.application.bot_data["service"]
 
 
-async def send(context: ContextTypes.DEFAULT_TYPE, update: Update, replies: list[Reply]) -> None:
+def arguments(context: Context) -> str:
+    """The words after the command."""
+    return " ".join(context.args or [])
+
+
+async def answer(update: Update, context: Context, command: Command[P], *args: P.args, **kwargs: P.kwargs) -> None:
+    """Run ``command`` for the update's sender in a worker thread and send its replies."""
+    replies = await asyncio.to_thread(command, service_of(context), who_of(update), *args, **kwargs)
+    await send(context, update, replies)
+
+
+async def send(context: Context, update: Update, replies: list[Reply]) -> None:
     """Send (or edit) every reply; a reply to another chat (the channel, a subscriber) goes there."""
     query = update.callback_query
     chat_id = update.effective_chat.id if update.effective_chat else None
@@ -84,62 +85,199 @@ async def send(context: ContextTypes.DEFAULT_TYPE, update: Update, replies: list
                                            disable_web_page_preview=True)
 
 
-async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    message = update.effective_message
-    command = message.text.split()[0].lstrip("/").split("@")[0].lower()
-    method_name, takes_arguments = COMMANDS[command]
-    service = service_of(context)
-    person = who(update)
-    arguments = " ".join(context.args or [])
-    if method_name == "unsubscribe":
-        replies = await asyncio.to_thread(service.subscribe, person, False)
-    elif method_name == "import_help":
-        replies = [Reply(service.tr(person).gettext(M.IMPORT_HELP))]
-    elif takes_arguments:
-        replies = await asyncio.to_thread(getattr(service, method_name), person, arguments)
+# -- players' commands ----------------------------------------------------------------------------
+
+async def on_start(update: Update, context: Context) -> None:
+    """/start [SLUG]: the help; a deep link selects tournament SLUG."""
+    await answer(update, context, players.start, arguments(context))
+
+
+async def on_help(update: Update, context: Context) -> None:
+    await answer(update, context, players.start)
+
+
+async def on_tournaments(update: Update, context: Context) -> None:
+    await answer(update, context, players.tournaments)
+
+
+async def on_standings(update: Update, context: Context) -> None:
+    """/standings [N]"""
+    await answer(update, context, players.standings, arguments(context))
+
+
+async def on_round(update: Update, context: Context) -> None:
+    """/round [N]"""
+    await answer(update, context, players.round, arguments(context))
+
+
+async def on_teams(update: Update, context: Context) -> None:
+    await answer(update, context, players.teams)
+
+
+async def on_playoff(update: Update, context: Context) -> None:
+    """/playoff: the play-offs; /playoff WHITE BLACK RESULT: an arbiter enters a play-off result."""
+    if arguments(context).strip():
+        await answer(update, context, arbiters.playoff_result, arguments(context))
     else:
-        replies = await asyncio.to_thread(getattr(service, method_name), person)
-    await send(context, update, replies)
+        await answer(update, context, players.playoff)
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    replies = await asyncio.to_thread(service_of(context).text, who(update), update.effective_message.text)
-    await send(context, update, replies)
+async def on_player(update: Update, context: Context) -> None:
+    """/player NAME|NUMBER"""
+    await answer(update, context, players.player, arguments(context))
 
 
-async def on_document(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_iam(update: Update, context: Context) -> None:
+    """/iam NUMBER"""
+    await answer(update, context, players.iam, arguments(context))
+
+
+async def on_me(update: Update, context: Context) -> None:
+    await answer(update, context, players.me)
+
+
+async def on_subscribe(update: Update, context: Context) -> None:
+    await answer(update, context, players.subscribe)
+
+
+async def on_unsubscribe(update: Update, context: Context) -> None:
+    await answer(update, context, players.subscribe, False)
+
+
+async def on_language(update: Update, context: Context) -> None:
+    """/language [NAME]"""
+    await answer(update, context, players.language, arguments(context))
+
+
+# -- arbiters' commands ------------------------------------------------------------------------------
+
+async def on_enter(update: Update, context: Context) -> None:
+    await answer(update, context, arbiters.enter)
+
+
+async def on_undo(update: Update, context: Context) -> None:
+    await answer(update, context, arbiters.undo)
+
+
+async def on_pair(update: Update, context: Context) -> None:
+    await answer(update, context, arbiters.pair)
+
+
+async def on_withdraw(update: Update, context: Context) -> None:
+    """/withdraw NUMBER [ROUND]"""
+    await answer(update, context, arbiters.withdraw, arguments(context))
+
+
+async def on_import(update: Update, context: Context) -> None:
+    """/import without a file (with one, the caption of a document: ``on_document``)."""
+    await answer(update, context, arbiters.import_help)
+
+
+async def on_export(update: Update, context: Context) -> None:
+    await answer(update, context, arbiters.export)
+
+
+async def on_arbiters(update: Update, context: Context) -> None:
+    """/arbiters [add|remove USER]"""
+    await answer(update, context, arbiters.arbiters, arguments(context))
+
+
+#: every command and its handler (``bot/app.py``'s MENU lists those Telegram offers in its menu)
+COMMANDS = {
+    "start": on_start,
+    "help": on_help,
+    "tournaments": on_tournaments,
+    "standings": on_standings,
+    "round": on_round,
+    "teams": on_teams,
+    "playoff": on_playoff,
+    "player": on_player,
+    "iam": on_iam,
+    "me": on_me,
+    "subscribe": on_subscribe,
+    "unsubscribe": on_unsubscribe,
+    "language": on_language,
+    "enter": on_enter,
+    "undo": on_undo,
+    "pair": on_pair,
+    "withdraw": on_withdraw,
+    "import": on_import,
+    "export": on_export,
+    "arbiters": on_arbiters,
+}
+
+
+# -- messages, documents, buttons --------------------------------------------------------------------
+
+async def on_text(update: Update, context: Context) -> None:
+    """A message that is not a command: result lines from an arbiter."""
+    await answer(update, context, arbiters.text, update.effective_message.text)
+
+
+async def on_document(update: Update, context: Context) -> None:
     """A TRF or TOML sent with the caption /import [SLUG] (or none), or a paired round with /pair."""
     message = update.effective_message
     document = message.document
     caption = (message.caption or "").strip()
     file = await document.get_file()
     content = bytes(await file.download_as_bytearray())
-    service = service_of(context)
     name = document.file_name or "document"
     if caption.startswith("/pair"):
-        replies = await asyncio.to_thread(service.pair_from_file, who(update), name, content)
+        await answer(update, context, arbiters.pair_from_file, name, content)
     else:
         argument = caption.removeprefix("/import").strip() if caption.startswith("/import") else ""
-        replies = await asyncio.to_thread(service.import_file, who(update), name, content, argument)
-    await send(context, update, replies)
+        await answer(update, context, arbiters.import_file, name, content, argument)
 
 
-async def on_callback(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    query = update.callback_query
+#: every kind of inline button and the command that answers a press (``bot/callbacks.py``)
+BUTTONS: dict[Action, ButtonCommand] = {
+    Action.SELECT: players.select,
+    Action.LANGUAGE: players.choose_language,
+    Action.MENU: arbiters.board_menu,
+    Action.BOARD: arbiters.choose_board,
+    Action.RESULT: arbiters.choose_result,
+    Action.CONFIRM: arbiters.confirm_result,
+    Action.REPLACE: arbiters.replace_result,
+    Action.KEEP: arbiters.keep_result,
+}
+
+
+def press(service: BotService, who: Who, data: str) -> list[Reply]:
+    """The replies to a pressed inline button, by its ``callback_data`` (Telegram-free, like
+    the commands)."""
     try:
-        await query.answer()
+        pressed = callbacks.decode(data)
+    except ValueError:
+        return players.not_understood(service, who)
+    return BUTTONS[pressed.action](service, who, pressed)
+
+
+async def on_button(update: Update, context: Context) -> None:
+    """A pressed button of the bot's (``callbacks.PATTERN``)."""
+    await _acknowledge(update)
+    await answer(update, context, press, update.callback_query.data or "")
+
+
+async def on_unknown_button(update: Update, context: Context) -> None:
+    """Callback data that no button of the bot carries."""
+    await _acknowledge(update)
+    await answer(update, context, players.not_understood)
+
+
+async def _acknowledge(update: Update) -> None:
+    """Answer the callback query: the client shows a spinner on the button until then."""
+    try:
+        await update.callback_query.answer()
     except BadRequest as error:  # e.g. "query is too old" when Telegram delivers a press again
         log.info("could not answer a button press: %s", error)
-    replies = await asyncio.to_thread(service_of(context).callback, who(update), query.data or "")
-    await send(context, update, replies)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: Context) -> None:
     """Log the error; tell the user something went wrong, without internals."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.effective_chat is not None:
         service = service_of(context)
-        text = service.tr(who(update)).gettext(M.INTERNAL_ERROR)
+        text = service.tr(who_of(update)).gettext(M.INTERNAL_ERROR)
         try:
             await context.bot.send_message(update.effective_chat.id, text)
         except Exception:  # the error may be the network itself
@@ -147,9 +285,12 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def register(application: Application, service: BotService) -> None:
+    """Add the handlers to ``application``, serving ``service``."""
     application.bot_data["service"] = service
-    application.add_handler(CommandHandler(list(COMMANDS), on_command))
+    for command, handler in COMMANDS.items():
+        application.add_handler(CommandHandler(command, handler))
     application.add_handler(MessageHandler(filters.Document.ALL, on_document))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, on_text))
-    application.add_handler(CallbackQueryHandler(on_callback))
+    application.add_handler(CallbackQueryHandler(on_button, pattern=callbacks.PATTERN))
+    application.add_handler(CallbackQueryHandler(on_unknown_button))
     application.add_error_handler(on_error)

@@ -16,6 +16,7 @@ import pytest
 from fake_telegram import FakeTelegram, running
 from telegram.ext import Application
 
+from bot import arbiters
 from bot import messages as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
@@ -55,7 +56,7 @@ def service(store: SQLiteStore) -> BotService:
     """The xiangqi round robin, round 1 paired (boards 1-10, 2-9, 3-8, 4-7, 5-6), no result yet."""
     store.create(SLUG, replace(load_tournament(XIANGQI), games=()), Source("cli:test"))
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
-    service.pair(Who(CHIEF, CHIEF))
+    arbiters.pair(service, Who(CHIEF, CHIEF))
     return service
 
 
@@ -189,7 +190,7 @@ async def test_arbiter_corrects_a_result_with_the_yes_button(server: FakeTelegra
 
 @pytest.mark.asyncio
 async def test_a_player_reads_the_standings(server: FakeTelegram, service: BotService, store: SQLiteStore) -> None:
-    service.text(Who(CHIEF, CHIEF), "R1 B1 1-0\nR1 B2 0-1")
+    arbiters.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0\nR1 B2 0-1")
     async with running(bot(server, service)) as errors:
         [standings] = await exchange(server, server.command(PLAYER, "standings"), PLAYER)
         assert standings["parse_mode"] == "HTML"
@@ -332,7 +333,7 @@ async def test_import_a_document_and_export_it_back(server: FakeTelegram, servic
 
 @pytest.mark.asyncio
 async def test_export_sends_two_documents(server: FakeTelegram, service: BotService, store: SQLiteStore) -> None:
-    service.text(Who(CHIEF, CHIEF), "R1 B1 1-0")
+    arbiters.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0")
     async with running(bot(server, service)) as errors:
         trf, toml = await exchange(server, server.command(PLAYER, "export"), PLAYER, replies=2)
     assert errors == []

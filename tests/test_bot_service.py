@@ -1,5 +1,5 @@
-"""The bot's service layer (bot/service.py) without Telegram: every command and message of
-players and arbiters against a real SQLite store in a temporary directory."""
+"""The bot without Telegram (bot/players.py, bot/arbiters.py, bot/service.py): every command and
+message of players and arbiters against a real SQLite store in a temporary directory."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
+from bot import arbiters, players
 from bot import messages as M
+from bot.callbacks import Action, encode
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
+from bot.handlers import press
 from bot.messages import format_problem, translator
 from bot.parsing import MAX_CALLBACK_BYTES, encode_callback, parse_message
 from bot.replies import Reply
@@ -120,7 +123,7 @@ def import_swiss(store: SQLiteStore, slug: str = "swiss", *, unplayed_last_round
 def rr(service: BotService, store: SQLiteStore) -> str:
     """The xiangqi round robin with round 1 paired (Berger: 1-10, 2-9, 3-8, 4-7, 5-6) and no result."""
     slug = import_round_robin(store)
-    replies = service.pair(who(CHIEF))
+    replies = arbiters.pair(service, who(CHIEF))
     assert replies[0].text.startswith(escape(translator("en").format(M.PAIRED, round=1, boards=5)))
     return slug
 
@@ -132,9 +135,9 @@ def names(store: SQLiteStore, slug: str) -> dict[int, str]:
 def recorded(store: SQLiteStore, slug: str, round_number: int, board: int, result: str, lang: str = "en",
              message: str = M.RESULT_RECORDED, **extra: object) -> str:
     g = game(store, slug, round_number, board)
-    players = names(store, slug)
-    return escape(translator(lang).format(message, round=round_number, board=board, white=players[g.white],
-                                          black=players[g.black], result=result, **extra))
+    name_of = names(store, slug)
+    return escape(translator(lang).format(message, round=round_number, board=board, white=name_of[g.white],
+                                          black=name_of[g.black], result=result, **extra))
 
 
 # -- choosing a tournament -------------------------------------------------------------------
@@ -145,9 +148,9 @@ def test_start_with_a_deep_link_selects_the_tournament(service: BotService, stor
     import_swiss(store)
     stranger = who(STRANGER)
     assert service.selected(stranger) is None  # two tournaments, none chosen
-    assert text_of(service.standings(stranger)) == escape(translator("en").gettext(M.NO_TOURNAMENT_SELECTED))
+    assert text_of(players.standings(service, stranger)) == escape(translator("en").gettext(M.NO_TOURNAMENT_SELECTED))
 
-    replies = service.start(who(STRANGER), "swiss")
+    replies = players.start(service, who(STRANGER), "swiss")
     assert_telegram_html(replies)
     text = text_of(replies)
     assert text.startswith("Tournament: <b>Atlantic Open 2026</b>\n")
@@ -156,68 +159,68 @@ def test_start_with_a_deep_link_selects_the_tournament(service: BotService, stor
     assert service.selected(who(STRANGER)) == "swiss"
     assert store.user(STRANGER).chat_id == STRANGER
 
-    unknown = service.start(who(STRANGER), "no-such-slug")
+    unknown = players.start(service, who(STRANGER), "no-such-slug")
     assert "Tournament:" not in text_of(unknown)
     assert service.selected(who(STRANGER)) == "swiss"  # unchanged
 
-    chief = text_of(service.start(who(CHIEF, "vi"), "xq"))
+    chief = text_of(players.start(service, who(CHIEF, "vi"), "xq"))
     assert chief.startswith(translator("vi").format(M.TOURNAMENT_SELECTED,
                                                     name="<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>"))
     assert escape(translator("vi").gettext(M.HELP_ARBITER)) in chief
 
 
 def test_tournaments_buttons_and_selecting_by_callback(service: BotService, store: SQLiteStore) -> None:
-    assert text_of(service.tournaments(who(PLAYER))) == "There are no tournaments yet."
+    assert text_of(players.tournaments(service, who(PLAYER))) == "There are no tournaments yet."
     import_round_robin(store)
     import_swiss(store)
-    [menu] = service.tournaments(who(PLAYER))
+    [menu] = players.tournaments(service, who(PLAYER))
     assert_telegram_html([menu])
     assert menu.text == "Tournaments"
     assert [(b.text, b.data) for b in buttons(menu)] == [
         ("Hanoi–Hangzhou Xiangqi Invitational 2026", encode_callback("sel", store.tournament_key("xq"))),
         ("Atlantic Open 2026", encode_callback("sel", store.tournament_key("swiss"))),
     ]
-    [chosen] = service.callback(who(PLAYER, "es"), buttons(menu)[1].data)
+    [chosen] = press(service, who(PLAYER, "es"), buttons(menu)[1].data)
     assert chosen.edit
     assert chosen.text == translator("es").format(M.TOURNAMENT_SELECTED, name="<b>Atlantic Open 2026</b>")
     assert service.selected(who(PLAYER)) == "swiss"
-    [again] = service.tournaments(who(PLAYER))
+    [again] = players.tournaments(service, who(PLAYER))
     assert [b.text for b in buttons(again)] == ["Hanoi–Hangzhou Xiangqi Invitational 2026", "✓ Atlantic Open 2026"]
-    assert "Atlantic Open 2026" in text_of(service.standings(who(PLAYER)))
+    assert "Atlantic Open 2026" in text_of(players.standings(service, who(PLAYER)))
 
 
 def test_the_only_tournament_is_selected_without_asking(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
     assert service.selected(who(PLAYER)) == "swiss"
-    assert "Atlantic Open 2026" in text_of(service.standings(who(PLAYER)))
+    assert "Atlantic Open 2026" in text_of(players.standings(service, who(PLAYER)))
 
 
 # -- players' commands ---------------------------------------------------------------------
 
 
 def evil_tournament() -> Tournament:
-    players = (Player(1, EVIL, 2100), Player(2, "A&B", 2000), Player(3, "Lê <i>Văn</i> &amp; Co", 1900),
+    entrants = (Player(1, EVIL, 2100), Player(2, "A&B", 2000), Player(3, "Lê <i>Văn</i> &amp; Co", 1900),
                Player(4, "Plain", 1800))
     games = (Game(1, 1, 2, Result.WHITE_WINS, board=1), Game(1, 3, 4, Result.DRAW, board=2),
              Game(2, 2, 1, None, board=1), Game(2, 4, 3, None, board=2))
-    return Tournament("Open <b>&</b> Cup", players, 3, games, system=System.SWISS)
+    return Tournament("Open <b>&</b> Cup", entrants, 3, games, system=System.SWISS)
 
 
 def test_names_are_escaped_everywhere(service: BotService, store: SQLiteStore) -> None:
     store.create("evil", evil_tournament(), CLI)
     replies = {
-        "standings": service.standings(who(PLAYER)),
-        "round": service.round(who(PLAYER), "1"),
-        "current round": service.round(who(PLAYER)),
-        "player by name": service.player(who(PLAYER), "a&b"),
-        "player by number": service.player(who(PLAYER), "3"),
-        "players found": service.player(who(PLAYER), "<"),
-        "iam": service.iam(who(PLAYER), "1"),
-        "me": service.me(who(PLAYER)),
-        "result": service.text(who(CHIEF), "R2 B1 0-1\n<b>bold</b> & <i>"),
-        "start": service.start(who(PLAYER), "evil"),
-        "select": service.select(who(PLAYER), store.tournament_key("evil")),
-        "enter": service.enter(who(CHIEF)),
+        "standings": players.standings(service, who(PLAYER)),
+        "round": players.round(service, who(PLAYER), "1"),
+        "current round": players.round(service, who(PLAYER)),
+        "player by name": players.player(service, who(PLAYER), "a&b"),
+        "player by number": players.player(service, who(PLAYER), "3"),
+        "players found": players.player(service, who(PLAYER), "<"),
+        "iam": players.iam(service, who(PLAYER), "1"),
+        "me": players.me(service, who(PLAYER)),
+        "result": arbiters.text(service, who(CHIEF), "R2 B1 0-1\n<b>bold</b> & <i>"),
+        "start": players.start(service, who(PLAYER), "evil"),
+        "select": press(service, who(PLAYER), encode(Action.SELECT, store.tournament_key("evil"))),
+        "enter": arbiters.enter(service, who(CHIEF)),
     }
     for what, answer in replies.items():
         assert_telegram_html(answer)
@@ -247,28 +250,28 @@ def standing_rows(text: str) -> list[str]:
 def test_standings_top_n(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store, unplayed_last_round=False)
     standings = compute_standings(store.tournament("swiss"))
-    default = text_of(service.standings(who(PLAYER)))
+    default = text_of(players.standings(service, who(PLAYER)))
     assert default.startswith("<b>Atlantic Open 2026</b>\nStandings after round 7\nTop 20 of 24\n<pre>")
     assert len(standing_rows(default)) == 20
-    top5 = text_of(service.standings(who(PLAYER), "5"))
+    top5 = text_of(players.standings(service, who(PLAYER), "5"))
     assert "Top 5 of 24" in top5
     rows = standing_rows(top5)
     assert len(rows) == 5
     for row, expected in zip(rows, standings.rows[:5], strict=True):
         assert row.split()[0] == str(expected.rank)
         assert shorten(expected.player.name, 18) in html.unescape(row)
-    everyone = text_of(service.standings(who(PLAYER), "100"))
+    everyone = text_of(players.standings(service, who(PLAYER), "100"))
     assert "Top" not in everyone
     assert len(standing_rows(everyone)) == 24
-    spanish = text_of(service.standings(who(PLAYER, "es-ES"), "3"))
+    spanish = text_of(players.standings(service, who(PLAYER, "es-ES"), "3"))
     assert "Clasificación tras la ronda 7" in spanish
 
 
 def test_round_n(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
     tournament = store.tournament("swiss")
-    players = names(store, "swiss")
-    third = text_of(service.round(who(PLAYER), "3"))
+    name_of = names(store, "swiss")
+    third = text_of(players.round(service, who(PLAYER), "3"))
     assert third.startswith("<b>Atlantic Open 2026</b>\nRound 3\n<pre>")
     rows = standing_rows(third)
     games = sorted((g for g in tournament.games if g.round == 3), key=lambda g: g.board)
@@ -276,97 +279,98 @@ def test_round_n(service: BotService, store: SQLiteStore) -> None:
     for row, g in zip(rows, games, strict=True):
         shown = html.unescape(row)
         assert row.split()[0] == str(g.board)
-        white, black = shorten(players[g.white], 16), shorten(players[g.black], 16)
+        white, black = shorten(name_of[g.white], 16), shorten(name_of[g.black], 16)
         result = {"1/2-1/2": "½-½"}.get(g.result.value, g.result.value)
         assert re.search(rf"{re.escape(white)}\s+{re.escape(result)}\s+{re.escape(black)}$", shown), row
     for bye in (b for b in tournament.byes if b.round == 3):
-        assert f"Bye: {escape(players[bye.player])} ({bye.kind.value})" in third
-    current = text_of(service.round(who(PLAYER)))
+        assert f"Bye: {escape(name_of[bye.player])} ({bye.kind.value})" in third
+    current = text_of(players.round(service, who(PLAYER)))
     assert "Round 7" in current
     assert current.count("…") >= 11  # no results yet
-    assert text_of(service.round(who(PLAYER), "9")) == "Round 9 is not paired yet"
-    assert "第3轮" in text_of(service.round(who(PLAYER, "zh-hans"), "3"))
+    assert text_of(players.round(service, who(PLAYER), "9")) == "Round 9 is not paired yet"
+    assert "第3轮" in text_of(players.round(service, who(PLAYER, "zh-hans"), "3"))
 
 
 def test_player_by_name_and_number(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store, unplayed_last_round=False)
     standings = compute_standings(store.tournament("swiss"))
     zhang = next(row for row in standings.rows if row.player.id == 1)
-    by_name = text_of(service.player(who(PLAYER), "zhang"))
+    by_name = text_of(players.player(service, who(PLAYER), "zhang"))
     assert by_name.startswith(f"<b>1. Zhang, Wei: place {zhang.rank}, points 6</b>\n<pre>")
     assert len(standing_rows(by_name)) == 7
-    assert by_name == text_of(service.player(who(PLAYER), "1"))
+    assert by_name == text_of(players.player(service, who(PLAYER), "1"))
     # Lindqvist had a half-point bye in round 6: a row without an opponent.
-    lindqvist = text_of(service.player(who(PLAYER), "5"))
+    lindqvist = text_of(players.player(service, who(PLAYER), "5"))
     assert "Lindqvist, Erik" in lindqvist
     assert re.search(r"\n6\s+H\b", lindqvist)
-    several = text_of(service.player(who(PLAYER), "AR"))
+    several = text_of(players.player(service, who(PLAYER), "AR"))
     matching = [p for p in store.tournament("swiss").players if "ar" in p.name.casefold()]
     assert len(matching) > 3
     assert several.split("\n") == ["Players matching “AR”:", *(f"{p.id}. {p.name}" for p in matching)]
-    assert text_of(service.player(who(PLAYER), "Kasparov")) == "No player matches “Kasparov”"
-    assert text_of(service.player(who(PLAYER), "99")) == "No player matches “99”"
-    assert text_of(service.player(who(PLAYER), " ")) == "Write a name or a starting number, e.g. /player 12"
+    assert text_of(players.player(service, who(PLAYER), "Kasparov")) == "No player matches “Kasparov”"
+    assert text_of(players.player(service, who(PLAYER), "99")) == "No player matches “99”"
+    assert text_of(players.player(service, who(PLAYER), " ")) == "Write a name or a starting number, e.g. /player 12"
     vi = translator("vi")
-    vietnamese = text_of(service.player(who(PLAYER, "vi"), "1"))
+    vietnamese = text_of(players.player(service, who(PLAYER, "vi"), "1"))
     assert vietnamese.startswith("<b>" + escape(vi.format(M.PLAYER_LINE, name="Zhang, Wei", number=1,
                                                            points=vi.format_number(zhang.points), rank=zhang.rank)))
 
 
 def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(service.me(who(PLAYER))) == escape(translator("en").gettext(M.WHO_ARE_YOU))
-    assert text_of(service.iam(who(PLAYER), "")) == "Write your starting number, e.g. /iam 12"
-    assert text_of(service.iam(who(PLAYER), "99")) == "Write your starting number, e.g. /iam 12"
-    assert text_of(service.iam(who(PLAYER), "3")) == "You are player 3: Silva, João Pedro"
+    assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").gettext(M.WHO_ARE_YOU))
+    assert text_of(players.iam(service, who(PLAYER), "")) == "Write your starting number, e.g. /iam 12"
+    assert text_of(players.iam(service, who(PLAYER), "99")) == "Write your starting number, e.g. /iam 12"
+    assert text_of(players.iam(service, who(PLAYER), "3")) == "You are player 3: Silva, João Pedro"
     prefs = store.user(PLAYER)
     assert (prefs.tournament, prefs.player_id, prefs.chat_id) == ("swiss", 3, PLAYER)
-    me = service.me(who(PLAYER))
+    me = players.me(service, who(PLAYER))
     assert_telegram_html(me)
-    assert text_of(me) == text_of(service.player(who(PLAYER), "3"))
+    assert text_of(me) == text_of(players.player(service, who(PLAYER), "3"))
     assert "Silva, João Pedro" in text_of(me)
 
 
 def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) -> None:
     slug = import_round_robin(store)
-    assert text_of(service.subscribe(who(PLAYER))) == escape(translator("en").gettext(M.SUBSCRIBE_NEEDS_PLAYER))
-    service.iam(who(PLAYER), "9")
-    service.language(who(PLAYER), "zh")
-    assert text_of(service.subscribe(who(PLAYER))) == translator("zh").gettext(M.SUBSCRIBED)
+    assert text_of(players.subscribe(service, who(PLAYER))) == (
+        escape(translator("en").gettext(M.SUBSCRIBE_NEEDS_PLAYER)))
+    players.iam(service, who(PLAYER), "9")
+    players.language(service, who(PLAYER), "zh")
+    assert text_of(players.subscribe(service, who(PLAYER))) == translator("zh").gettext(M.SUBSCRIBED)
     assert store.user(PLAYER).subscribed
-    service.iam(who(STRANGER), "1")  # not subscribed: no message
+    players.iam(service, who(STRANGER), "1")  # not subscribed: no message
 
-    replies = service.pair(who(CHIEF))
+    replies = arbiters.pair(service, who(CHIEF))
     assert_telegram_html(replies)
     to_player = [reply for reply in replies if reply.chat_id == PLAYER]
     assert [reply for reply in replies if reply.chat_id not in (None, PLAYER)] == []
     assert len(to_player) == 1
-    players = names(store, slug)
-    assert to_player[0].text == escape(translator("zh").format(M.YOUR_PAIRING, round=1, board=2, white=players[2],
-                                                               black=players[9]))
+    name_of = names(store, slug)
+    assert to_player[0].text == escape(translator("zh").format(M.YOUR_PAIRING, round=1, board=2, white=name_of[2],
+                                                               black=name_of[9]))
 
-    assert text_of(service.subscribe(who(PLAYER), False)) == translator("zh").gettext(M.UNSUBSCRIBED)
-    assert [reply for reply in service.pair(who(CHIEF)) if reply.chat_id is not None] == []
+    assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").gettext(M.UNSUBSCRIBED)
+    assert [reply for reply in arbiters.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
 
 
 def test_language_by_argument_and_by_callback(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(service.language(who(PLAYER), "es")) == "Idioma cambiado a Español"
-    assert "Clasificación tras la ronda 6" in text_of(service.standings(who(PLAYER, "en")))
-    assert text_of(service.language(who(PLAYER), "tieng viet")) == "Đã chuyển ngôn ngữ sang Tiếng Việt"
-    assert text_of(service.language(who(PLAYER), "klingon")) == escape(
+    assert text_of(players.language(service, who(PLAYER), "es")) == "Idioma cambiado a Español"
+    assert "Clasificación tras la ronda 6" in text_of(players.standings(service, who(PLAYER, "en")))
+    assert text_of(players.language(service, who(PLAYER), "tieng viet")) == "Đã chuyển ngôn ngữ sang Tiếng Việt"
+    assert text_of(players.language(service, who(PLAYER), "klingon")) == escape(
         translator("vi").format(M.UNKNOWN_LANGUAGE, language="klingon"))
 
-    [menu] = service.language(who(PLAYER))
+    [menu] = players.language(service, who(PLAYER))
     assert_telegram_html([menu])
     assert [(b.text, b.data) for b in buttons(menu)] == [
         ("English", "lang|en"), ("简体中文", "lang|zh"), ("Tiếng Việt", "lang|vi"), ("Español", "lang|es")]
-    [chosen] = service.callback(who(PLAYER), "lang|zh")
+    [chosen] = press(service, who(PLAYER), "lang|zh")
     assert chosen.edit and chosen.text == "语言已设为简体中文"
-    assert "第6轮后排名" in text_of(service.standings(who(PLAYER, "en")))
+    assert "第6轮后排名" in text_of(players.standings(service, who(PLAYER, "en")))
     assert store.user(PLAYER).language == "zh"
-    assert text_of(service.callback(who(PLAYER), "lang|xx")) == translator("zh").gettext(M.NOT_UNDERSTOOD)
-    assert text_of(service.callback(who(PLAYER), "")) == translator("zh").gettext(M.NOT_UNDERSTOOD)
+    assert text_of(press(service, who(PLAYER), "lang|xx")) == translator("zh").gettext(M.NOT_UNDERSTOOD)
+    assert text_of(press(service, who(PLAYER), "")) == translator("zh").gettext(M.NOT_UNDERSTOOD)
 
 
 # -- arbiters: results by text ---------------------------------------------------------------
@@ -389,7 +393,7 @@ def test_arbiter_enters_a_result_in_every_language(service: BotService, store: S
                                                     line: str, board: int, result: str) -> None:
     before = len(store.log(rr))
     arbiter = who(CHIEF, lang)
-    replies = service.text(arbiter, line)
+    replies = arbiters.text(service, arbiter, line)
     assert_telegram_html(replies)
     assert [reply.text for reply in replies] == [recorded(store, rr, 1, board, result, lang)]
     assert game(store, rr, 1, board).result == Result(result)
@@ -400,7 +404,8 @@ def test_arbiter_enters_a_result_in_every_language(service: BotService, store: S
 
 
 def test_several_results_in_one_message(service: BotService, store: SQLiteStore, rr: str) -> None:
-    replies = service.text(who(CHIEF), "R1 B1 1-0\n第1轮第2台 黑胜; ván 1 bàn 3 hòa\n# a remark\nronda 1 tablero 4 -+")
+    replies = arbiters.text(service, who(CHIEF),
+                            "R1 B1 1-0\n第1轮第2台 黑胜; ván 1 bàn 3 hòa\n# a remark\nronda 1 tablero 4 -+")
     assert_telegram_html(replies)
     assert replies[0].text.split("\n") == [recorded(store, rr, 1, 1, "1-0"), recorded(store, rr, 1, 2, "0-1"),
                                            recorded(store, rr, 1, 3, "1/2-1/2"), recorded(store, rr, 1, 4, "-+")]
@@ -409,15 +414,15 @@ def test_several_results_in_one_message(service: BotService, store: SQLiteStore,
 
 def test_a_foul_line(service: BotService, store: SQLiteStore, rr: str) -> None:
     message = "R1 B1 0-1 foul black 2\n第1轮第3台 红胜 黑犯规\nronda 1 tablero 4 1-0 falta blancas"
-    replies = service.text(who(CHIEF), message)
+    replies = arbiters.text(service, who(CHIEF), message)
     assert_telegram_html(replies)
-    players = names(store, rr)
+    name_of = names(store, rr)
     tr = translator("en")
     lines = replies[0].text.split("\n")
     assert lines[:2] == [recorded(store, rr, 1, 1, "0-1"),
-                         escape(tr.nformat(*M.FOULS_RECORDED, 2, round=1, board=1, count=2, player=players[10]))]
-    assert lines[3] == escape(tr.nformat(*M.FOULS_RECORDED, 1, round=1, board=3, count=1, player=players[8]))
-    assert lines[5] == escape(tr.nformat(*M.FOULS_RECORDED, 1, round=1, board=4, count=1, player=players[4]))
+                         escape(tr.nformat(*M.FOULS_RECORDED, 2, round=1, board=1, count=2, player=name_of[10]))]
+    assert lines[3] == escape(tr.nformat(*M.FOULS_RECORDED, 1, round=1, board=3, count=1, player=name_of[8]))
+    assert lines[5] == escape(tr.nformat(*M.FOULS_RECORDED, 1, round=1, board=4, count=1, player=name_of[4]))
     assert (game(store, rr, 1, 1).fouls_white, game(store, rr, 1, 1).fouls_black) == (0, 2)
     assert (game(store, rr, 1, 3).fouls_white, game(store, rr, 1, 3).fouls_black) == (0, 1)
     assert (game(store, rr, 1, 4).fouls_white, game(store, rr, 1, 4).fouls_black) == (1, 0)
@@ -434,7 +439,7 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
                                                     lang: str) -> None:
     message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 0-1\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
     arbiter = who(CHIEF, lang)
-    replies = service.text(arbiter, message)
+    replies = arbiters.text(service, arbiter, message)
     assert_telegram_html(replies)
     tr = translator(lang)
     parsed = parse_message(message, 1)
@@ -457,11 +462,11 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
 
 
 def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, rr: str) -> None:
-    service.text(who(CHIEF), "R1 B2 1-0")
-    assert text_of(service.text(who(CHIEF), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0",
+    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
+    assert text_of(arbiters.text(service, who(CHIEF), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0",
                                                                       message=M.RESULT_ALREADY_RECORDED)
     before = len(store.log(rr))
-    [question] = service.text(who(CHIEF, "es"), "R1 B2 0-1")
+    [question] = arbiters.text(service, who(CHIEF, "es"), "R1 B2 0-1")
     assert_telegram_html([question])
     assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="1-0", new="0-1")))
     key = store.tournament_key(rr)
@@ -469,10 +474,10 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
     assert len(store.log(rr)) == before  # nothing changes before the answer
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
-    assert text_of(service.callback(who(STRANGER), buttons(question)[0].data)) == "Only arbiters can enter results."
+    assert text_of(press(service, who(STRANGER), buttons(question)[0].data)) == "Only arbiters can enter results."
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
-    [fixed] = service.callback(who(CHIEF), buttons(question)[0].data)
+    [fixed] = press(service, who(CHIEF), buttons(question)[0].data)
     assert fixed.edit
     assert fixed.text == recorded(store, rr, 1, 2, "0-1", message=M.RESULT_CORRECTED, previous="1-0")
     assert game(store, rr, 1, 2).result is Result.BLACK_WINS
@@ -482,61 +487,61 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
 
 
 def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: str) -> None:
-    service.text(who(CHIEF), "R1 B2 1-0")
-    [question] = service.text(who(CHIEF), "R1 B2 ½-½")
+    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
+    [question] = arbiters.text(service, who(CHIEF), "R1 B2 ½-½")
     before = len(store.log(rr))
-    [kept] = service.callback(who(CHIEF, "zh"), buttons(question)[1].data)
+    [kept] = press(service, who(CHIEF, "zh"), buttons(question)[1].data)
     assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="1-0"))
     assert len(store.log(rr)) == before
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
 
 def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(service.undo(who(CHIEF))) == "Nothing to undo."
-    service.text(who(CHIEF), "R1 B2 1-0")
-    service.text(who(CHIEF), "R1 B3 0-1")
-    [question] = service.text(who(CHIEF), "R1 B2 1/2")
-    service.callback(who(CHIEF), buttons(question)[0].data)
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
+    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
+    arbiters.text(service, who(CHIEF), "R1 B3 0-1")
+    [question] = arbiters.text(service, who(CHIEF), "R1 B2 1/2")
+    press(service, who(CHIEF), buttons(question)[0].data)
     assert game(store, rr, 1, 2).result is Result.DRAW
 
-    service.arbiters(who(CHIEF), f"add {HELPER}")
-    assert text_of(service.undo(who(HELPER))) == "Nothing to undo."  # only your own entries
+    arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
+    assert text_of(arbiters.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
 
-    assert text_of(service.undo(who(CHIEF))) == "Undone: R1 B2 1/2-1/2"
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1/2-1/2"
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
-    assert text_of(service.undo(who(CHIEF))) == "Undone: R1 B3 0-1"
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B3 0-1"
     assert game(store, rr, 1, 3).result is None
-    assert text_of(service.undo(who(CHIEF))) == "Undone: R1 B2 1-0"
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1-0"
     assert game(store, rr, 1, 2).result is None
-    assert text_of(service.undo(who(CHIEF))) == "Nothing to undo."
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
     log = store.log(rr)
     assert [entry.event.kind for entry in log[-3:]] == [EventKind.CORRECTION, EventKind.ANNULMENT,
                                                         EventKind.ANNULMENT]
     assert all("undo" in entry.event.data for entry in log[-3:])
-    assert text_of(service.undo(who(STRANGER))) == "Only arbiters can enter results."
+    assert text_of(arbiters.undo(service, who(STRANGER))) == "Only arbiters can enter results."
 
 
 def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: SQLiteStore, rr: str) -> None:
     """README: "/undo takes back your last entry"; the foul written on the same line is part of it."""
-    service.text(who(CHIEF), "R1 B1 0-1 foul black 2")
+    arbiters.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
     assert game(store, rr, 1, 1).fouls_black == 2
-    assert text_of(service.undo(who(CHIEF))) == "Undone: R1 B1 0-1"
+    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B1 0-1"
     assert game(store, rr, 1, 1).result is None
     assert game(store, rr, 1, 1).fouls_black == 0  # fails: the FOUL event stays in force
 
 
 def test_a_redelivered_update_is_applied_once(service: BotService, store: SQLiteStore, rr: str) -> None:
     update = who(CHIEF)
-    assert service.text(update, "R1 B2 1-0\nR1 B3 0-1 foul black")
+    assert arbiters.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black")
     before = store.log(rr)
-    assert service.text(update, "R1 B2 1-0\nR1 B3 0-1 foul black") == []  # Telegram delivered it twice
+    assert arbiters.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black") == []  # Telegram delivered it twice
     assert store.log(rr) == before
     assert game(store, rr, 1, 3).fouls_black == 1
     assert len(store.submissions()) == 1
     key = store.tournament_key(rr)
     tap = who(CHIEF)
-    assert service.callback(tap, f"ec|{key}|1|4|1-0")
-    assert service.callback(tap, f"ec|{key}|1|4|1-0") == []
+    assert press(service, tap, f"ec|{key}|1|4|1-0")
+    assert press(service, tap, f"ec|{key}|1|4|1-0") == []
     assert kinds(store, rr).count(EventKind.RESULT) == 3
 
 
@@ -545,10 +550,10 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
                                                                     message: str) -> None:
     """DESIGN.md: "a Telegram update delivered twice is applied once".  The store's dedupe key
     rides on the first event appended, so an update that appended none is handled afresh."""
-    service.text(who(CHIEF), "R1 B2 1-0")
+    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
-    assert service.text(update, message)
-    assert service.text(update, message) == []  # fails: answered (and recorded) a second time
+    assert arbiters.text(service, update, message)
+    assert arbiters.text(service, update, message) == []  # fails: answered (and recorded) a second time
     assert [row["update_id"] for row in store.submissions()].count(update.update_id) == 1
 
 
@@ -557,35 +562,35 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
 
 def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteStore, rr: str) -> None:
     key = store.tournament_key(rr)
-    players = names(store, rr)
-    [menu] = service.enter(who(CHIEF))
+    name_of = names(store, rr)
+    [menu] = arbiters.enter(service, who(CHIEF))
     assert_telegram_html([menu])
     assert menu.text == "Round 1\nChoose a board"
     assert [b.data for b in buttons(menu)] == [f"eb|{key}|1|{board}" for board in range(1, 6)]
-    assert buttons(menu)[2].text == f"3: {players[3]} – {players[8]}"
+    assert buttons(menu)[2].text == f"3: {name_of[3]} – {name_of[8]}"
 
-    [results] = service.callback(who(CHIEF), buttons(menu)[2].data)
+    [results] = press(service, who(CHIEF), buttons(menu)[2].data)
     assert_telegram_html([results])
     assert results.edit
-    assert results.text == escape(f"Round 1, board 3: {players[3]} – {players[8]}") + "\nChoose the result"
+    assert results.text == escape(f"Round 1, board 3: {name_of[3]} – {name_of[8]}") + "\nChoose the result"
     assert [[(b.text, b.data) for b in row] for row in results.buttons] == [
         [("红胜 1-0", f"er|{key}|1|3|1-0"), ("和 ½-½", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-1", f"er|{key}|1|3|0-1")],
         [("+-", f"er|{key}|1|3|+-"), ("--", f"er|{key}|1|3|--"), ("-+", f"er|{key}|1|3|-+")],
         [("Back", f"menu|{key}")],
     ]
-    [back] = service.callback(who(CHIEF), f"menu|{key}")
+    [back] = press(service, who(CHIEF), f"menu|{key}")
     assert back.edit and [b.data for b in buttons(back)] == [b.data for b in buttons(menu)]
 
-    [confirm] = service.callback(who(CHIEF), buttons(results)[1].data)
+    [confirm] = press(service, who(CHIEF), buttons(results)[1].data)
     assert_telegram_html([confirm])
     assert confirm.edit
-    assert confirm.text == escape(f"Record round 1, board 3: {players[3]} – {players[8]} 1/2-1/2?")
+    assert confirm.text == escape(f"Record round 1, board 3: {name_of[3]} – {name_of[8]} 1/2-1/2?")
     assert [(b.text, b.data) for b in buttons(confirm)] == [("Confirm", f"ec|{key}|1|3|1/2-1/2"),
                                                             ("Back", f"eb|{key}|1|3")]
     assert game(store, rr, 1, 3).result is None  # not before the confirmation
 
     tapper = who(CHIEF)
-    done, next_menu = service.callback(tapper, buttons(confirm)[0].data)
+    done, next_menu = press(service, tapper, buttons(confirm)[0].data)
     assert_telegram_html([done, next_menu])
     assert done.edit and done.text == recorded(store, rr, 1, 3, "1/2-1/2")
     assert not next_menu.edit
@@ -596,16 +601,16 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
         EventKind.RESULT, f"tg:{CHIEF}", tapper.chat_id, tapper.message_id)
 
     # A confirmation tapped again (or late) changes nothing and does not ask.
-    [again, _menu] = service.callback(who(CHIEF), buttons(confirm)[0].data)
+    [again, _menu] = press(service, who(CHIEF), buttons(confirm)[0].data)
     assert again.text == recorded(store, rr, 1, 3, "1/2-1/2", message=M.RESULT_ALREADY_RECORDED)
     # A different result tapped for a board that has one asks first.
-    [_edit, question] = service.callback(who(CHIEF), f"ec|{key}|1|3|1-0")
+    [_edit, question] = press(service, who(CHIEF), f"ec|{key}|1|3|1-0")
     assert [b.data for b in buttons(question)] == [f"fix|{key}|1|3|1-0", f"keep|{key}|1|3"]
     assert game(store, rr, 1, 3).result is Result.DRAW
     # Stale or forged buttons.
-    assert text_of(service.callback(who(CHIEF), f"eb|{key}|1|9")) == "Round 1 has no board 9"
-    assert text_of(service.callback(who(CHIEF), f"ec|{key}|1|2|7-7")) == "Sorry, I did not understand that."
-    assert text_of(service.callback(who(STRANGER), f"ec|{key}|1|2|1-0")) == "Only arbiters can enter results."
+    assert text_of(press(service, who(CHIEF), f"eb|{key}|1|9")) == "Round 1 has no board 9"
+    assert text_of(press(service, who(CHIEF), f"ec|{key}|1|2|7-7")) == "Sorry, I did not understand that."
+    assert text_of(press(service, who(STRANGER), f"ec|{key}|1|2|1-0")) == "Only arbiters can enter results."
     assert game(store, rr, 1, 2).result is None
 
 
@@ -620,8 +625,8 @@ def test_results_entered_by_taps_are_recorded_as_submissions(service: BotService
     """DESIGN.md "Storage": every accepted or rejected submission is recorded with its Telegram
     user, chat and message; a result confirmed by a tap is a submission like a text line."""
     key = store.tournament_key(rr)
-    service.callback(who(CHIEF), f"ec|{key}|1|3|1-0")
-    service.callback(who(STRANGER, chat=-100777), f"ec|{key}|1|4|1-0")  # a group member taps the button
+    press(service, who(CHIEF), f"ec|{key}|1|3|1-0")
+    press(service, who(STRANGER, chat=-100777), f"ec|{key}|1|4|1-0")  # a group member taps the button
     rows = store.submissions()
     assert [(row["user_id"], row["accepted"], row["rejected"]) for row in rows] == [(CHIEF, 1, 0),
                                                                                     (STRANGER, 0, 1)]
@@ -636,10 +641,10 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
                                             language="es"),
                          on_round_complete=lambda slug, number: finished.append((slug, number)))
     slug = import_round_robin(store)
-    service.pair(who(CHIEF))
-    first = service.text(who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
+    arbiters.pair(service, who(CHIEF))
+    first = arbiters.text(service, who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     assert len(first) == 1 and finished == []
-    last = service.text(who(CHIEF, "en"), "R1 B5 0-1")
+    last = arbiters.text(service, who(CHIEF, "en"), "R1 B5 0-1")
     assert_telegram_html(last)
     assert finished == [(slug, 1)]
     mine = [reply for reply in last if reply.chat_id is None]
@@ -654,18 +659,18 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
     assert posted.startswith(escape(translator("es").format(M.ROUND_COMPLETE, round=1)))
     assert "Clasificación tras la ronda 1" in posted
     # A correction in a finished round does not announce it again.
-    [question] = service.text(who(CHIEF), "R1 B5 1-0")
-    assert len(service.callback(who(CHIEF), buttons(question)[0].data)) == 1
+    [question] = arbiters.text(service, who(CHIEF), "R1 B5 1-0")
+    assert len(press(service, who(CHIEF), buttons(question)[0].data)) == 1
     assert finished == [(slug, 1)]
 
 
 def test_round_completion_by_taps(store: SQLiteStore) -> None:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF}), channel=-1001234567890))
     slug = import_round_robin(store)
-    service.pair(who(CHIEF))
-    service.text(who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
+    arbiters.pair(service, who(CHIEF))
+    arbiters.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     key = store.tournament_key(slug)
-    replies = service.callback(who(CHIEF, "vi"), f"ec|{key}|1|5|1-0")
+    replies = press(service, who(CHIEF, "vi"), f"ec|{key}|1|5|1-0")
     assert_telegram_html(replies)
     assert replies[0].edit
     assert replies[1].text == escape(translator("vi").format(M.ROUND_FINISHED_ALREADY, round=1))
@@ -680,7 +685,7 @@ def test_round_completion_by_taps(store: SQLiteStore) -> None:
 def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, store: SQLiteStore, rr: str) -> None:
     before = store.log(rr)
     stranger = who(STRANGER, "zh", chat=-100200300)
-    replies = service.text(stranger, "R1 B2 1-0")
+    replies = arbiters.text(service, stranger, "R1 B2 1-0")
     assert [reply.text for reply in replies] == [translator("zh").gettext(M.ARBITERS_ONLY)]
     assert store.log(rr) == before
     assert game(store, rr, 1, 2).result is None
@@ -693,29 +698,29 @@ def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, sto
     # Nor can they tap, pair, undo, withdraw, import or name arbiters.
     key = store.tournament_key(rr)
     refused = translator("en").gettext(M.ARBITERS_ONLY)
-    assert text_of(service.enter(who(STRANGER))) == refused
-    assert text_of(service.callback(who(STRANGER), f"eb|{key}|1|2")) == refused
-    assert text_of(service.callback(who(STRANGER), f"ec|{key}|1|2|1-0")) == refused
-    assert text_of(service.pair(who(STRANGER))) == refused
-    assert text_of(service.undo(who(STRANGER))) == refused
-    assert text_of(service.withdraw(who(STRANGER), "3")) == refused
-    assert text_of(service.pair_from_file(who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
+    assert text_of(arbiters.enter(service, who(STRANGER))) == refused
+    assert text_of(press(service, who(STRANGER), f"eb|{key}|1|2")) == refused
+    assert text_of(press(service, who(STRANGER), f"ec|{key}|1|2|1-0")) == refused
+    assert text_of(arbiters.pair(service, who(STRANGER))) == refused
+    assert text_of(arbiters.undo(service, who(STRANGER))) == refused
+    assert text_of(arbiters.withdraw(service, who(STRANGER), "3")) == refused
+    assert text_of(arbiters.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
     chief_only = escape(translator("en").gettext(M.CHIEF_ONLY))
-    assert text_of(service.import_file(who(STRANGER), "x.toml", XIANGQI.read_bytes())) == chief_only
-    assert text_of(service.arbiters(who(STRANGER), f"add {STRANGER}")) == chief_only
+    assert text_of(arbiters.import_file(service, who(STRANGER), "x.toml", XIANGQI.read_bytes())) == chief_only
+    assert text_of(arbiters.arbiters(service, who(STRANGER), f"add {STRANGER}")) == chief_only
     assert store.log(rr) == before
     assert store.slugs() == [rr]
 
 
 def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -> None:
     nothing = who(CHIEF)
-    assert text_of(service.text(nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
+    assert text_of(arbiters.text(service, nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
     slug = import_round_robin(store)
-    service.pair(who(CHIEF))
+    arbiters.pair(service, who(CHIEF))
     accepted = who(CHIEF, chat=-100999)
-    service.text(accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
+    arbiters.text(service, accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
     refused = who(STRANGER)
-    service.text(refused, "R1 B3 1-0")
+    arbiters.text(service, refused, "R1 B3 1-0")
     rows = store.submissions()
     summary = [(row["user_id"], row["chat_id"], row["message_id"], row["update_id"], row["tournament"],
                 row["accepted"], row["rejected"]) for row in rows]
@@ -730,18 +735,21 @@ def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -
 
 
 def test_arbiters_add_lets_another_user_enter_results(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(service.text(who(HELPER), "R1 B2 1-0")) == "Only arbiters can enter results."
-    assert text_of(service.arbiters(who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}"
-    assert text_of(service.arbiters(who(CHIEF), "add")) == escape(translator("en").gettext(M.ARBITERS_USAGE))
-    assert text_of(service.arbiters(who(CHIEF), f"add {HELPER}")) == f"User {HELPER} is now an arbiter of {rr}"
+    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == "Only arbiters can enter results."
+    assert text_of(arbiters.arbiters(service, who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}"
+    assert text_of(arbiters.arbiters(service, who(CHIEF), "add")) == escape(translator("en").gettext(M.ARBITERS_USAGE))
+    assert text_of(arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")) == (
+        f"User {HELPER} is now an arbiter of {rr}")
     assert store.state(rr).arbiters == {HELPER}
-    assert text_of(service.arbiters(who(PLAYER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
-    assert text_of(service.text(who(HELPER), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0")
+    assert text_of(arbiters.arbiters(service, who(PLAYER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
+    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0")
     assert store.log(rr)[-1].actor == f"tg:{HELPER}"
     # A tournament arbiter is not a chief arbiter: no /arbiters add, no /import.
-    assert text_of(service.arbiters(who(HELPER), f"add {PLAYER}")) == escape(translator("en").gettext(M.CHIEF_ONLY))
-    assert text_of(service.arbiters(who(CHIEF), f"remove {HELPER}")) == f"User {HELPER} is no longer an arbiter of {rr}"
-    assert text_of(service.text(who(HELPER), "R1 B3 1-0")) == "Only arbiters can enter results."
+    assert text_of(arbiters.arbiters(service, who(HELPER), f"add {PLAYER}")) == (
+        escape(translator("en").gettext(M.CHIEF_ONLY)))
+    assert text_of(arbiters.arbiters(service, who(CHIEF), f"remove {HELPER}")) == (
+        f"User {HELPER} is no longer an arbiter of {rr}")
+    assert text_of(arbiters.text(service, who(HELPER), "R1 B3 1-0")) == "Only arbiters can enter results."
     assert game(store, rr, 1, 3).result is None
 
 
@@ -750,18 +758,20 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
 
 def test_withdraw(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
-    assert text_of(service.withdraw(who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
-    assert text_of(service.withdraw(who(CHIEF), "24")) == "Player 24, Sato, Haruto, withdrawn after round 6"
-    assert text_of(service.withdraw(who(CHIEF), "23 3")) == "Player 23, Mensah, Kwame, withdrawn after round 3"
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Player 24, Sato, Haruto, withdrawn after round 6"
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (
+        "Player 23, Mensah, Kwame, withdrawn after round 3")
     withdrawals = store.state(slug).withdrawals
     assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 3}
-    assert text_of(service.withdraw(who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
-    assert text_of(service.withdraw(who(CHIEF), "99")).startswith("Refused: player 99 is not in the tournament")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "99")).startswith(
+        "Refused: player 99 is not in the tournament")
     assert kinds(store, slug).count(EventKind.WITHDRAWAL) == 2
 
 
 def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) -> None:
-    replies = service.pair(who(CHIEF))
+    replies = arbiters.pair(service, who(CHIEF))
     assert_telegram_html(replies)
     text = text_of(replies)
     assert text.startswith("Round 2 paired; boards: 5\n<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>\nRound 2\n")
@@ -775,10 +785,10 @@ def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) ->
 
 def test_pair_is_refused_for_a_swiss_and_when_every_round_is_paired(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(service.pair(who(CHIEF))) == escape(translator("en").gettext(M.SWISS_PAIR_HELP))
+    assert text_of(arbiters.pair(service, who(CHIEF))) == escape(translator("en").gettext(M.SWISS_PAIR_HELP))
     store.create("full", load_tournament(XIANGQI), CLI)
-    service.start(who(CHIEF), "full")
-    assert text_of(service.pair(who(CHIEF))) == "Every round is already paired."
+    players.start(service, who(CHIEF), "full")
+    assert text_of(arbiters.pair(service, who(CHIEF))) == "Every round is already paired."
 
 
 def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store: SQLiteStore) -> None:
@@ -792,9 +802,9 @@ def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store:
     pairs = f"{len(games) + len(pab)}\n" + "".join(f"{g.white} {g.black}\n" for g in games)
     pairs += "".join(f"{player} 0\n" for player in pab)
 
-    assert text_of(service.pair_from_file(who(CHIEF), "round7.txt", b"3\n1 2\n")).startswith(
+    assert text_of(arbiters.pair_from_file(service, who(CHIEF), "round7.txt", b"3\n1 2\n")).startswith(
         "Refused: round7.txt")
-    replies = service.pair_from_file(who(CHIEF), "round7.txt", pairs.encode())
+    replies = arbiters.pair_from_file(service, who(CHIEF), "round7.txt", pairs.encode())
     assert_telegram_html(replies)
     assert text_of(replies).startswith(f"Round {last} paired; boards: {len(games)}\n")
     state = store.state("swiss")
@@ -805,12 +815,12 @@ def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store:
     # The first board is the one of the leaders (FIDE board order), whatever the file's order.
     leader = compute_standings(store.tournament("swiss"), after_round=last - 1).rows[0].player.id
     assert leader in (state.games[(last, 1)].white, state.games[(last, 1)].black)
-    assert text_of(service.pair_from_file(who(CHIEF), "again.txt", pairs.encode())).startswith("Refused:")
+    assert text_of(arbiters.pair_from_file(service, who(CHIEF), "again.txt", pairs.encode())).startswith("Refused:")
 
 
 def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None:
     content = XIANGQI.read_bytes()
-    replies = service.import_file(who(CHIEF, "vi"), "xiangqi-rr.toml", content)
+    replies = arbiters.import_file(service, who(CHIEF, "vi"), "xiangqi-rr.toml", content)
     assert_telegram_html(replies)
     assert text_of(replies) == escape(translator("vi").format(
         M.IMPORTED, name="Hanoi–Hangzhou Xiangqi Invitational 2026", slug="example-xiangqi-rr", players=10))
@@ -818,20 +828,20 @@ def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None
     assert store.user(CHIEF).tournament == "example-xiangqi-rr"
     assert write_tournament_toml(store.tournament("example-xiangqi-rr")) == write_tournament_toml(
         load_tournament(XIANGQI))
-    again = text_of(service.import_file(who(CHIEF), "xiangqi-rr.toml", content))
+    again = text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content))
     assert again.startswith("Refused: a tournament 'example-xiangqi-rr' already exists")
-    assert text_of(service.import_file(who(CHIEF), "xiangqi-rr.toml", content, " hanoi ")).startswith(
+    assert text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content, " hanoi ")).startswith(
         "Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as hanoi;")
     assert service.selected(who(CHIEF)) == "hanoi"
-    trf = text_of(service.import_file(who(CHIEF), "chess-swiss.trf", SWISS.read_bytes()))
+    trf = text_of(arbiters.import_file(service, who(CHIEF), "chess-swiss.trf", SWISS.read_bytes()))
     assert trf == "Imported Atlantic Open 2026 as chess-swiss; players: 24"
-    assert text_of(service.import_file(who(CHIEF), "notes.txt", b"hello")).startswith("Refused: ")
+    assert text_of(arbiters.import_file(service, who(CHIEF), "notes.txt", b"hello")).startswith("Refused: ")
     assert store.slugs() == ["example-xiangqi-rr", "hanoi", "chess-swiss"]
 
 
 def test_export_returns_two_documents(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
-    trf, toml = service.export(who(PLAYER, "es"))
+    trf, toml = arbiters.export(service, who(PLAYER, "es"))
     assert (trf.document.file_name, toml.document.file_name) == (f"{slug}.trf", f"{slug}.toml")
     spanish = translator("es")
     assert trf.document.caption == spanish.format(M.EXPORT_CAPTION, name="Atlantic Open 2026", format="TRF")
@@ -850,21 +860,21 @@ def test_export_returns_two_documents(service: BotService, store: SQLiteStore) -
 
 def test_long_output_is_split_below_the_message_limit(service: BotService, store: SQLiteStore) -> None:
     store.create("big", generate_swiss(1000, 3), CLI)
-    standings = service.standings(who(PLAYER), "1000")
+    standings = players.standings(service, who(PLAYER), "1000")
     assert len(standings) > 10
     assert_telegram_html(standings)
     assert all(len(reply.text) <= MESSAGE_LIMIT for reply in standings)
     rows = [row for reply in standings for row in standing_rows(reply.text)]
     assert len(rows) == 1000
     assert [int(row.split()[0]) for row in rows] == sorted(int(row.split()[0]) for row in rows)
-    pairings = service.round(who(PLAYER), "3")
+    pairings = players.round(service, who(PLAYER), "3")
     assert_telegram_html(pairings)
     assert all(len(reply.text) <= MESSAGE_LIMIT for reply in pairings)
     assert sum(len(standing_rows(reply.text)) for reply in pairings) == sum(
         1 for g in store.tournament("big").games if g.round == 3)
 
     lines = [f"R3 B{board} 1-0" for board in range(1, 4001)] + ["x" * 5000, "&<>" * 3000]
-    replies = service.text(who(CHIEF), "\n".join(lines))
+    replies = arbiters.text(service, who(CHIEF), "\n".join(lines))
     assert_telegram_html(replies)
     assert all(len(reply.text) <= MESSAGE_LIMIT for reply in replies)
     shown = "\n".join(visible(reply.text) for reply in replies)
@@ -874,9 +884,9 @@ def test_long_output_is_split_below_the_message_limit(service: BotService, store
 
 def test_names_full_of_markup_stay_within_telegrams_limit(service: BotService, store: SQLiteStore) -> None:
     """Telegram counts the 4,096 characters after the HTML is parsed: ``&amp;`` is one."""
-    players = tuple(Player(number, "&<>" * 8 if number % 2 else "A&B <C> " * 3) for number in range(1, 401))
+    entrants = tuple(Player(number, "&<>" * 8 if number % 2 else "A&B <C> " * 3) for number in range(1, 401))
     games = tuple(Game(1, number, number + 1, Result.DRAW, board=(number + 1) // 2) for number in range(1, 400, 2))
-    store.create("markup", Tournament("&" * 300, players, 3, games), CLI)
-    replies = service.standings(who(PLAYER), "400") + service.round(who(PLAYER), "1")
+    store.create("markup", Tournament("&" * 300, entrants, 3, games), CLI)
+    replies = players.standings(service, who(PLAYER), "400") + players.round(service, who(PLAYER), "1")
     assert_telegram_html(replies)
     assert sum(len(standing_rows(reply.text)) for reply in replies) == 400 + 200

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot import arbiters, handlers, players
 from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT
-from bot.handlers import COMMANDS
 from bot.messages import translator
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
@@ -73,8 +73,8 @@ def service(store: SQLiteStore) -> BotService:
 
 
 def test_the_commands_are_registered():
-    assert COMMANDS["teams"] == ("teams", False)
-    assert COMMANDS["playoff"] == ("playoff", True)
+    assert handlers.COMMANDS["teams"] is handlers.on_teams
+    assert handlers.COMMANDS["playoff"] is handlers.on_playoff
 
 
 # -- /teams -----------------------------------------------------------------------------------
@@ -82,7 +82,7 @@ def test_the_commands_are_registered():
 def test_teams_shows_the_team_standings(store, service):
     tournament = load_tournament(LEAGUE)
     store.create("league", tournament, CLI)
-    replies = service.teams(who(PLAYER))
+    replies = players.teams(service, who(PLAYER))
     assert_telegram_html(replies)
     shown = visible(text_of(replies))
     expected = team_standings(team_event_of(tournament))
@@ -99,13 +99,13 @@ def test_teams_shows_the_team_standings(store, service):
 
 def test_teams_in_chinese_and_for_an_individual_event(store, service):
     store.create("league", load_tournament(LEAGUE), CLI)
-    assert "第3轮后团体排名" in text_of(service.teams(who(PLAYER, "zh")))
+    assert "第3轮后团体排名" in text_of(players.teams(service, who(PLAYER, "zh")))
     store.create("solo", load_tournament(INDIVIDUAL), CLI)
-    service.start(who(PLAYER), "solo")
+    players.start(service, who(PLAYER), "solo")
     for lang in ("en", "zh", "vi", "es"):
-        replies = service.teams(who(PLAYER, lang))
+        replies = players.teams(service, who(PLAYER, lang))
         assert text_of(replies) == translator(lang).gettext(M.NO_TEAMS)
-    assert text_of(service.teams(who(PLAYER))) == "This tournament has no teams."
+    assert text_of(players.teams(service, who(PLAYER))) == "This tournament has no teams."
 
 
 def test_a_long_team_table_is_split_below_the_limit(store, service):
@@ -116,7 +116,7 @@ def test_a_long_team_table_is_split_below_the_limit(store, service):
     tournament = load_tournament(LEAGUE)
     many = tuple(Team(100 + number, f"Team number {number} with a long name", ()) for number in range(400))
     store.create("league", replace(tournament, teams=tournament.teams + many), CLI)
-    replies = service.teams(who(PLAYER))
+    replies = players.teams(service, who(PLAYER))
     assert len(replies) > 1
     assert_telegram_html(replies)
 
@@ -125,7 +125,7 @@ def test_a_long_team_table_is_split_below_the_limit(store, service):
 
 def test_round_groups_the_boards_by_team_match(store, service):
     store.create("league", load_tournament(LEAGUE), CLI)
-    replies = service.round(who(PLAYER), "1")
+    replies = players.round(service, who(PLAYER), "1")
     assert_telegram_html(replies)
     text = text_of(replies)
     # round 1: 北京 (1, 2, 3) - Sài Gòn (10, 11, 12) on boards 1-3: ½-½, 0-1 (北京's 2 black wins), ½-½
@@ -146,14 +146,14 @@ def test_round_shows_a_match_in_progress(store, service):
     games = tuple(replace(game, result=None) if (game.round, game.board) == (2, 1) else game
                   for game in tournament.games)
     store.create("league", replace(tournament, games=games), CLI)
-    text = text_of(service.round(who(PLAYER), "2"))
+    text = text_of(players.round(service, who(PLAYER), "2"))
     # round 2, boards 1-3: Sài Gòn - Hà Nội, board 1 (10-7) unfinished, boards 2 and 3 won by Hà Nội
     assert "Sài Gòn 0–4 Hà Nội …" in visible(text)
 
 
 def test_round_of_an_individual_event_is_unchanged(store, service):
     store.create("solo", load_tournament(INDIVIDUAL), CLI)
-    text = text_of(service.round(who(PLAYER), "1"))
+    text = text_of(players.round(service, who(PLAYER), "1"))
     assert "–" not in visible(text).split("\n")[1]
     assert text.count("<pre>") == 1
 
@@ -169,7 +169,7 @@ def playoff_schedule(store: SQLiteStore, slug: str) -> list[Game]:
 
 def test_standings_mark_the_players_who_need_a_play_off(store, service):
     store.create("tied", load_tournament(TIED), CLI)
-    replies = service.standings(who(PLAYER))
+    replies = players.standings(service, who(PLAYER))
     assert_telegram_html(replies)
     shown = visible(text_of(replies))
     rows = {line.split()[1]: line.split()[0] for line in shown.split("\n")
@@ -182,13 +182,13 @@ def test_standings_mark_the_players_who_need_a_play_off(store, service):
     names = {1: "A", 2: "B"}
     assert f"Play-off round 1: {names[first.white]} – {names[first.black]}" in shown
     assert f"Play-off round 2: {names[second.white]} – {names[second.black]}" in shown
-    zh = visible(text_of(service.standings(who(PLAYER, "zh"))))
+    zh = visible(text_of(players.standings(service, who(PLAYER, "zh"))))
     assert "* 需要加赛" in zh and "第1-2名需要加赛（两局制对抗）" in zh
 
 
 def test_playoff_shows_the_detail(store, service):
     store.create("tied", load_tournament(TIED), CLI)
-    replies = service.playoff(who(PLAYER))
+    replies = players.playoff(service, who(PLAYER))
     assert_telegram_html(replies)
     shown = visible(text_of(replies))
     assert "Play-off test" in shown
@@ -200,19 +200,20 @@ def test_playoff_without_a_rule_or_before_the_last_round(store, service):
     from dataclasses import replace
 
     store.create("solo", load_tournament(INDIVIDUAL), CLI)
-    assert visible(text_of(service.playoff(who(PLAYER)))).endswith("This tournament decides no places by play-off.")
+    assert visible(text_of(players.playoff(service, who(PLAYER)))).endswith(
+        "This tournament decides no places by play-off.")
     tied = load_tournament(TIED)
     store.create("early", replace(tied, games=tuple(g for g in tied.games if g.round < 3)), CLI)
-    service.start(who(PLAYER), "early")
-    assert "follows the last round (round 3)" in visible(text_of(service.playoff(who(PLAYER))))
-    assert "play-off" not in visible(text_of(service.standings(who(PLAYER))))
+    players.start(service, who(PLAYER), "early")
+    assert "follows the last round (round 3)" in visible(text_of(players.playoff(service, who(PLAYER))))
+    assert "play-off" not in visible(text_of(players.standings(service, who(PLAYER))))
 
 
 def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     first, second = playoff_schedule(store, "tied")
     arbiter = who(CHIEF)
-    replies = service.playoff(arbiter, f"{first.white} {first.black} 1-0")
+    replies = arbiters.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0")
     assert_telegram_html(replies)
     names = {1: "A", 2: "B"}
     assert f"Play-off round 1: {names[first.white]} – {names[first.black]} 1-0 recorded" in visible(text_of(replies))
@@ -222,25 +223,25 @@ def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, servic
     assert (logged.actor, logged.chat_id, logged.message_id) == (f"tg:{CHIEF}", CHIEF, arbiter.message_id)
     assert store.tournament("tied").playoff_games == (Game(1, first.white, first.black, Result.WHITE_WINS),)
     # the same update again (Telegram retries) changes nothing
-    assert service.playoff(arbiter, f"{first.white} {first.black} 1-0") == []
+    assert arbiters.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0") == []
     assert len([e for e in store.log("tied") if e.event.kind is EventKind.PLAYOFF_RESULT]) == 1
     # the second game drawn: the first game's winner takes the match
-    service.playoff(who(CHIEF), f"{second.white} {second.black} ½-½")
+    arbiters.playoff_result(service, who(CHIEF), f"{second.white} {second.black} ½-½")
     assert playoff_schedule(store, "tied") == []
     winner = first.white
-    shown = visible(text_of(service.standings(who(PLAYER))))
+    shown = visible(text_of(players.standings(service, who(PLAYER))))
     rows = [line.split() for line in shown.split("\n") if line.split() and line.split()[0][:1].isdigit()
             and len(line.split()) > 2]
     assert [(cells[0], cells[1]) for cells in rows][:2] == [("1", names[winner]), ("2", names[3 - winner])]
     assert "*" not in shown.split("Places")[0].split("Standings")[1]
     assert f"Places 1-2 decided by a play-off (two-game match): {names[winner]}, {names[3 - winner]}" in shown
-    assert "✓" in visible(text_of(service.playoff(who(PLAYER))))
+    assert "✓" in visible(text_of(players.playoff(service, who(PLAYER))))
 
 
 def test_the_play_off_survives_a_fresh_store(store, service, tmp_path):
     store.create("tied", load_tournament(TIED), CLI)
     first, _ = playoff_schedule(store, "tied")
-    service.playoff(who(CHIEF), f"{first.black} {first.white} 0-1")  # colours as played
+    arbiters.playoff_result(service, who(CHIEF), f"{first.black} {first.white} 0-1")  # colours as played
     with SQLiteStore(tmp_path / "bot.sqlite3") as again:
         assert again.tournament("tied").playoff_games == (Game(1, first.black, first.white, Result.BLACK_WINS),)
 
@@ -249,7 +250,7 @@ def test_play_off_entry_is_refused_to_players(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     first, _ = playoff_schedule(store, "tied")
     before = len(store.log("tied"))
-    replies = service.playoff(who(PLAYER), f"{first.white} {first.black} 1-0")
+    replies = arbiters.playoff_result(service, who(PLAYER), f"{first.white} {first.black} 1-0")
     assert text_of(replies) == "Only arbiters can enter results."
     assert len(store.log("tied")) == before
 
@@ -257,23 +258,24 @@ def test_play_off_entry_is_refused_to_players(store, service):
 def test_a_pair_without_a_pending_play_off_game_is_refused(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     before = len(store.log("tied"))
-    assert text_of(service.playoff(who(CHIEF), "1 3 1-0")) == (
+    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 3 1-0")) == (
         "No play-off game between 1. A and 3. C is waiting for a result.")
-    assert "没有待录入成绩的加赛对局" in text_of(service.playoff(who(CHIEF, "zh"), "1 3 1-0"))
-    assert text_of(service.playoff(who(CHIEF), "1 9 1-0")).startswith("Refused: player 9 is not in the tournament")
-    assert text_of(service.playoff(who(CHIEF), "1 2")) == translator("en").gettext(M.PLAYOFF_USAGE)
-    assert "is not a result" in text_of(service.playoff(who(CHIEF), "1 2 2-1x"))
+    assert "没有待录入成绩的加赛对局" in text_of(arbiters.playoff_result(service, who(CHIEF, "zh"), "1 3 1-0"))
+    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 9 1-0")).startswith(
+        "Refused: player 9 is not in the tournament")
+    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 2")) == translator("en").gettext(M.PLAYOFF_USAGE)
+    assert "is not a result" in text_of(arbiters.playoff_result(service, who(CHIEF), "1 2 2-1x"))
     assert len(store.log("tied")) == before
     # each wins with white: the drawn match goes on to an Armageddon game; once it is played,
     # nothing of the pair is pending any more
     for game in playoff_schedule(store, "tied"):
-        service.playoff(who(CHIEF), f"{game.white} {game.black} 1-0")
+        arbiters.playoff_result(service, who(CHIEF), f"{game.white} {game.black} 1-0")
     armageddon, = playoff_schedule(store, "tied")
     assert armageddon.round == 3
-    assert "Match: Armageddon game" in visible(text_of(service.playoff(who(PLAYER))))
-    service.playoff(who(CHIEF), f"{armageddon.white} {armageddon.black} 1/2-1/2")
+    assert "Match: Armageddon game" in visible(text_of(players.playoff(service, who(PLAYER))))
+    arbiters.playoff_result(service, who(CHIEF), f"{armageddon.white} {armageddon.black} 1/2-1/2")
     assert playoff_schedule(store, "tied") == []
-    assert "is waiting for a result" in text_of(service.playoff(who(CHIEF), "1 2 1-0"))
+    assert "is waiting for a result" in text_of(arbiters.playoff_result(service, who(CHIEF), "1 2 1-0"))
 
 
 def test_the_play_off_event_replays_and_checks_its_players():

@@ -1,0 +1,535 @@
+"""The arbiters' commands: results by text and by taps (/enter and its buttons), /undo, /pair
+(and a paired round sent as a file), /withdraw, play-off results, /import, /export, /arbiters.
+
+Each command is called as ``command(service, who, ...)`` (``bot.service`` says which guard
+it passes) and returns the replies; ``bot/handlers.py`` routes the updates to them.  Every
+change goes through the store's event log in one transaction, and an update Telegram
+delivers twice is applied once (the replies to the repeat are empty).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+from bot import messages as M
+from bot.callbacks import Action, Press, button
+from bot.formatting import escape, shorten
+from bot.messages import format_problem, translator
+from bot.parsing import ProblemReason, ResultEntry, parse_message, parse_result
+from bot.replies import Document, Reply, packed
+from bot.service import (
+    ButtonCommand,
+    Request,
+    TournamentRequest,
+    anyone,
+    arbiters_button,
+    arbiters_only,
+    chief_only,
+    needs_tournament,
+)
+from bot.views import player_names, playoff_blocks, round_blocks, standings_blocks
+from ranking import (
+    Bye,
+    Event,
+    EventKind,
+    Game,
+    GameKind,
+    InputError,
+    Result,
+    Tournament,
+    TournamentState,
+    final_standings,
+    foul_event,
+    pairing_event,
+    playoff_result_event,
+    result_event,
+    withdrawal_event,
+)
+from tiebreak.files import parse_tournament_text
+from tiebreak.library import export_text, pairing_from_file, scheduled_pairing, slug_for
+
+ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
+
+
+# -- results by text ----------------------------------------------------------------------------
+
+@anyone
+def text(request: Request, text: str) -> list[Reply]:
+    """Result lines from an arbiter (anyone else is told only arbiters may); every message is
+    recorded as a submission, accepted or not."""
+    store, who, tr = request.store, request.who, request.tr
+    if who.update_id is not None and store.has_submission(who.update_id):
+        return []  # Telegram delivered this update again: it was handled and answered
+    slug = request.selected()
+    source = request.source
+    if slug is None:
+        store.record_submission(source, text, None, 0, 1, "no tournament", who.update_id)
+        return request.say(M.NO_TOURNAMENT_SELECTED)
+    if not request.is_arbiter(slug):
+        store.record_submission(source, text, slug, 0, 1, "not an arbiter", who.update_id)
+        return request.say(M.ARBITERS_ONLY)
+    asked = request.about(slug)
+    paired = asked.state().paired_rounds()
+    parsed = parse_message(text, max(paired) if paired else None)
+    entered = _enter(asked, parsed.entries)
+    if entered is None:  # this very update was applied before (Telegram delivered it twice)
+        return []
+    blocks = list(entered.recorded)
+    problems = [format_problem(problem, tr) for problem in parsed.problems] + entered.refused
+    if problems:
+        blocks.append(escape(tr.gettext(M.PROBLEMS_HEADER)))
+        blocks += [escape(line) for line in problems]
+    store.record_submission(source, text, slug, len(entered.recorded), len(problems) + len(entered.asked),
+                            "; ".join(problems)[:2000], who.update_id)
+    replies = packed(blocks) if blocks else []
+    replies += entered.asked
+    replies += _round_completions(asked, entered.finished)
+    return replies
+
+
+class Entered(NamedTuple):
+    """What ``_enter`` did: confirmation lines (HTML), replace-questions, refusals (text), and
+    the rounds the entries finished."""
+
+    recorded: list[str]
+    asked: list[Reply]
+    refused: list[str]
+    finished: list[int]
+
+
+def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: bool = False) -> Entered | None:
+    """Append the entries' results and fouls in one transaction; None when the update was
+    applied before.  A different result for a board that has one is asked about (Yes
+    replaces it) unless ``correct``."""
+    tr, slug = request.tr, request.slug
+    recorded: list[str] = []
+    asked: list[Reply] = []
+    refused: list[str] = []
+    called = False
+
+    def decide(state: TournamentState) -> list[Event]:
+        nonlocal called
+        called = True
+        names = player_names(state.base)
+        events: list[Event] = []
+        for entry in entries:
+            try:
+                game = state.game(entry.round, entry.board)
+            except InputError:
+                refused.append(_where_problem(state, entry, tr))
+                continue
+            white, black = names[game.white], names[game.black]
+            result = entry.result.value
+            if game.result is not None and game.result is not entry.result and not correct:
+                question = tr.format(M.ALREADY_HAS, round=entry.round, board=entry.board, white=white,
+                                     black=black, old=game.result.value)
+                question += "\n" + tr.format(M.CONFIRM_REPLACE, old=game.result.value, new=result)
+                key = request.store.tournament_key(slug)
+                asked.append(Reply(escape(question), buttons=((
+                    button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, result),
+                    button(tr.gettext(M.NO), Action.KEEP, key, entry.round, entry.board),
+                ),)))
+                continue
+            event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+            if event is None:
+                recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
+                                                 board=entry.board, white=white, black=black, result=result)))
+            elif event.kind is EventKind.CORRECTION:
+                events.append(event)
+                recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
+                                                 white=white, black=black, result=result,
+                                                 previous=event.data["previous"])))
+            else:
+                events.append(event)
+                recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
+                                                 white=white, black=black, result=result)))
+            if entry.foul_side:
+                events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
+                fouler = white if entry.foul_side == "white" else black
+                recorded.append(escape(tr.nformat(*M.FOULS_RECORDED, entry.foul_count, round=entry.round,
+                                                  board=entry.board, count=entry.foul_count, player=fouler)))
+        return events
+
+    before = _unfinished_rounds(request)
+    appended = request.store.append(slug, decide, request.source)
+    if not called:
+        return None
+    if appended:
+        request.service.changed(slug)
+    finished = sorted(before - _unfinished_rounds(request))
+    return Entered(recorded, asked, refused, finished)
+
+
+def _where_problem(state: TournamentState, entry: ResultEntry, tr) -> str:
+    if entry.round not in state.paired_rounds():
+        return tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text,
+                         reason=tr.format(M.ROUND_NOT_PAIRED, round=entry.round))
+    return tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text,
+                     reason=tr.format(M.NO_SUCH_BOARD, round=entry.round, board=entry.board))
+
+
+def _unfinished_rounds(request: TournamentRequest) -> set[int]:
+    return {number for (number, _), game in request.state().games.items() if game.result is None}
+
+
+def _round_completions(request: TournamentRequest, rounds: Sequence[int]) -> list[Reply]:
+    """When a round is complete: say so, show the standings, post them to the channel,
+    and tell whoever waits for it (the site build)."""
+    service, tr = request.service, request.tr
+    replies: list[Reply] = []
+    for number in rounds:
+        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(request.tournament(), tr)]
+        replies += packed(blocks)
+        if service.settings.channel is not None:
+            channel_tr = translator(service.settings.language)
+            channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
+                              *standings_blocks(request.tournament(), channel_tr)]
+            replies += packed(channel_blocks, chat_id=service.settings.channel)
+        if service.on_round_complete is not None:
+            service.on_round_complete(request.slug, number)
+    return replies
+
+
+# -- results by taps: /enter and its buttons -------------------------------------------------------
+
+@arbiters_only
+def enter(request: TournamentRequest) -> list[Reply]:
+    """/enter: a button per unfinished board of the current round."""
+    return [_board_menu(request)]
+
+
+@arbiters_button
+def board_menu(request: TournamentRequest, press: Press) -> list[Reply]:
+    """``Action.MENU``: back to the boards."""
+    return [_board_menu(request, edit=True)]
+
+
+def _board_menu(request: TournamentRequest, edit: bool = False) -> Reply:
+    tr = request.tr
+    state = request.state()
+    paired = state.paired_rounds()
+    if not paired:
+        return Reply(escape(tr.gettext(M.NOTHING_PAIRED)), edit=edit)
+    number = max(paired)
+    names = player_names(state.base)
+    key = request.store.tournament_key(request.slug)
+    open_boards = [(board, game) for (r, board), game in sorted(state.games.items())
+                   if r == number and game.result is None]
+    if not open_boards:
+        return Reply(escape(tr.format(M.ROUND_FINISHED_ALREADY, round=number)), edit=edit)
+    rows = tuple((button(tr.format(M.BOARD_BUTTON, board=board, white=shorten(names[game.white], 14),
+                                   black=shorten(names[game.black], 14)), Action.BOARD, key, number, board),)
+                 for board, game in open_boards[:ENTER_BUTTONS])
+    text = escape(tr.format(M.ROUND_HEADING, round=number)) + "\n" + escape(tr.gettext(M.CHOOSE_BOARD))
+    return Reply(text, buttons=rows, edit=edit)
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board a button is about (its fields after the tournament key: round, board)."""
+
+    state: TournamentState
+    key: int
+    round: int
+    number: int
+    game: Game
+    white: str
+    black: str
+
+
+def _on_board(body: Callable[[TournamentRequest, Press, Board], list[Reply]]) -> ButtonCommand:
+    """A button about one board (for the arbiters only, as ``arbiters_button`` says); a board
+    that does not exist is said so."""
+    @arbiters_button
+    @functools.wraps(body)
+    def command(request: TournamentRequest, press: Press) -> list[Reply]:
+        state = request.state()
+        number, board = press.int(1), press.int(2)
+        try:
+            game = state.game(number, board)
+        except InputError:
+            return request.say(M.NO_SUCH_BOARD, round=number, board=board, edit=True)
+        names = player_names(state.base)
+        return body(request, press, Board(state, press.int(0), number, board, game, names[game.white],
+                                          names[game.black]))
+    return command
+
+
+@_on_board
+def choose_board(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
+    """``Action.BOARD``: a board was chosen; offer the results."""
+    tr = request.tr
+    rows = tuple(tuple(button(label, Action.RESULT, board.key, board.round, board.number, value)
+                       for label, value in row) for row in _result_choices(board.state.base))
+    rows += ((button(tr.gettext(M.BACK), Action.MENU, board.key),),)
+    text = escape(tr.format(M.YOUR_PAIRING, round=board.round, board=board.number, white=board.white,
+                            black=board.black))
+    return [Reply(text + "\n" + escape(tr.gettext(M.CHOOSE_RESULT)), buttons=rows, edit=True)]
+
+
+@_on_board
+def choose_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
+    """``Action.RESULT``: a result was chosen; ask to confirm it."""
+    tr = request.tr
+    result = press.fields[3]
+    text = escape(tr.format(M.RECORD_QUESTION, round=board.round, board=board.number, white=board.white,
+                            black=board.black, result=result))
+    rows = ((button(tr.gettext(M.CONFIRM), Action.CONFIRM, board.key, board.round, board.number, result),
+             button(tr.gettext(M.BACK), Action.BOARD, board.key, board.round, board.number)),)
+    return [Reply(text, buttons=rows, edit=True)]
+
+
+@_on_board
+def confirm_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
+    """``Action.CONFIRM``: record the result, then show the boards still open."""
+    return _enter_pressed(request, press, board, correct=False)
+
+
+@_on_board
+def replace_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
+    """``Action.REPLACE``: Yes to "Replace 1-0 with 0-1?": record the correction."""
+    return _enter_pressed(request, press, board, correct=True)
+
+
+@_on_board
+def keep_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
+    """``Action.KEEP``: No to "Replace 1-0 with 0-1?"."""
+    kept = board.game.result.value if board.game.result else "…"
+    return request.say(M.KEPT, result=kept, edit=True)
+
+
+def _enter_pressed(request: TournamentRequest, press: Press, board: Board, correct: bool) -> list[Reply]:
+    try:
+        result = Result(press.fields[3])
+    except ValueError:
+        return request.say(M.NOT_UNDERSTOOD)
+    entered = _enter(request, [ResultEntry(0, "", board.round, board.number, result)], correct=correct)
+    if entered is None:
+        return []
+    recorded, asked, refused, finished = entered
+    request.store.record_submission(request.source, f"[button] {press.data}", request.slug, len(recorded),
+                                    len(refused) + len(asked), "; ".join(refused), request.who.update_id)
+    replies = [Reply("\n".join(recorded) or escape("\n".join(refused)), edit=True), *asked]
+    if not correct and not asked:
+        replies.append(_board_menu(request))
+    return replies + _round_completions(request, finished)
+
+
+def _result_choices(tournament: Tournament) -> list[list[tuple[str, str]]]:
+    """The result choices of the /enter keyboard, in the game's own words."""
+    if tournament.game is GameKind.XIANGQI:
+        played = [("红胜 1-0", "1-0"), ("和 ½-½", "1/2-1/2"), ("黑胜 0-1", "0-1")]
+    else:
+        played = [("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1")]
+    return [played, [("+-", "+-"), ("--", "--"), ("-+", "-+")]]
+
+
+# -- other commands -----------------------------------------------------------------------------------
+
+@arbiters_only
+def undo(request: TournamentRequest) -> list[Reply]:
+    """/undo: take back the arbiter's last entry that is still in force (with its fouls)."""
+    store, slug = request.store, request.slug
+    actor = f"tg:{request.who.user_id}"
+    undone = {entry.event.data.get("undo") for entry in store.log(slug)}
+    last = next((entry for entry in reversed(store.log(slug))
+                 if entry.actor == actor and entry.id not in undone and "undo" not in entry.event.data
+                 and entry.event.kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION)), None)
+    if last is None:
+        return request.say(M.NOTHING_TO_UNDO)
+    data = last.event.data
+    fouls = [entry for entry in store.log(slug)
+             if entry.event.kind is EventKind.FOUL and entry.actor == actor and entry.at == last.at
+             and entry.message_id == last.message_id and entry.id not in undone
+             and "undo" not in entry.event.data and entry.event.data.get("round") == data["round"]
+             and entry.event.data.get("board") == data["board"]]
+
+    def decide(state: TournamentState) -> list[Event]:
+        game = state.game(data["round"], data["board"])
+        if game.result is None or game.result.value != data["result"]:
+            return []  # changed since by someone else: nothing of this entry is left to undo
+        if last.event.kind is EventKind.CORRECTION:
+            events = [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
+                                                   "result": data["previous"], "previous": data["result"],
+                                                   "undo": last.id})]
+        else:
+            events = [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
+                                                  "previous": data["result"], "undo": last.id})]
+        for foul in fouls:  # the fouls entered on the same line are taken back with it
+            events.append(Event(EventKind.FOUL, {**foul.event.data, "count": -foul.event.data.get("count", 1),
+                                                 "undo": foul.id}))
+        return events
+
+    if not store.append(slug, decide, request.source):
+        return request.say(M.NOTHING_TO_UNDO)
+    return request.say(M.UNDONE, what=f"R{data['round']} B{data['board']} {data['result']}")
+
+
+@arbiters_only
+def pair(request: TournamentRequest) -> list[Reply]:
+    """/pair: the next round of a round robin (Swiss rounds come as a file: ``pair_from_file``)."""
+    tournament = request.tournament()
+    if not tournament.system.is_round_robin:
+        return request.say(M.SWISS_PAIR_HELP)
+    try:
+        _, games, byes = scheduled_pairing(tournament)
+    except InputError:
+        return request.say(M.ALL_ROUNDS_PAIRED)
+    return _store_pairing(request, games, byes)
+
+
+@arbiters_only
+def pair_from_file(request: TournamentRequest, file_name: str, content: bytes) -> list[Reply]:
+    """A paired round sent as a file (TRF, or a list of pairs) with the caption /pair."""
+    text = content.decode("utf-8", errors="replace")
+    try:
+        _, games, byes = pairing_from_file(request.tournament(), text, file_name)
+    except InputError as error:
+        return request.refuse(error)
+    return _store_pairing(request, games, byes)
+
+
+def _store_pairing(request: TournamentRequest, games: Sequence[Game], byes: Sequence[Bye]) -> list[Reply]:
+    number = games[0].round if games else byes[0].round
+    try:
+        request.store.append(request.slug, lambda state: [pairing_event(state, number, games, byes)],
+                             request.source)
+    except InputError as error:
+        return request.refuse(error)
+    request.service.changed(request.slug)
+    tr = request.tr
+    replies = packed([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
+                      *round_blocks(request.state(), number, tr)])
+    return replies + _notify_pairings(request, number)
+
+
+def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
+    """Each subscriber's pairing of round ``number``, in their own chat and language."""
+    state = request.state()
+    names = player_names(state.base)
+    replies = []
+    for prefs in request.store.subscribers(request.slug):
+        if prefs.chat_id is None:
+            continue
+        tr = translator(prefs.language, request.service.settings.language)
+        for (round_number, board), game in state.games.items():
+            if round_number == number and prefs.player_id in (game.white, game.black):
+                replies.append(Reply(escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
+                                                      white=names[game.white], black=names[game.black])),
+                                     chat_id=prefs.chat_id))
+    return replies
+
+
+@arbiters_only
+def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
+    """/withdraw NUMBER [ROUND]: the player plays no more rounds after ROUND (default: the
+    last round with results)."""
+    numbers = [int(word) for word in re.findall(r"\d+", argument)]
+    if not numbers:
+        return request.say(M.WITHDRAW_USAGE)
+
+    def decide(state: TournamentState) -> list[Event]:
+        after = numbers[1] if len(numbers) > 1 else state.snapshot().rounds_with_results
+        return [withdrawal_event(state, numbers[0], after)]
+
+    try:
+        appended = request.store.append(request.slug, decide, request.source)
+    except InputError as error:
+        return request.refuse(error)
+    name = player_names(request.state().base)[numbers[0]]
+    return request.say(M.WITHDRAWN, number=numbers[0], name=name, round=appended[0].event.data["after_round"])
+
+
+@arbiters_only
+def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
+    """/playoff WHITE BLACK RESULT: a play-off result, for the first pending play-off game of
+    those two players."""
+    tr, store, slug = request.tr, request.store, request.slug
+    words = argument.split()
+    if len(words) < 3 or not words[0].isdigit() or not words[1].isdigit():
+        return request.say(M.PLAYOFF_USAGE)
+    white, black = int(words[0]), int(words[1])
+    result = parse_result(" ".join(words[2:]))
+    if result is None:
+        reason = tr.format(M.PROBLEM_MESSAGES[ProblemReason.UNKNOWN_RESULT], detail=" ".join(words[2:]))
+        return [Reply(escape(reason + "\n" + tr.gettext(M.PLAYOFF_USAGE)))]
+    found: list[Game] = []
+    called = False
+
+    def decide(state: TournamentState) -> list[Event]:
+        nonlocal called
+        called = True
+        found.clear()
+        event = playoff_result_event(state, 1, white, black, result)  # checks the players
+        playoffs = final_standings(state.snapshot()).playoffs
+        pending = sorted((game for group in (playoffs.groups if playoffs else ()) for game in group.pending
+                          if {game.white, game.black} == {white, black}), key=lambda game: game.round)
+        if not pending:
+            return []
+        found.append(pending[0])
+        return [replace(event, data={**event.data, "round": pending[0].round})]
+
+    try:
+        appended = store.append(slug, decide, request.source)
+    except InputError as error:
+        return request.refuse(error)
+    if not called:
+        return []  # Telegram delivered this update again: it was applied before
+    names = player_names(request.state().base)
+    if not appended:
+        return request.say(M.PLAYOFF_NOT_SCHEDULED, white=f"{white}. {names[white]}", black=f"{black}. {names[black]}")
+    request.service.changed(slug)
+    recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=found[0].round, white=names[white], black=names[black],
+                                result=result.value))
+    return packed([recorded, *playoff_blocks(request.tournament(), tr)])
+
+
+# -- tournament files ---------------------------------------------------------------------------------
+
+@anyone
+def import_help(request: Request) -> list[Reply]:
+    """/import without a file: how to send one."""
+    return request.say(M.IMPORT_HELP)
+
+
+@chief_only
+def import_file(request: Request, file_name: str, content: bytes, argument: str = "") -> list[Reply]:
+    """A TRF or tournament TOML file sent with the caption /import [SLUG] (or none)."""
+    try:
+        tournament = parse_tournament_text(content, file_name)
+        slug = slug_for(tournament, file_name, argument.strip() or None)
+        request.store.create(slug, tournament, request.source)
+    except InputError as error:
+        return request.refuse(error)
+    request.remember(tournament=slug)
+    return request.say(M.IMPORTED, name=tournament.name, slug=slug, players=len(tournament.players))
+
+
+@needs_tournament
+def export(request: TournamentRequest) -> list[Reply]:
+    """/export: the tournament as a TRF and a TOML file."""
+    tournament = request.tournament()
+    return [Reply(document=Document(f"{request.slug}.{suffix}", export_text(tournament, suffix).encode("utf-8"),
+                                    request.tr.format(M.EXPORT_CAPTION, name=tournament.name, format=suffix.upper())))
+            for suffix in ("trf", "toml")]
+
+
+@needs_tournament
+def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
+    """/arbiters: who may enter results; /arbiters add|remove USER (chief arbiters only)."""
+    words = argument.split()
+    if not words:
+        users = sorted(request.service.settings.arbiters | request.state().arbiters)
+        return request.say(M.ARBITERS_LIST, slug=request.slug, users=", ".join(map(str, users)) or "-")
+    if not request.is_chief:
+        return request.say(M.CHIEF_ONLY)
+    if len(words) != 2 or words[0] not in ("add", "remove") or not words[1].isdigit():
+        return request.say(M.ARBITERS_USAGE)
+    user = int(words[1])
+    kind = EventKind.ARBITER_ADDED if words[0] == "add" else EventKind.ARBITER_REMOVED
+    request.store.append(request.slug, lambda state: [Event(kind, {"user_id": user})], request.source)
+    return request.say(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED, user=user, slug=request.slug)

@@ -1,0 +1,204 @@
+"""The commands everyone may use: choosing a tournament and a language, the standings, a
+round, a player, the team standings and the play-offs, saying who you are, subscribing.
+
+Each command is called as ``command(service, who, ...)`` (``bot.service`` says which guard
+it passes) and returns the replies; ``bot/handlers.py`` routes the updates to them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot import messages as M
+from bot.callbacks import Action, Press, button
+from bot.formatting import escape
+from bot.replies import Reply, packed
+from bot.service import Request, TournamentRequest, anyone, needs_tournament
+from bot.views import (
+    STANDINGS_DEFAULT_TOP,
+    player_blocks,
+    playoff_blocks,
+    round_blocks,
+    standings_blocks,
+    team_standings_blocks,
+)
+from ranking import InputError, Player, Tournament, team_event_of, team_standings
+from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, language_from_argument
+
+# -- the tournament --------------------------------------------------------------------------------
+
+@anyone
+def start(request: Request, payload: str = "") -> list[Reply]:
+    """/start and /help: what the bot does (and, for arbiters, how to enter results); the
+    deep link ``t.me/<bot>?start=SLUG`` selects tournament SLUG."""
+    tr = request.tr
+    request.prefs()
+    blocks = [escape(tr.gettext(M.HELP_START))]
+    slug = payload.strip()
+    if slug and slug in request.store.slugs():
+        request.remember(tournament=slug)
+        blocks.insert(0, _selected_line(request, slug))
+    if request.is_arbiter(request.selected()):
+        blocks.append(escape(tr.gettext(M.HELP_ARBITER)))
+    return packed(blocks)
+
+
+@anyone
+def tournaments(request: Request) -> list[Reply]:
+    """/tournaments: a button per tournament, the selected one ticked."""
+    store = request.store
+    slugs = store.slugs()
+    if not slugs:
+        return request.say(M.NO_TOURNAMENTS)
+    current = request.selected()
+    rows = tuple((button(("✓ " if slug == current else "") + store.state(slug).base.name, Action.SELECT,
+                         store.tournament_key(slug)),) for slug in slugs)
+    return [Reply(escape(request.tr.gettext(M.TOURNAMENTS)), buttons=rows)]
+
+
+@anyone
+def select(request: Request, press: Press) -> list[Reply]:
+    """The button of a tournament (``Action.SELECT``): it becomes the user's."""
+    slug = request.store.slug_for_key(press.int(0))
+    request.remember(tournament=slug)
+    return [Reply(_selected_line(request, slug), edit=True)]
+
+
+def _selected_line(request: Request, slug: str) -> str:
+    name = request.store.state(slug).base.name
+    return request.tr.format(M.TOURNAMENT_SELECTED, name=f"<b>{escape(name)}</b>")
+
+
+# -- standings, rounds, players ---------------------------------------------------------------------
+
+@needs_tournament
+def standings(request: TournamentRequest, argument: str = "") -> list[Reply]:
+    """/standings [N]: the first N rows (default 20) of the standings."""
+    numbers = [int(word) for word in re.findall(r"\d+", argument)]
+    top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
+    return packed(standings_blocks(request.tournament(), request.tr, top))
+
+
+@needs_tournament
+def teams(request: TournamentRequest) -> list[Reply]:
+    """/teams: the team standings."""
+    tournament = request.tournament()
+    if not tournament.teams:
+        return request.say(M.NO_TEAMS)
+    try:
+        table = team_standings(team_event_of(tournament))
+    except InputError as error:
+        return request.refuse(error)
+    return packed(team_standings_blocks(tournament, table, request.tr))
+
+
+@needs_tournament
+def playoff(request: TournamentRequest) -> list[Reply]:
+    """/playoff: the play-offs in detail (arbiters enter their results: ``arbiters.playoff_result``)."""
+    return packed(playoff_blocks(request.tournament(), request.tr))
+
+
+@needs_tournament
+def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
+    """/round [N]: the boards of round N (default: the last paired round)."""
+    state = request.state()
+    paired = state.paired_rounds()
+    if not paired:
+        return request.say(M.NOTHING_PAIRED)
+    numbers = [int(word) for word in re.findall(r"\d+", argument)]
+    number = numbers[0] if numbers else max(paired)
+    if number not in paired:
+        return request.say(M.ROUND_NOT_PAIRED, round=number)
+    return packed(round_blocks(state, number, request.tr))
+
+
+@needs_tournament
+def player(request: TournamentRequest, query: str) -> list[Reply]:
+    """/player NAME or /player NUMBER: a player's card, or the players whose names match."""
+    query = query.strip()
+    if not query:
+        return request.say(M.PLAYER_USAGE)
+    state = request.state()
+    matches = _find_players(state.base, query)
+    if not matches:
+        return request.say(M.PLAYER_NOT_FOUND, query=query)
+    if len(matches) > 1:
+        lines = [escape(request.tr.format(M.PLAYERS_FOUND, query=query))]
+        lines += [f"{found.id}. {escape(found.name)}" for found in matches[:20]]
+        return packed(lines)
+    return packed(player_blocks(state, matches[0].id, request.tr))
+
+
+def _find_players(tournament: Tournament, query: str) -> list[Player]:
+    if query.isdigit():
+        return [player for player in tournament.players if player.id == int(query)]
+    folded = query.casefold()
+    return [player for player in tournament.players if folded in player.name.casefold()]
+
+
+# -- the player's own -----------------------------------------------------------------------------------
+
+@needs_tournament
+def iam(request: TournamentRequest, argument: str) -> list[Reply]:
+    """/iam NUMBER: the user is that player (for /me and /subscribe)."""
+    numbers = re.findall(r"\d+", argument)
+    ids = {player.id: player for player in request.tournament().players}
+    if not numbers or int(numbers[0]) not in ids:
+        return request.say(M.IAM_USAGE)
+    chosen = ids[int(numbers[0])]
+    request.remember(tournament=request.slug, player_id=chosen.id)
+    return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name)
+
+
+@anyone
+def me(request: Request) -> list[Reply]:
+    """/me: the card of the player the user said they are."""
+    prefs = request.prefs()
+    slug = request.selected()
+    if slug is None or prefs.player_id is None or prefs.tournament != slug:
+        return request.say(M.WHO_ARE_YOU)
+    return packed(player_blocks(request.store.state(slug), prefs.player_id, request.tr))
+
+
+@anyone
+def subscribe(request: Request, on: bool = True) -> list[Reply]:
+    """/subscribe (``on``) and /unsubscribe: the user's pairing when a round is paired."""
+    prefs = request.prefs()
+    if on and (prefs.player_id is None or prefs.tournament is None):
+        return request.say(M.SUBSCRIBE_NEEDS_PLAYER)
+    request.remember(subscribed=on)
+    return request.say(M.SUBSCRIBED if on else M.UNSUBSCRIBED)
+
+
+# -- the language ------------------------------------------------------------------------------------------
+
+@anyone
+def language(request: Request, argument: str = "") -> list[Reply]:
+    """/language: a button per language; /language NAME (or code) sets it."""
+    if not argument.strip():
+        rows = tuple((button(name, Action.LANGUAGE, code),) for code, name in LANGUAGE_NAMES.items())
+        return [Reply(escape(request.tr.gettext(M.CHOOSE_LANGUAGE)), buttons=rows)]
+    code = language_from_argument(argument)
+    if code is None:
+        return request.say(M.UNKNOWN_LANGUAGE, language=argument.strip())
+    return _set_language(request, code)
+
+
+@anyone
+def choose_language(request: Request, press: Press) -> list[Reply]:
+    """The button of a language (``Action.LANGUAGE``)."""
+    code = press.fields[0]
+    if code not in SUPPORTED:
+        return request.say(M.NOT_UNDERSTOOD)
+    return _set_language(request, code, edit=True)
+
+
+def _set_language(request: Request, code: str, edit: bool = False) -> list[Reply]:
+    request.remember(language=code)
+    return request.in_language(code).say(M.LANGUAGE_SET, language=LANGUAGE_NAMES[code], edit=edit)
+
+
+@anyone
+def not_understood(request: Request) -> list[Reply]:
+    """The answer to a button the bot cannot read."""
+    return request.say(M.NOT_UNDERSTOOD)
