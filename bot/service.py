@@ -200,20 +200,12 @@ def anyone(body: Callable[Concatenate[Request, P], list[Reply]]) -> Command[P]:
 
 def needs_tournament(body: Callable[Concatenate[TournamentRequest, P], list[Reply]]) -> Command[P]:
     """A command about the user's tournament: refused while none is selected."""
-    @functools.wraps(body)
-    def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
-        request = _tournament_request(service, who, arbiter=False)
-        return request if isinstance(request, list) else body(request, *args, **kwargs)
-    return command
+    return _about_the_tournament(body, arbiters=False)
 
 
 def arbiters_only(body: Callable[Concatenate[TournamentRequest, P], list[Reply]]) -> Command[P]:
     """A command for the arbiters of the user's tournament (and the chief arbiters)."""
-    @functools.wraps(body)
-    def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
-        request = _tournament_request(service, who, arbiter=True)
-        return request if isinstance(request, list) else body(request, *args, **kwargs)
-    return command
+    return _about_the_tournament(body, arbiters=True)
 
 
 def chief_only(body: Callable[Concatenate[Request, P], list[Reply]]) -> Command[P]:
@@ -244,12 +236,15 @@ def arbiters_button(body: Callable[[TournamentRequest, Press], list[Reply]]) -> 
     return command
 
 
-def _tournament_request(service: BotService, who: Who, *, arbiter: bool) -> TournamentRequest | list[Reply]:
-    """The request about the user's tournament, or the reply refusing it."""
-    request = service.request(who)
-    slug = request.selected()
-    if slug is None:
-        return request.say(M.NO_TOURNAMENT_SELECTED)
-    if arbiter and not request.is_arbiter(slug):
-        return request.say(M.ARBITERS_ONLY)
-    return request.about(slug)
+def _about_the_tournament(body: Callable[Concatenate[TournamentRequest, P], list[Reply]], *,
+                          arbiters: bool) -> Command[P]:
+    @functools.wraps(body)
+    def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
+        request = service.request(who)
+        slug = request.selected()
+        if slug is None:
+            return request.say(M.NO_TOURNAMENT_SELECTED)
+        if arbiters and not request.is_arbiter(slug):
+            return request.say(M.ARBITERS_ONLY)
+        return body(request.about(slug), *args, **kwargs)
+    return command
