@@ -18,7 +18,7 @@ from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteCommand
 from ranking import InputError
-from tiebreak.config import load_config
+from tiebreak.config import Config, load_config
 from tiebreak.library import import_configured
 from tiebreak.store import SQLiteStore
 
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def site_trigger(config_path: str | None, config):
+def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | None:
     """Rebuild the site (debounced) after results when config.toml has a [site] section, and
     publish it when it also has [publish]."""
     if "site" not in config.raw:

@@ -50,6 +50,7 @@ from ranking import (
     withdrawal_event,
 )
 from tiebreak.files import parse_tournament_text
+from tiebreak.i18n import Translator
 from tiebreak.library import export_text, pairing_from_file, scheduled_pairing, slug_for
 
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
@@ -164,7 +165,7 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
     return Entered(recorded, asked, refused, finished)
 
 
-def _where_problem(state: TournamentState, entry: ResultEntry, tr) -> str:
+def _where_problem(state: TournamentState, entry: ResultEntry, tr: Translator) -> str:
     if entry.round not in state.paired_rounds():
         return tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text,
                          reason=tr.format(M.ROUND_NOT_PAIRED, round=entry.round))

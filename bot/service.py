@@ -66,6 +66,9 @@ class Who:
 
 @dataclass
 class BotService:
+    """The bot without Telegram: the store (typed by its protocol), the ``[bot]`` settings, what
+    to call when a round is complete and after results or pairings; and who is asking."""
+
     store: Store
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
@@ -117,6 +120,7 @@ class BotService:
             self.on_change(slug)
 
     def request(self, who: Who) -> Request:
+        """``who``'s request, to be answered in their language."""
         return Request(self, who, self.tr(who))
 
 
