@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generators import generate_swiss
 
 from ranking.model import Result, Tournament
-from site_builder.build import BuildReport, SiteSettings, build_site
+from site_builder.build import BuildReport, build_site
+from site_builder.settings import SiteSettings
 
 LANGUAGES = ("en", "zh", "vi", "es")
 SLUG = "open"

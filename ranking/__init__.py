@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "Standings": "ranking.standings", "StandingRow": "ranking.standings", "compute_standings": "ranking.standings",
     "default_rules": "ranking.standings", "parse_chain": "ranking.standings",
     "FinalStandings": "ranking.final", "final_standings": "ranking.final",
+    "collection_paused": "ranking.standings",
     "TeamStandings": "ranking.teams", "team_standings": "ranking.teams",
     "team_event_of": "ranking.teams", "board_points": "ranking.team_sheet",
     # play-offs
@@ -133,7 +134,14 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         TeamRules,
         TeamScoring,
     )
-    from ranking.standings import StandingRow, Standings, compute_standings, default_rules, parse_chain
+    from ranking.standings import (
+        StandingRow,
+        Standings,
+        collection_paused,
+        compute_standings,
+        default_rules,
+        parse_chain,
+    )
     from ranking.team_sheet import board_points
     from ranking.team_tiebreaks import TEAM_REGISTRY
     from ranking.teams import TeamStandings, team_event_of, team_standings

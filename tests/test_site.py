@@ -28,7 +28,9 @@ import jinja2
 import pytest
 
 from ranking.model import Result, Tournament
-from site_builder.build import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
+from site_builder.build import BuildReport, build_site
+from site_builder.environment import SITE_CATALOGUE
+from site_builder.settings import SiteSettings
 from tiebreak.commands import slug_for
 from tiebreak.files import load_tournament
 
@@ -498,7 +500,7 @@ def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examp
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers, on any machine
     reports = {}
     for mode, parallel_from in (("in-process", 10**9), ("forked", 2)):
-        monkeypatch.setattr("site_builder.build.PARALLEL_FROM", parallel_from)
+        monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", parallel_from)
         out = tmp_path / mode / "public"
         first = build_site(examples, settings(out))
         reports[mode] = (first.pages, first.rendered, sorted(build_site(changed, settings(out)).files))
@@ -536,7 +538,7 @@ def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[i
 
     monkeypatch.setattr(jinja2.Template, "render", counting_render)
     # render in this process, so the count is this process's (forked workers would count apart)
-    monkeypatch.setattr("site_builder.build.PARALLEL_FROM", 10**9)
+    monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 10**9)
     return calls
 
 
@@ -583,7 +585,7 @@ def test_a_render_failing_in_a_worker_process_leaves_the_previous_site(tmp_path:
         return render(self, *args, **kwargs)
 
     monkeypatch.setattr(jinja2.Template, "render", failing_render)
-    monkeypatch.setattr("site_builder.build.PARALLEL_FROM", 2)
+    monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 2)
     renamed = {**examples, XIANGQI: dataclasses.replace(examples[XIANGQI], name="Renamed Invitational")}
     with pytest.raises(RuntimeError, match="in a worker"):
         build_site(renamed, settings(out))

@@ -34,8 +34,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from site_builder.build import SiteSettings, build_site
+from site_builder.build import build_site
 from site_builder.pages import TournamentPages
+from site_builder.settings import SiteSettings
 from tiebreak.files import load_tournament
 
 CHROMIUM = Path("/usr/bin/chromium")

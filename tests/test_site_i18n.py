@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 
 from ranking.registry import Tiebreak
 from ranking.tiebreaks import REGISTRY
-from site_builder.build import SITE_CATALOGUE
+from site_builder.environment import SITE_CATALOGUE
 from tiebreak.files import load_tournament
 from tiebreak.i18n import SUPPORTED
 
@@ -187,7 +187,8 @@ def test_the_chess_and_xiangqi_terms() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from site_builder.build import SiteSettings, build_site
+    from site_builder.build import build_site
+    from site_builder.settings import SiteSettings
 
     tournaments = {"example-xiangqi-rr": load_tournament(EXAMPLES / "xiangqi-rr.toml"),
                    "chess-swiss": load_tournament(EXAMPLES / "chess-swiss.trf")}
@@ -248,23 +249,23 @@ if __name__ == "__main__":
 def test_the_site_environment_translates_new_style_and_escapes_variables() -> None:
     """Jinja2's new-style gettext semantics, kept by the builder's faster version: the message
     is always a format string, variables are escaped, plurals pick by ``num``."""
-    from site_builder.build import THEMES, _environment
+    from site_builder.environment import THEMES, site_environment
 
-    environment = _environment(THEMES / "default", "test", "zh")
+    environment = site_environment(THEMES / "default", "test", "zh")
     render = lambda source, **values: environment.from_string(source).render(**values)  # noqa: E731
     assert render('{{ _("Standings") }}') == SITE_CATALOGUE.translations("zh").gettext("Standings")
     assert render('{{ _("Round %(n)s", n=x) }}', x="<b>") == (
         SITE_CATALOGUE.translations("zh").gettext("Round %(n)s") % {"n": "&lt;b&gt;"})
     assert render('{{ _("100%% sure") }}') == "100% sure"  # a format string even without variables
-    english = _environment(THEMES / "default", "test", "en")
+    english = site_environment(THEMES / "default", "test", "en")
     plural = '{{ ngettext("%(num)s play-off game still to play.", "%(num)s play-off games still to play.", n) }}'
     assert english.from_string(plural).render(n=1) == "1 play-off game still to play."
     assert english.from_string(plural).render(n=3) == "3 play-off games still to play."
 
 
 def test_dict_keys_win_over_dict_methods_in_templates() -> None:
-    from site_builder.build import THEMES, _environment
+    from site_builder.environment import THEMES, site_environment
 
-    environment = _environment(THEMES / "default", "test", "en")
+    environment = site_environment(THEMES / "default", "test", "en")
     template = environment.from_string("{{ row.values|join(',') }} {{ row.name }} {{ row.items is defined }}")
     assert template.render(row={"values": [1, 2], "name": "<i>"}) == "1,2 &lt;i&gt; True"

@@ -1,0 +1,107 @@
+"""The Jinja2 environment the site's templates render in: a theme's templates, autoescaped, with
+the site's words in the page's language (gettext, new style), the ``number`` filter and a
+bytecode cache on disk.
+
+One environment per theme, template version and language is kept for the process (imported
+macros keep the translations of the environment that compiled them); the build compiles them
+before it forks its workers, which inherit them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from tiebreak.i18n import Catalogue, format_number
+
+SITE_DOMAIN = "site"
+SITE_CATALOGUE = Catalogue(Path(__file__).resolve().parent / "locales", SITE_DOMAIN)  # the site's own words
+THEMES = Path(__file__).resolve().parent.parent / "themes"
+
+_ENVIRONMENTS: dict[tuple[Path, str, str], Environment] = {}
+
+
+def site_environment(theme: Path, template_digest: str, language: str, cache: Path | None = None) -> Environment:
+    """The environment of ``theme`` (a folder of ``themes/``) in ``language``, kept for the process
+    while ``template_digest`` (the templates' version) stays the same; compiled templates are also
+    kept on disk in ``cache`` for the next process."""
+    key = (theme, template_digest, language)
+    if key not in _ENVIRONMENTS:
+        for old in [k for k in _ENVIRONMENTS if k[:2] != key[:2]]:
+            del _ENVIRONMENTS[old]
+        environment = _new_environment(theme, cache)
+        _install_translations(environment, SITE_CATALOGUE.translations(language))
+        environment.globals["current_language"] = language
+        environment.filters["number"](0.5)  # loads Babel's data for the language (before workers fork)
+        _ENVIRONMENTS[key] = environment
+    return _ENVIRONMENTS[key]
+
+
+class _SiteEnvironment(Environment):
+    """Jinja2 with ``row.name`` on a dict looking up the key first.  Jinja2 tries the
+    attribute first, and a dict has none: the exception that costs made attribute lookups
+    half the time of rendering a player page.  A key named like a dict method (``values``)
+    is found too, where Jinja2 would give the method."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+def _new_environment(theme: Path, cache: Path | None = None) -> Environment:
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+    environment = _SiteEnvironment(loader=FileSystemLoader(theme / "templates"),
+                                   bytecode_cache=FileSystemBytecodeCache(str(cache)) if cache is not None else None,
+                                   autoescape=select_autoescape(default=True, default_for_string=True),
+                                   undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
+                                   trim_blocks=True, lstrip_blocks=True)
+    environment.filters["number"] = _number_filter(environment)
+    return environment
+
+
+def _install_translations(environment: Environment, translations: Any) -> None:
+    """Jinja2's new-style gettext (``_("Round %(n)s", n=n)``: the message is always a format
+    string, its variables are escaped), without its two context indirections per call, and
+    each message without variables translated and formatted once per language: a player page
+    asks for some twenty of them, and the site has thousands of player pages."""
+    environment.install_gettext_translations(translations, newstyle=True)  # also ngettext, pgettext...
+    done: dict[str, Markup] = {}
+
+    def gettext(message: str, **variables) -> Markup:
+        if variables:
+            return Markup(translations.gettext(message)) % variables
+        text = done.get(message)
+        if text is None:
+            text = done[message] = Markup(translations.gettext(message)) % {}
+        return text
+
+    def ngettext(singular: str, plural: str, num: int, **variables) -> Markup:
+        variables.setdefault("num", num)
+        return Markup(translations.ngettext(singular, plural, num)) % variables
+
+    environment.globals.update(_=gettext, gettext=gettext, ngettext=ngettext)
+
+
+def _number_filter(environment: Environment) -> Callable[[object], str]:
+    """``value|number``: a score or tie-break as the page's language writes it (7.5, 7,5)."""
+    cache: dict[tuple[object, str], str] = {}
+
+    def number(value) -> str:
+        if value is None:
+            return "–"
+        language = environment.globals.get("current_language", "en")
+        key = (value, language)
+        text = cache.get(key)
+        if text is None:
+            text = cache[key] = format_number(value, language, grouping=False)
+        return text
+    return number

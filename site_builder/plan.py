@@ -1,0 +1,176 @@
+"""What a build makes: every page of every tournament in every language, and the tasks that
+make them.
+
+The tasks are the big pages one by one, then the other pages, the downloads and the players'
+pages in chunks, biggest first so that parallel workers finish together.  A page names its
+template, language and data; its digest says what its content depends on, so that a page
+whose digest is that of the previous build is linked from it instead of rendered again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from site_builder.pages import TournamentPages
+from site_builder.settings import SiteSettings
+from tiebreak.i18n import LANGUAGES
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page to render: ``template`` in ``language`` with ``data`` and the context every page
+    gets (:func:`common`: the language, links to the roots and to the other languages)."""
+
+    path: str  # relative to the site root, with "/" separators
+    name: str  # the path of the same page in the first language (at the root)
+    template: str
+    language: str
+    data: dict
+    # A page whose data is costly to build may give what it depends on (``fingerprint``) and
+    # a function that builds its data (``late``: name -> value added to the context) instead.
+    fingerprint: object = None
+    late: tuple[str, Callable[[], object]] | None = None
+
+
+@dataclass
+class Work:
+    """One build: what every task needs.  Forked workers inherit it (nothing is pickled but
+    the tasks, which name pages by number, and their results)."""
+
+    build: Path
+    previous: Path | None
+    old_manifest: dict[str, str]
+    theme: Path
+    template_digest: str
+    cache: Path  # compiled templates
+    settings: SiteSettings
+    pages_by_slug: dict[str, TournamentPages]
+    pages: list[Page] = field(default_factory=list)  # the pages of the tasks "pages"
+    infos: dict[str, dict] = field(default_factory=dict)  # slug -> what the templates call ``t``
+    data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
+
+    @cached_property
+    def settings_key(self) -> str:
+        """The settings ``common`` depends on."""
+        return repr((self.settings.base_url, self.settings.languages))
+
+
+#: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])) or ("downloads", slug).
+Task = tuple[str, object]
+_PER_TASK = 50  # players' pages, or other small pages, per task
+_BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row per player or team
+
+
+def plan(work: Work) -> list[Task]:
+    """The build's tasks, biggest first so that parallel workers finish together.  The data
+    every page shares (standings, places by round, performances) is computed here, once, and
+    the build's folders are made."""
+    for slug, pages in work.pages_by_slug.items():
+        work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
+                            "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
+                            "teams": pages.has_teams}
+        for player in pages.tournament.players:
+            pages.player_fingerprint(player.id)
+    work.pages = list(_pages(work))
+    folders = {os.path.dirname(page.path) for page in work.pages} | {"static"}
+    folders |= {prefix(language, work.settings) + f"{slug}/players"
+                for slug in work.pages_by_slug for language in work.settings.languages}
+    for folder in sorted(folders):
+        os.makedirs(os.path.join(work.build, folder), exist_ok=True)
+    big = [index for index, page in enumerate(work.pages) if page.template in _BIG_TEMPLATES]
+    small = [index for index, page in enumerate(work.pages) if page.template not in _BIG_TEMPLATES]
+    tasks: list[Task] = [("pages", [index]) for index in big]
+    tasks += [("pages", small[i:i + _PER_TASK]) for i in range(0, len(small), _PER_TASK)]
+    tasks += [("downloads", slug) for slug in work.pages_by_slug]
+    for slug, pages in work.pages_by_slug.items():
+        ids = [player.id for player in pages.tournament.players]
+        # The languages take turns: parallel workers then mostly write into different folders
+        # (a file system creates the entries of one folder one at a time).
+        tasks += [("players", (slug, language, ids[i:i + _PER_TASK]))
+                  for i in range(0, len(ids), _PER_TASK) for language in work.settings.languages]
+    return tasks
+
+
+def _pages(work: Work) -> Iterator[Page]:
+    """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
+    settings = work.settings
+    summaries = [pages.summary() for pages in work.pages_by_slug.values()]
+    for language in settings.languages:
+        yield Page(prefix(language, settings) + "index.html", "index.html", "index.html", language,
+                   {"tournaments": summaries})
+        for slug, pages in work.pages_by_slug.items():
+            yield _tournament_page(work, language, slug, "index.html", "standings.html", "standings",
+                                   pages.standings_page)
+            if pages.has_teams:
+                yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
+            for number in pages.rounds_paired:
+                yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
+                                       pages.round_data(number))
+            yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
+                                   pages.crosstable_page)
+
+
+def _tournament_page(work: Work, language: str, slug: str, name: str, template: str, key: str,
+                     data: object) -> Page:
+    return Page(f"{prefix(language, work.settings)}{slug}/{name}", f"{slug}/{name}", template, language,
+                {"t": work.infos[slug], key: data})
+
+
+def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:
+    """A player's page: its data is built when it is rendered, its fingerprint now."""
+    pages = work.pages_by_slug[slug]
+    name = f"{slug}/players/{player_id}.html"
+    return Page(prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+                fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
+
+
+def prefix(language: str, settings: SiteSettings) -> str:
+    """The folder of a language's pages: the first language's are at the root."""
+    return "" if language == settings.languages[0] else f"{language}/"
+
+
+def common(path: str, language: str, settings: SiteSettings) -> dict:
+    """What every template gets: the language, and the relative links to the roots and to
+    this page in the other languages (``path`` is the page's path in the first language)."""
+    default = settings.languages[0]
+    root = "../" * path.count("/")
+    site_root = root + ("../" if language != default else "")
+    return {"lang": language, "html_lang": LANGUAGES[language].html_lang, "root": root, "site_root": site_root,
+            "static": site_root + "static/", "base_url": settings.base_url,
+            "languages": _switcher(path, language, settings.languages, default)}
+
+
+def _switcher(path: str, language: str, languages: tuple[str, ...], default: str) -> list[dict]:
+    """Links to the same page in every language (relative to this page)."""
+    here_up = "../" * path.count("/") + ("../" if language != default else "")
+    links = []
+    for code in languages:
+        target = path if code == default else f"{code}/{path}"
+        links.append({"code": code, "name": LANGUAGES[code].name, "href": here_up + target,
+                      "current": code == language, "html_lang": LANGUAGES[code].html_lang})
+    return links
+
+
+def page_digest(page: Page, work: Work) -> str:
+    """What a page's content depends on: its template, language, place in the site (which
+    makes :func:`common`'s part of the context, with the settings) and data.  Large data shared
+    by pages (dicts, lists, fingerprints) are digested once per build and process."""
+    parts = [page.template, page.language, page.name, work.template_digest, work.settings_key]
+    if page.fingerprint is not None:
+        parts.append(f"late={_data_digest(page.fingerprint, work)}")
+    for key, value in sorted(page.data.items()):
+        parts.append(f"{key}={_data_digest(value, work) if isinstance(value, dict | list | tuple) else repr(value)}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+
+
+def _data_digest(value: object, work: Work) -> str:
+    known = work.data_digests.get(id(value))
+    if known is None:  # pickle: fast, and equal for data built the same way
+        known = work.data_digests[id(value)] = (value, hashlib.sha256(pickle.dumps(value, 5)).hexdigest())
+    return known[1]

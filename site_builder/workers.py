@@ -1,0 +1,118 @@
+"""Carrying out a build's tasks: each file linked from the previous build when its digest is the
+same, else rendered or written; in forked worker processes, one per core, when the site is big,
+else in this process."""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.environment import site_environment
+from site_builder.plan import Page, Task, Work, common, page_digest, player_page
+
+PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
+_WORK: Work | None = None  # the build forked workers carry out (inherited, never pickled)
+
+
+@dataclass
+class Done:
+    """What a task did: each file's digest, how many were hard-linked from the previous
+    build, and which were written."""
+
+    manifest: dict[str, str] = field(default_factory=dict)
+    reused: int = 0
+    written: list[str] = field(default_factory=list)
+
+
+def run(tasks: list[Task], work: Work) -> Iterator[Done]:
+    """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
+    queue, when the site is big and this process runs no other thread (forking copies one
+    thread only, and the locks other threads hold); else here, one after the other."""
+    workers = min(os.cpu_count() or 1, 8)
+    pages = len(work.pages) + sum(len(what[2]) for kind, what in tasks if kind == "players")
+    if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
+        for task in tasks:
+            yield _do(task, work)
+        return
+    for language in work.settings.languages:  # compiled once, then forked
+        environment = site_environment(work.theme, work.template_digest, language, work.cache)
+        for template in environment.list_templates():
+            environment.get_template(template)
+    global _WORK
+    _WORK = work
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap_unordered(_do_in_worker, tasks)
+    finally:
+        _WORK = None
+
+
+def _do_in_worker(task: Task) -> Done:
+    assert _WORK is not None
+    return _do(task, _WORK)
+
+
+def _do(task: Task, work: Work) -> Done:
+    """Carry out one task: a page whose inputs are those of the previous build is hard-linked
+    from it (and keeps its modification time), the others are rendered or written."""
+    kind, what = task
+    done = Done()
+    if kind == "pages":
+        for index in what:
+            page = work.pages[index]
+            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+    elif kind == "players":
+        slug, language, ids = what
+        for player_id in ids:
+            page = player_page(work, slug, language, player_id)
+            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+    else:
+        pages = work.pages_by_slug[what]
+        for name, text in ((f"{what}/standings.json", pages.json_text()), (f"{what}/standings.csv", pages.csv_text()),
+                           (f"{what}/{what}.trf", pages.trf_text())):
+            content = text.encode("utf-8")
+            put(work, name, hashlib.sha256(content).hexdigest(), done,
+                lambda target, content=content: write_file(target, content))
+    return done
+
+
+def put(work: Work, path: str, digest: str, done: Done, write: Callable[[Path], object]) -> None:
+    """Give the build the file ``path`` (with ``digest``): linked from the previous build when
+    its digest there is the same, else made by ``write(target)``."""
+    done.manifest[path] = digest
+    target = os.path.join(work.build, path)
+    if work.previous is not None and work.old_manifest.get(path) == digest:
+        try:
+            os.link(os.path.join(work.previous, path), target)
+            done.reused += 1
+            return
+        except FileNotFoundError:  # the manifest named a file that is gone: write it again
+            pass
+    write(Path(target))
+    done.written.append(path)
+
+
+def _render(work: Work, page: Page, target: Path) -> None:
+    context = {**common(page.name, page.language, work.settings), **page.data}
+    if page.late is not None:
+        name, build = page.late
+        context[name] = build()
+    environment = site_environment(work.theme, work.template_digest, page.language, work.cache)
+    write_file(target, environment.get_template(page.template).render(**context).encode("utf-8"))
+
+
+def write_file(target: Path, content: bytes) -> None:
+    """A new file, with as few system calls as can be: thousands of pages are written per build."""
+    descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        view = memoryview(content)
+        while view:
+            view = view[os.write(descriptor, view):]
+    finally:
+        os.close(descriptor)
