@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m site_builder: error: {error}", file=sys.stderr)
         return 2
     except Exception as error:  # a failed publish after its retries: one line, exit 1
-        from site_builder.publish import PublishError
+        from site_builder.publishers import PublishError
 
         if isinstance(error, PublishError):
             print(f"python -m site_builder: publish failed: {error}", file=sys.stderr)

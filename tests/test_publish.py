@@ -12,19 +12,23 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from site_builder import publish as publish_module
-from site_builder.publish import (
-    IMMUTABLE,
-    NO_CACHE,
-    SHORT_CACHE,
+from site_builder.publishers import (
+    DirSettings,
+    GitSettings,
     PublishError,
     PublishReport,
     PublishSettings,
-    cache_control,
-    content_type,
+    RsyncSettings,
+    S3Settings,
     publish,
+    settings_from_config,
     site_files,
 )
+from site_builder.publishers import dir as dir_target
+from site_builder.publishers import git as git_target
+from site_builder.publishers import rsync as rsync_target
+from site_builder.publishers import s3 as s3_target
+from site_builder.publishers.s3 import IMMUTABLE, NO_CACHE, SHORT_CACHE, cache_control, content_type
 
 SITE = {
     "index.html": "<!doctype html><title>Tournaments</title>",
@@ -88,27 +92,27 @@ def quiet(_message: str) -> None:
 
 
 def test_settings_defaults_and_paths(tmp_path: Path) -> None:
-    settings = PublishSettings.from_config({"target": "dir", "path": "www"}, tmp_path)
+    settings = settings_from_config({"target": "dir", "path": "www"}, tmp_path)
     assert settings.path == tmp_path / "www"
     assert (settings.retries, settings.backoff) == (3, 2.0)
 
-    git = PublishSettings.from_config({"target": "git", "remote": "../pages.git"}, tmp_path / "site")
+    git = settings_from_config({"target": "git", "remote": "../pages.git"}, tmp_path / "site")
     assert git.remote == str(tmp_path / "pages.git")
     assert (git.branch, git.message) == ("gh-pages", "Update standings")
     for url in ("git@github.com:club/results.git", "https://example.org/club/results.git"):
-        assert PublishSettings.from_config({"target": "git", "remote": url}, tmp_path).remote == url
+        assert settings_from_config({"target": "git", "remote": url}, tmp_path).remote == url
 
-    rsync = PublishSettings.from_config({"target": "rsync", "destination": "deploy@host:/srv/www/"}, tmp_path)
+    rsync = settings_from_config({"target": "rsync", "destination": "deploy@host:/srv/www/"}, tmp_path)
     assert rsync.destination == "deploy@host:/srv/www/"
     assert rsync.options == ("-a", "--delete-delay", "--delay-updates")
 
-    s3 = PublishSettings.from_config({"target": "s3", "bucket": "results", "prefix": "club",
+    s3 = settings_from_config({"target": "s3", "bucket": "results", "prefix": "club",
                                       "endpoint_url": "http://127.0.0.1:9000", "region": "eu-west-1",
                                       "retries": 0, "backoff": 0.5, "path": "ignored: another target's key"},
                                      tmp_path)
     assert (s3.bucket, s3.prefix, s3.retries, s3.backoff) == ("results", "club", 0, 0.5)
 
-    command = PublishSettings.from_config({"target": "command", "command": "./deploy.sh {out}"}, tmp_path)
+    command = settings_from_config({"target": "command", "command": "./deploy.sh {out}"}, tmp_path)
     assert command.cwd == tmp_path
 
 
@@ -133,7 +137,7 @@ def test_settings_defaults_and_paths(tmp_path: Path) -> None:
 ])
 def test_settings_errors_name_the_key_and_the_accepted_values(tmp_path: Path, table: dict, words: list[str]) -> None:
     with pytest.raises(InputError) as caught:
-        PublishSettings.from_config(table, tmp_path)
+        settings_from_config(table, tmp_path)
     message = str(caught.value)
     assert "\n" not in message and message.startswith("[publish]")
     for word in words:
@@ -159,7 +163,7 @@ def test_content_types_and_cache_headers() -> None:
 
 
 def test_missing_site_folder_is_an_input_error(tmp_path: Path) -> None:
-    settings = PublishSettings(target="dir", path=tmp_path / "www")
+    settings = DirSettings(path=tmp_path / "www")
     with pytest.raises(InputError, match="build the site first"):
         publish(tmp_path / "nothing-here", settings, log=quiet)
 
@@ -169,7 +173,7 @@ def test_missing_site_folder_is_an_input_error(tmp_path: Path) -> None:
 
 def test_dir_publish_swaps_in_a_complete_folder_and_updates_it(site: Path, tmp_path: Path) -> None:
     destination = tmp_path / "www" / "results"
-    settings = PublishSettings(target="dir", path=destination)
+    settings = DirSettings(path=destination)
     report = publish(site, settings, log=quiet)
     assert isinstance(report, PublishReport)
     assert (report.target, report.attempts, report.uploaded, report.deleted) == ("dir", 1, len(SITE), 0)
@@ -189,11 +193,11 @@ def test_dir_publish_swaps_in_a_complete_folder_and_updates_it(site: Path, tmp_p
 
 def test_dir_swap_by_renames_where_an_exchange_is_not_available(
         site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(publish_module, "_exchange", lambda first, second: False)
+    monkeypatch.setattr(dir_target, "_exchange", lambda first, second: False)
     destination = tmp_path / "www"
-    publish(site, PublishSettings(target="dir", path=destination), log=quiet)
+    publish(site, DirSettings(path=destination), log=quiet)
     apply_changes(site)
-    publish(site, PublishSettings(target="dir", path=destination), log=quiet)
+    publish(site, DirSettings(path=destination), log=quiet)
     assert read_tree(destination) == changed_site()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["public", "www"]
 
@@ -201,12 +205,12 @@ def test_dir_swap_by_renames_where_an_exchange_is_not_available(
 def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
         site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     destination = tmp_path / "www"
-    settings = PublishSettings(target="dir", path=destination)
+    settings = DirSettings(path=destination)
     publish(site, settings, log=quiet)
     apply_changes(site)
 
     copies = {"count": 0}
-    real_copy = publish_module._copy_file
+    real_copy = dir_target.copy_file
 
     def failing_copy(source: str, target: str) -> object:
         copies["count"] += 1
@@ -214,7 +218,7 @@ def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
             raise OSError(28, "No space left on device")
         return real_copy(source, target)
 
-    monkeypatch.setattr(publish_module, "_copy_file", failing_copy)
+    monkeypatch.setattr(dir_target, "copy_file", failing_copy)
     seen_between_attempts = []
 
     def sleep(seconds: float) -> None:
@@ -232,15 +236,15 @@ def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
 def test_dir_failure_without_retries_raises_and_keeps_the_old_site(
         site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     destination = tmp_path / "www"
-    publish(site, PublishSettings(target="dir", path=destination), log=quiet)
+    publish(site, DirSettings(path=destination), log=quiet)
     apply_changes(site)
 
     def broken_copy(source: str, target: str) -> object:
         raise PermissionError(13, "Permission denied", target)
 
-    monkeypatch.setattr(publish_module, "_copy_file", broken_copy)
+    monkeypatch.setattr(dir_target, "copy_file", broken_copy)
     with pytest.raises(PublishError) as caught:
-        publish(site, PublishSettings(target="dir", path=destination, retries=0), log=quiet)
+        publish(site, DirSettings(path=destination, retries=0), log=quiet)
     assert "\n" not in str(caught.value) and "Permission denied" in str(caught.value)
     assert caught.value.attempts == 1
     assert read_tree(destination) == SITE
@@ -248,7 +252,7 @@ def test_dir_failure_without_retries_raises_and_keeps_the_old_site(
 
 def test_dir_destination_inside_the_site_is_refused(site: Path) -> None:
     with pytest.raises(InputError, match="outside the site folder"):
-        publish(site, PublishSettings(target="dir", path=site / "copy"), log=quiet)
+        publish(site, DirSettings(path=site / "copy"), log=quiet)
 
 
 # -- git -------------------------------------------------------------------------------------------
@@ -279,7 +283,7 @@ def commits(repository: Path, branch: str = "gh-pages") -> list[str]:
 
 
 def test_git_publish_creates_an_orphan_branch_and_commits_only_changes(site: Path, bare: Path) -> None:
-    settings = PublishSettings.from_config({"target": "git", "remote": str(bare), "author_name": "Arbiter",
+    settings = settings_from_config({"target": "git", "remote": str(bare), "author_name": "Arbiter",
                                             "author_email": "arbiter@example.org"}, bare.parent)
     report = publish(site, settings, log=quiet)
     assert report.uploaded == len(SITE) + 1 and report.deleted == 0
@@ -318,7 +322,7 @@ def test_git_publish_keeps_other_branches_and_a_cname(site: Path, bare: Path, tm
     git("push", "-q", "origin", "gh-pages", cwd=clone)
     main_before = commits(bare, "main")
 
-    report = publish(site, PublishSettings(target="git", remote=str(bare)), log=quiet)
+    report = publish(site, GitSettings(remote=str(bare)), log=quiet)
     assert report.deleted == 1  # old.html
     assert branch_files(bare) == {**SITE, ".nojekyll": "", "CNAME": "results.example.org\n"}
     assert len(commits(bare)) == 2  # on top of the branch's history, not a forced push
@@ -327,13 +331,13 @@ def test_git_publish_keeps_other_branches_and_a_cname(site: Path, bare: Path, tm
 
 def test_git_concurrent_push_is_fetched_and_retried(
         site: Path, bare: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    settings = PublishSettings(target="git", remote=str(bare))
+    settings = GitSettings(remote=str(bare))
     publish(site, settings, log=quiet)
     apply_changes(site)
 
     other = tmp_path / "other"
     git("clone", "-q", "--branch", "gh-pages", str(bare), str(other), cwd=tmp_path)
-    real_run_git = publish_module._run_git
+    real_run_git = git_target._run_git
     pushes = []
 
     def racing_run_git(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -346,7 +350,7 @@ def test_git_concurrent_push_is_fetched_and_retried(
                 git("push", "-q", "origin", "gh-pages", cwd=other)
         return real_run_git(args, cwd, env)
 
-    monkeypatch.setattr(publish_module, "_run_git", racing_run_git)
+    monkeypatch.setattr(git_target, "_run_git", racing_run_git)
     messages: list[str] = []
     sleeps = Sleeps()
     report = publish(site, settings, sleep=sleeps, log=messages.append)
@@ -360,7 +364,7 @@ def test_git_concurrent_push_is_fetched_and_retried(
 
 def test_git_unreachable_remote_fails_after_retries(site: Path, tmp_path: Path) -> None:
     sleeps = Sleeps()
-    settings = PublishSettings(target="git", remote=str(tmp_path / "missing.git"), retries=2, backoff=0.5)
+    settings = GitSettings(remote=str(tmp_path / "missing.git"), retries=2, backoff=0.5)
     with pytest.raises(PublishError) as caught:
         publish(site, settings, sleep=sleeps, log=quiet)
     assert sleeps == [0.5, 1.0]
@@ -371,7 +375,7 @@ def test_git_unreachable_remote_fails_after_retries(site: Path, tmp_path: Path) 
 
 
 def test_git_push_refused_by_the_remote_changes_nothing(site: Path, bare: Path) -> None:
-    settings = PublishSettings(target="git", remote=str(bare), retries=1)
+    settings = GitSettings(remote=str(bare), retries=1)
     publish(site, settings, log=quiet)
     hook = bare / "hooks" / "pre-receive"
     hook.write_text("#!/bin/sh\necho 'quota exceeded' >&2\nexit 1\n")
@@ -393,7 +397,7 @@ def test_git_push_refused_by_the_remote_changes_nothing(site: Path, bare: Path) 
 
 def test_rsync_to_a_local_folder(site: Path, tmp_path: Path) -> None:
     destination = tmp_path / "srv" / "www"
-    settings = PublishSettings.from_config({"target": "rsync", "destination": "srv/www/"}, tmp_path)
+    settings = settings_from_config({"target": "rsync", "destination": "srv/www/"}, tmp_path)
     report = publish(site, settings, log=quiet)
     assert read_tree(destination) == SITE
     assert not (destination / ".manifest.json").exists()
@@ -407,13 +411,13 @@ def test_rsync_to_a_local_folder(site: Path, tmp_path: Path) -> None:
 
 
 def test_rsync_missing_says_how_to_install_it(site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(publish_module.shutil, "which", lambda name: None)
+    monkeypatch.setattr(rsync_target.shutil, "which", lambda name: None)
     with pytest.raises(InputError, match=r"apt-get install rsync"):
-        publish(site, PublishSettings(target="rsync", destination=str(tmp_path / "www")), log=quiet)
+        publish(site, RsyncSettings(destination=str(tmp_path / "www")), log=quiet)
 
 
 def test_rsync_failure_reports_its_last_error_line(site: Path, tmp_path: Path) -> None:
-    settings = PublishSettings(target="rsync", destination=str(tmp_path / "www"), options=("-a", "--no-such-option"),
+    settings = RsyncSettings(destination=str(tmp_path / "www"), options=("-a", "--no-such-option"),
                                retries=1)
     sleeps = Sleeps()
     with pytest.raises(PublishError, match=r"^rsync: rsync exited with status \d+: .*no-such-option") as caught:
@@ -462,10 +466,10 @@ def s3_objects(client, bucket: str) -> dict[str, str]:
 def record_puts(monkeypatch: pytest.MonkeyPatch, fail_at: int | None = None) -> list[str]:
     """Record the keys put, in order; make the ``fail_at``-th put of the first attempt fail."""
     puts: list[str] = []
-    real_make = publish_module._make_s3_client
+    real_make = s3_target._make_s3_client
     state = {"clients": 0}
 
-    def make(settings: PublishSettings):
+    def make(settings: S3Settings):
         client = real_make(settings)
         state["clients"] += 1
         attempt = state["clients"]
@@ -478,14 +482,14 @@ def record_puts(monkeypatch: pytest.MonkeyPatch, fail_at: int | None = None) -> 
         client.meta.events.register("provide-client-params.s3.PutObject", before_put)
         return client
 
-    monkeypatch.setattr(publish_module, "_make_s3_client", make)
+    monkeypatch.setattr(s3_target, "_make_s3_client", make)
     return puts
 
 
 def test_s3_uploads_with_types_and_cache_headers_then_only_changes(
         site: Path, s3, monkeypatch: pytest.MonkeyPatch) -> None:
     client, bucket, endpoint = s3
-    settings = PublishSettings.from_config({"target": "s3", "bucket": bucket, "prefix": "/club/",
+    settings = settings_from_config({"target": "s3", "bucket": bucket, "prefix": "/club/",
                                             "endpoint_url": endpoint, "region": "us-east-1"}, site)
     puts = record_puts(monkeypatch)
     client.put_object(Bucket=bucket, Key="elsewhere.txt", Body=b"not under the prefix")
@@ -524,7 +528,7 @@ def test_s3_uploads_with_types_and_cache_headers_then_only_changes(
 def test_s3_failure_part_way_keeps_old_pages_working_and_a_retry_completes(
         site: Path, s3, monkeypatch: pytest.MonkeyPatch) -> None:
     client, bucket, endpoint = s3
-    settings = PublishSettings(target="s3", bucket=bucket, endpoint_url=endpoint, region="us-east-1")
+    settings = S3Settings(bucket=bucket, endpoint_url=endpoint, region="us-east-1")
     publish(site, settings, log=quiet)
     site_v2 = changed_site()
     site_v2["static/style.css"] = "body { margin: 1em }"
@@ -550,7 +554,7 @@ def test_s3_failure_part_way_keeps_old_pages_working_and_a_retry_completes(
 def test_s3_without_boto3_asks_for_the_extra(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "boto3", None)
     with pytest.raises(InputError, match=r"pip install 'tiebreak\[s3\]'"):
-        publish(site, PublishSettings(target="s3", bucket="results"), log=quiet)
+        publish(site, S3Settings(bucket="results"), log=quiet)
 
 
 # -- command and the retries ----------------------------------------------------------------------
@@ -573,7 +577,7 @@ def command_settings(tmp_path: Path, failures: int, **options) -> PublishSetting
     script = tmp_path / "flaky.py"
     script.write_text(FLAKY)
     command = f"{shlex.quote(sys.executable)} flaky.py counter {{out}} {failures}"
-    return PublishSettings.from_config({"target": "command", "command": command, **options}, tmp_path)
+    return settings_from_config({"target": "command", "command": command, **options}, tmp_path)
 
 
 def test_command_fails_twice_then_succeeds_with_backoff(site: Path, tmp_path: Path) -> None:
@@ -605,11 +609,11 @@ def test_command_failing_every_time_raises_a_one_line_publish_error(site: Path, 
 
 
 def test_command_not_found_is_an_input_error(site: Path, tmp_path: Path) -> None:
-    settings = PublishSettings.from_config({"target": "command", "command": "no-such-deployer-xyz {out}"}, tmp_path)
+    settings = settings_from_config({"target": "command", "command": "no-such-deployer-xyz {out}"}, tmp_path)
     with pytest.raises(InputError, match="no-such-deployer-xyz"):
         publish(site, settings, log=quiet)
 
 
 def test_an_empty_s3_prefix_is_the_bucket_root(tmp_path: Path) -> None:
-    settings = PublishSettings.from_config({"target": "s3", "bucket": "results", "prefix": ""}, tmp_path)
+    settings = settings_from_config({"target": "s3", "bucket": "results", "prefix": ""}, tmp_path)
     assert settings.prefix == ""
