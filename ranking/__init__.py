@@ -49,6 +49,11 @@ _EXPORTS: dict[str, str] = {
     "collection_paused": "ranking.standings",
     "TeamStandings": "ranking.teams", "team_standings": "ranking.teams",
     "team_event_of": "ranking.teams", "board_points": "ranking.team_sheet",
+    # scorecards and legends
+    "Scorecard": "ranking.scorecards", "CardRound": "ranking.scorecards", "player_scorecards": "ranking.scorecards",
+    "TeamScorecard": "ranking.scorecards", "TeamCardRound": "ranking.scorecards",
+    "team_scorecards": "ranking.scorecards", "LegendEntry": "ranking.scorecards", "legend": "ranking.scorecards",
+    "team_legend": "ranking.scorecards",
     # play-offs
     "PlayoffStandings": "ranking.playoffs", "PlayoffGroup": "ranking.playoffs", "PlayoffStage": "ranking.playoffs",
     "apply_playoffs": "ranking.playoffs",
@@ -133,6 +138,17 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         Scoring,
         TeamRules,
         TeamScoring,
+    )
+    from ranking.scorecards import (
+        CardRound,
+        LegendEntry,
+        Scorecard,
+        TeamCardRound,
+        TeamScorecard,
+        legend,
+        player_scorecards,
+        team_legend,
+        team_scorecards,
     )
     from ranking.standings import (
         StandingRow,

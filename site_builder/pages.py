@@ -1,23 +1,39 @@
 """What each page of the site shows, as plain data computed by the ranking core.
 
-Nothing here formats HTML: the theme's templates do.  Every value comes from
-``ranking.standings`` (standings, tie-breaks, performance) or from the tournament itself.
+Nothing here formats HTML: the theme's templates do.  Every value comes from the core's public
+API (``ranking``: the final standings, the players' and teams' scorecards, the legends of the
+chains) or from the tournament itself.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ranking.final import FinalStandings, final_standings
-from ranking.model import GameKind, System, Tournament
-from ranking.playoffs import PlayoffStandings
-from ranking.rules import Rules
-from ranking.standings import Standings, compute_standings, default_rules
-from ranking.tiebreaks import REGISTRY
+from ranking import (
+    FinalStandings,
+    GameKind,
+    PlayoffStandings,
+    Rules,
+    Scorecard,
+    Standings,
+    System,
+    TeamScorecard,
+    Tournament,
+    compute_standings,
+    default_rules,
+    final_standings,
+    legend,
+    player_scorecards,
+    team_event_of,
+    team_legend,
+    team_scorecards,
+    team_standings,
+)
 from tiebreak.library import export_text
 
 
@@ -98,17 +114,14 @@ class TournamentPages:
 
     def standings_data(self) -> dict:
         codes = list(self.standings.tiebreaks)
-        legend = []
-        for code in codes:
-            entry = REGISTRY[REGISTRY.parse(code).name]
-            legend.append({"code": code, "name": entry.name, "definition": entry.definition,
-                           "article": entry.article, "lower_is_better": entry.lower_is_better,
-                           "orders": entry.orders})
+        entries = [{"code": entry.code, "name": entry.name, "definition": entry.definition,
+                    "article": entry.article, "lower_is_better": entry.lower_is_better, "orders": entry.orders}
+                   for entry in legend(codes)]
         rows = [{"rank": row.rank, "id": row.player.id, "name": row.player.name,
                  "federation": row.player.federation, "rating": row.player.rating or None,
                  "club": row.player.club, "points": row.points,
                  "values": [row.values[code] for code in codes]} for row in self.standings.rows]
-        data = {"codes": codes, "legend": legend, "rows": rows, "after_round": self.standings.after_round,
+        data = {"codes": codes, "legend": entries, "rows": rows, "after_round": self.standings.after_round,
                 "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition)}
         if self.playoffs is not None:  # only then: other standings pages keep their data as it was
             required = self.playoffs.required
@@ -174,21 +187,15 @@ class TournamentPages:
 
     @cached_property
     def team_event(self):
-        from ranking.teams import team_event_of
-
         return team_event_of(self.tournament)
 
     @cached_property
     def team_table(self):
-        from ranking.teams import team_standings
-
         return team_standings(self.team_event)
 
     @cached_property
-    def _team_sheet(self):
-        from ranking.team_sheet import TeamSheet
-
-        return TeamSheet(self.team_event, self.team_table.after_round)
+    def _team_cards(self) -> dict[int, TeamScorecard]:
+        return team_scorecards(self.team_event, self.team_table.after_round)
 
     @cached_property
     def _team_names(self) -> dict[int, str]:
@@ -196,16 +203,11 @@ class TournamentPages:
 
     @cached_property
     def teams_page(self) -> dict:
-        """The team standings (``ranking.teams.team_standings``) with each team's roster."""
-        from ranking.team_tiebreaks import TEAM_REGISTRY
-
+        """The team standings (``ranking.team_standings``) with each team's roster."""
         table = self.team_table
         codes = list(table.tiebreaks)
-        legend = []
-        for code in codes:
-            entry = TEAM_REGISTRY[TEAM_REGISTRY.parse(code).name]
-            legend.append({"code": code, "name": entry.name, "definition": entry.definition,
-                           "article": entry.article, "orders": entry.orders})
+        entries = [{"code": entry.code, "name": entry.name, "definition": entry.definition,
+                    "article": entry.article, "orders": entry.orders} for entry in team_legend(codes)]
         rows = []
         for row in table.rows:
             roster = [{"id": player, "name": self.names[player], "rank": self.rank_of.get(player),
@@ -215,13 +217,13 @@ class TournamentPages:
                          "match_points": row.match_points, "game_points": row.game_points,
                          "values": [row.values[code] for code in codes], "roster": roster})
         scoring = self.team_event.scoring
-        return {"after_round": table.after_round, "primary": table.primary, "codes": codes, "legend": legend,
+        return {"after_round": table.after_round, "primary": table.primary, "codes": codes, "legend": entries,
                 "rows": rows, "boards": scoring.boards,
                 "scoring": {"win": scoring.match_win, "draw": scoring.match_draw, "loss": scoring.match_loss}}
 
     def _team_round(self, number: int, games: list, boards: list[dict]) -> dict:
         """A round's team matches, each with its score (game points) and its boards."""
-        sheet = self._team_sheet
+        cards = self._team_cards
         by_game = {(game.white, game.black): board for game, board in zip(games, boards, strict=True)}
         grouped: set[tuple[int, int]] = set()
         matches = []
@@ -230,11 +232,9 @@ class TournamentPages:
             keys = [(game.white, game.black) for game in match.boards]
             grouped.update(keys)
             first = second = None
-            if number <= sheet.rounds:
-                first_record = sheet.records[sheet.index[match.first]][number - 1]
-                second_record = sheet.records[sheet.index[match.second]][number - 1]
-                if first_record.kind.value != "pending":
-                    first, second = first_record.gp, second_record.gp
+            if number <= self.team_table.after_round:  # the cards' rounds
+                first, second = (cards[match.first].rounds[number - 1].game_points,
+                                 cards[match.second].rounds[number - 1].game_points)
             matches.append({"first": match.first, "second": match.second,
                             "first_name": self._team_names.get(match.first, str(match.first)),
                             "second_name": self._team_names.get(match.second, str(match.second)),
@@ -304,8 +304,6 @@ class TournamentPages:
     @cached_property
     def _rounds_digests(self) -> dict[int, str]:
         """Digests for rounds 1, 2, ...: each extends the previous one with its round's data."""
-        import hashlib
-
         by_round: dict[int, list] = {}
         for g in self.tournament.games:
             by_round.setdefault(g.round, []).append((g.board, g.white, g.black, g.result.value if g.result else "",
@@ -326,18 +324,15 @@ class TournamentPages:
 
     def player_fingerprint(self, player_id: int) -> tuple:
         """Everything a player's page shows, cheaply (the page is rendered again only when this
-        changes): place, points, tie-breaks, performance, places by round, games and byes,
-        and the names and ratings of everyone (opponents' names appear on the page)."""
+        changes): place, points, tie-breaks, places by round, the scorecard (rounds and
+        performance), and the names and ratings of everyone (opponents' names appear on the page)."""
         cached = self._fingerprints.get(player_id)
         if cached is None:
             row = self._rows_by_id[player_id]
-            games = tuple((g.round, g.board, g.white, g.black, g.result) for g in
-                          self._games_by_player.get(player_id, {}).values())
-            byes = tuple((b.round, b.kind) for b in self._byes_by_player.get(player_id, {}).values())
-            performance = self._performance[player_id]
+            card = self._cards[player_id]
             cached = self._fingerprints[player_id] = (
                 row.rank, row.points, tuple(row.values.values()), tuple(self.rank_history[player_id]),
-                performance["TPR"], performance["ARO"], games, byes, self._field_digest, self.last_round)
+                card.tpr, card.aro, card.rounds, self._field_digest, self.last_round)
         return cached
 
     @cached_property
@@ -346,8 +341,6 @@ class TournamentPages:
 
     @cached_property
     def _field_digest(self) -> str:
-        import hashlib
-
         return hashlib.sha256(repr([(p.id, p.name, p.rating, p.federation, p.club, p.title)
                                     for p in self.tournament.players]).encode()).hexdigest()
 
@@ -365,80 +358,36 @@ class TournamentPages:
     def _player_data(self, player_id: int) -> dict:
         player = self._players[player_id]
         row = self._rows_by_id[player_id]
+        card = self._cards[player_id]
         games = []
-        running = 0.0
-        results = self._games_by_player.get(player_id, {})
-        byes = self._byes_by_player.get(player_id, {})
-        sheet_points = self._points_by_round(player_id)
-        for number in range(1, self.last_round + 1):
-            game = results.get(number)
-            points = sheet_points.get(number)
-            if points is not None:
-                running += points
-            if game is not None:
-                white = game.white == player_id
-                opponent = game.black if white else game.white
-                games.append({"round": number, "board": game.board, "colour": "w" if white else "b",
-                              "opponent": opponent, "opponent_name": self.names[opponent],
-                              "opponent_rating": self._ratings.get(opponent) or None,
-                              "result": _score_text(game.result.value if game.result else None, white),
-                              "points": points, "running": running if points is not None else None})
-            elif number in byes:
-                games.append({"round": number, "board": None, "colour": "", "opponent": None,
+        for entry in card.rounds[:self.last_round]:
+            if entry.opponent is not None:
+                games.append({"round": entry.round, "board": entry.board, "colour": "w" if entry.white else "b",
+                              "opponent": entry.opponent, "opponent_name": self.names[entry.opponent],
+                              "opponent_rating": self._ratings.get(entry.opponent) or None,
+                              "result": _score_text(entry.result.value if entry.result else None, entry.white),
+                              "points": entry.points, "running": entry.score})
+            elif entry.bye is not None:
+                games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_rating": None,
-                              "result": _bye_text(byes[number].kind.value), "points": points, "running": running})
-        perf_row = self._performance[player_id]
+                              "result": _bye_text(entry.bye.value), "points": entry.points, "running": entry.score})
         history = self.rank_history[player_id]
         chart = _rank_chart(history, len(self.tournament.players))
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
                 "club": player.club,
                 "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
-                "games": games, "tpr": perf_row["TPR"], "aro": perf_row["ARO"],
+                "games": games, "tpr": card.tpr, "aro": card.aro,
                 "history": history, "field": len(self.tournament.players),
                 "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
 
     @cached_property
-    def _games_by_player(self) -> dict[int, dict[int, object]]:
-        games: dict[int, dict[int, object]] = {}
-        for game in self.tournament.games:
-            games.setdefault(game.white, {})[game.round] = game
-            games.setdefault(game.black, {})[game.round] = game
-        return games
-
-    @cached_property
-    def _byes_by_player(self) -> dict[int, dict[int, object]]:
-        byes: dict[int, dict[int, object]] = {}
-        for bye in self.tournament.byes:
-            byes.setdefault(bye.player, {})[bye.round] = bye
-        return byes
-
-    @cached_property
-    def _performance(self) -> dict[int, dict[str, object]]:
-        """Each player's performance rating and opponents' average rating (C.07 10.1-10.2)."""
-        from ranking.codes import TiebreakSpec
-
-        tpr = REGISTRY["TPR"].compute(self._sheet, TiebreakSpec("TPR", "TPR"))
-        aro = REGISTRY["ARO"].compute(self._sheet, TiebreakSpec("ARO", "ARO"))
-        return {player.id: {"TPR": tpr[index], "ARO": aro[index]}
-                for index, player in enumerate(self._sheet.players)}
+    def _cards(self) -> dict[int, Scorecard]:
+        """Each player's scorecard up to the last round paired (its games may be unfinished)."""
+        return player_scorecards(self.tournament, self.rules, self.last_round or None)
 
     @cached_property
     def _rows_by_id(self):
         return {row.player.id: row for row in self.standings.rows}
-
-    def _points_by_round(self, player_id: int) -> dict[int, float]:
-
-        sheet = self._sheet
-        index = sheet.index[player_id]
-        return {record.round: record.points for record in sheet.records[index] if record.kind.value != "pending"}
-
-    @cached_property
-    def _sheet(self):
-        from ranking.scoresheet import Scoresheet
-        from ranking.withdrawals import apply_withdrawals
-
-        played = apply_withdrawals(self.tournament, self.rules).tournament
-        return Scoresheet(played, self.rules, self.last_round if self.last_round else None)
 
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
