@@ -34,8 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generators import generate_swiss
 
 from ranking.model import Result, Tournament
-from site_builder.build import BuildReport, build_site
-from site_builder.settings import SiteSettings
+from site_builder import BuildReport, SiteSettings, build_site
 
 LANGUAGES = ("en", "zh", "vi", "es")
 SLUG = "open"

@@ -1,45 +1,5 @@
-"""``python -m site_builder build [--config config.toml] [--out DIR]`` and
-``python -m site_builder publish [--config config.toml]`` (DESIGN.md "Site")."""
+"""``python -m site_builder`` is the site's command line (``site_builder.cli``)."""
 
-from __future__ import annotations
+from site_builder.cli import main
 
-import argparse
-import sys
-from pathlib import Path
-
-from ranking.errors import InputError
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m site_builder", description="Build and publish the standings site.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build = commands.add_parser("build", help="build the site from the store into [site].out_dir")
-    build.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
-    build.add_argument("--out", metavar="DIR", help="output folder (default [site].out_dir)")
-    publish = commands.add_parser("publish", help="build, then publish to [publish].target")
-    publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
-    args = parser.parse_args(argv)
-    try:
-        from site_builder.site import build_from_config, publish_from_config
-
-        if args.command == "build":
-            report = build_from_config(args.config, Path(args.out) if args.out else None)
-            print(f"built {report.pages} files into {report.output} in {report.seconds:.2f} s "
-                  f"({report.rendered} written, {report.reused} unchanged)")
-        else:
-            print(publish_from_config(args.config))
-    except InputError as error:
-        print(f"python -m site_builder: error: {error}", file=sys.stderr)
-        return 2
-    except Exception as error:  # a failed publish after its retries: one line, exit 1
-        from site_builder.publishers import PublishError
-
-        if isinstance(error, PublishError):
-            print(f"python -m site_builder: publish failed: {error}", file=sys.stderr)
-            return 1
-        raise
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+raise SystemExit(main())

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from site_builder.build import BuildReport, build_site
-from site_builder.publishers import publish, settings_from_config
+from site_builder.publishers import publish
+from site_builder.publishers.config import settings_from_config
 from site_builder.settings import SiteSettings
 from tiebreak.config import load_config
 from tiebreak.library import import_configured

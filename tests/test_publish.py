@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from site_builder.publishers import (
+from site_builder import (
     DirSettings,
     GitSettings,
     PublishError,
@@ -22,12 +22,12 @@ from site_builder.publishers import (
     S3Settings,
     publish,
     settings_from_config,
-    site_files,
 )
 from site_builder.publishers import dir as dir_target
 from site_builder.publishers import git as git_target
 from site_builder.publishers import rsync as rsync_target
 from site_builder.publishers import s3 as s3_target
+from site_builder.publishers import site_files
 from site_builder.publishers.s3 import IMMUTABLE, NO_CACHE, SHORT_CACHE, cache_control, content_type
 
 SITE = {
@@ -107,9 +107,9 @@ def test_settings_defaults_and_paths(tmp_path: Path) -> None:
     assert rsync.options == ("-a", "--delete-delay", "--delay-updates")
 
     s3 = settings_from_config({"target": "s3", "bucket": "results", "prefix": "club",
-                                      "endpoint_url": "http://127.0.0.1:9000", "region": "eu-west-1",
-                                      "retries": 0, "backoff": 0.5, "path": "ignored: another target's key"},
-                                     tmp_path)
+                               "endpoint_url": "http://127.0.0.1:9000", "region": "eu-west-1",
+                               "retries": 0, "backoff": 0.5, "path": "ignored: another target's key"},
+                              tmp_path)
     assert (s3.bucket, s3.prefix, s3.retries, s3.backoff) == ("results", "club", 0, 0.5)
 
     command = settings_from_config({"target": "command", "command": "./deploy.sh {out}"}, tmp_path)
@@ -284,7 +284,7 @@ def commits(repository: Path, branch: str = "gh-pages") -> list[str]:
 
 def test_git_publish_creates_an_orphan_branch_and_commits_only_changes(site: Path, bare: Path) -> None:
     settings = settings_from_config({"target": "git", "remote": str(bare), "author_name": "Arbiter",
-                                            "author_email": "arbiter@example.org"}, bare.parent)
+                                     "author_email": "arbiter@example.org"}, bare.parent)
     report = publish(site, settings, log=quiet)
     assert report.uploaded == len(SITE) + 1 and report.deleted == 0
     assert report.detail.startswith("commit ") and "gh-pages" in report.detail
@@ -418,7 +418,7 @@ def test_rsync_missing_says_how_to_install_it(site: Path, tmp_path: Path, monkey
 
 def test_rsync_failure_reports_its_last_error_line(site: Path, tmp_path: Path) -> None:
     settings = RsyncSettings(destination=str(tmp_path / "www"), options=("-a", "--no-such-option"),
-                               retries=1)
+                             retries=1)
     sleeps = Sleeps()
     with pytest.raises(PublishError, match=r"^rsync: rsync exited with status \d+: .*no-such-option") as caught:
         publish(site, settings, sleep=sleeps, log=quiet)
@@ -490,7 +490,7 @@ def test_s3_uploads_with_types_and_cache_headers_then_only_changes(
         site: Path, s3, monkeypatch: pytest.MonkeyPatch) -> None:
     client, bucket, endpoint = s3
     settings = settings_from_config({"target": "s3", "bucket": bucket, "prefix": "/club/",
-                                            "endpoint_url": endpoint, "region": "us-east-1"}, site)
+                                     "endpoint_url": endpoint, "region": "us-east-1"}, site)
     puts = record_puts(monkeypatch)
     client.put_object(Bucket=bucket, Key="elsewhere.txt", Body=b"not under the prefix")
     report = publish(site, settings, log=quiet)

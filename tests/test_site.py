@@ -28,9 +28,7 @@ import jinja2
 import pytest
 
 from ranking.model import Result, Tournament
-from site_builder.build import BuildReport, build_site
-from site_builder.environment import SITE_CATALOGUE
-from site_builder.settings import SiteSettings
+from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
 from tiebreak.commands import slug_for
 from tiebreak.files import load_tournament
 

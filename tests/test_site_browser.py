@@ -34,9 +34,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from site_builder.build import build_site
-from site_builder.pages import TournamentPages
-from site_builder.settings import SiteSettings
+from site_builder import SiteSettings, TournamentPages, build_site
 from tiebreak.files import load_tournament
 
 CHROMIUM = Path("/usr/bin/chromium")

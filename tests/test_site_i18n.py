@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po, write_po
 
 from ranking.registry import Tiebreak
 from ranking.tiebreaks import REGISTRY
-from site_builder.environment import SITE_CATALOGUE
+from site_builder import SITE_CATALOGUE
 from tiebreak.files import load_tournament
 from tiebreak.i18n import SUPPORTED
 
@@ -187,8 +187,7 @@ def test_the_chess_and_xiangqi_terms() -> None:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from site_builder.build import build_site
-    from site_builder.settings import SiteSettings
+    from site_builder import SiteSettings, build_site
 
     tournaments = {"example-xiangqi-rr": load_tournament(EXAMPLES / "xiangqi-rr.toml"),
                    "chess-swiss": load_tournament(EXAMPLES / "chess-swiss.trf")}
@@ -249,7 +248,7 @@ if __name__ == "__main__":
 def test_the_site_environment_translates_new_style_and_escapes_variables() -> None:
     """Jinja2's new-style gettext semantics, kept by the builder's faster version: the message
     is always a format string, variables are escaped, plurals pick by ``num``."""
-    from site_builder.environment import THEMES, site_environment
+    from site_builder import THEMES, site_environment
 
     environment = site_environment(THEMES / "default", "test", "zh")
     render = lambda source, **values: environment.from_string(source).render(**values)  # noqa: E731
@@ -264,7 +263,7 @@ def test_the_site_environment_translates_new_style_and_escapes_variables() -> No
 
 
 def test_dict_keys_win_over_dict_methods_in_templates() -> None:
-    from site_builder.environment import THEMES, site_environment
+    from site_builder import THEMES, site_environment
 
     environment = site_environment(THEMES / "default", "test", "en")
     template = environment.from_string("{{ row.values|join(',') }} {{ row.name }} {{ row.items is defined }}")

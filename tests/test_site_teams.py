@@ -28,9 +28,7 @@ from ranking.standings import compute_standings, default_rules
 from ranking.team_sheet import board_points
 from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.teams import team_event_of, team_standings
-from site_builder.build import build_site
-from site_builder.environment import SITE_CATALOGUE
-from site_builder.settings import SiteSettings
+from site_builder import SITE_CATALOGUE, SiteSettings, build_site
 from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

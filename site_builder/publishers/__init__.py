@@ -1,5 +1,7 @@
 """Publish the built site: ``[publish].target`` is ``dir``, ``git``, ``rsync``, ``s3`` or ``command``,
-one module each, with its own settings read from ``[publish]``.
+one module each (``site_builder.publishers.dir``, ...), with its own settings read from
+``[publish]`` (``site_builder.publishers.config``).  Here: what they share, the settings every
+target takes, the files of a built site, and :func:`publish`, which retries.
 
 Every target is idempotent and never leaves the destination half-updated in a way that a retry
 cannot fix (each module says how).  A failed attempt is retried ``retries`` times, waiting
@@ -10,25 +12,24 @@ Problems found before anything is attempted (a bad ``[publish]`` table, a missin
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from ranking import InputError
-from site_builder.publishers.base import COMMON_KEYS, SKIP_AT_ROOT, SOURCE, Log, PublishSettings, site_files
-from site_builder.publishers.command import CommandSettings
-from site_builder.publishers.dir import DirSettings
-from site_builder.publishers.git import GitSettings
-from site_builder.publishers.rsync import RsyncSettings
-from site_builder.publishers.s3 import S3Settings
 
-#: target -> its settings, in the order the error messages list them
-TARGETS: dict[str, type[PublishSettings]] = {
-    settings.target: settings for settings in (DirSettings, GitSettings, RsyncSettings, S3Settings, CommandSettings)
-}
-_SECRET_WORDS = ("secret", "access_key", "password", "token", "credential")
+SOURCE = "[publish]"  # where InputError says the problem is
+COMMON_KEYS = ("target", "retries", "backoff")
+#: Files of the build folder that are the builder's own bookkeeping, never published.
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json"})
+
+Log = Callable[[str], Any]
+Counts = dict[str, Any]  # the PublishReport fields an attempt fills: uploaded, deleted, unchanged, detail
 
 
 class PublishError(Exception):
@@ -38,6 +39,10 @@ class PublishError(Exception):
         super().__init__(_one_line(message))
         self.target = target
         self.attempts = attempts
+
+
+class AttemptFailed(RuntimeError):
+    """One attempt failed (``publish`` tries again, up to ``retries`` times)."""
 
 
 @dataclass(frozen=True)
@@ -57,32 +62,52 @@ class PublishReport:
                 f"in {self.duration:.2f} s{attempts}{detail}")
 
 
-def settings_from_config(table: Mapping[str, Any], base: Path) -> PublishSettings:
-    """The settings of ``[publish]`` (a table of config.toml) for its ``target``; relative local
-    paths are taken from ``base`` (the folder of config.toml).
+@dataclass(frozen=True, kw_only=True)
+class PublishSettings:
+    """``[publish]`` of config.toml: the keys every target takes.  Each target's settings extend
+    it with their own keys and say how to check and make one attempt."""
 
-    Keys of the other targets are allowed (to switch ``target`` back and forth) but unknown keys are
-    not, and neither are credentials, which come from the environment only.
-    """
-    if not isinstance(table, Mapping):
-        raise InputError("expected a table", source=SOURCE)
-    known = set(COMMON_KEYS).union(*(settings.keys for settings in TARGETS.values()))
-    for key in table:
-        if any(word in str(key).lower() for word in _SECRET_WORDS):
-            raise InputError(f"{key}: credentials are never read from config.toml; set AWS_ACCESS_KEY_ID, "
-                             "AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) in the environment", source=SOURCE)
-        if key not in known:
-            raise InputError(f"unknown key {key!r}: expected some of {', '.join(sorted(known))}", source=SOURCE)
-    if "target" not in table:
-        raise InputError(f"target is missing: expected one of {', '.join(TARGETS)}", source=SOURCE)
-    target = table["target"]
-    if target not in TARGETS:
-        raise InputError(f"target = {target!r}: expected one of {', '.join(TARGETS)}", source=SOURCE)
-    settings = TARGETS[target]
-    settings.check_strings(table)
-    if table.get(settings.required) is None:
-        raise InputError(f"target = {target!r} needs the key {settings.required!r}", source=SOURCE)
-    return settings.from_table(table, Path(base))
+    target: ClassVar[str]  # the value of ``target`` that selects these settings
+    keys: ClassVar[tuple[str, ...]]  # the target's own keys: strings, but for ``list_keys``
+    required: ClassVar[str]  # the key it cannot do without
+    list_keys: ClassVar[tuple[str, ...]] = ()
+    blank_keys: ClassVar[tuple[str, ...]] = ()  # strings that may be empty
+
+    retries: int = 3  # attempts after the first one
+    backoff: float = 2.0  # seconds before the first retry, doubling
+
+    def __post_init__(self) -> None:
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or self.retries < 0:
+            raise InputError(f"retries = {self.retries!r}: expected a whole number ≥ 0", source=SOURCE)
+        if isinstance(self.backoff, bool) or not isinstance(self.backoff, int | float) or self.backoff < 0:
+            raise InputError(f"backoff = {self.backoff!r}: expected a number of seconds ≥ 0", source=SOURCE)
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any], base: Path) -> Self:
+        """The settings of a ``[publish]`` table whose keys are known and whose strings are
+        strings; relative local paths are taken from ``base`` (the folder of config.toml)."""
+        raise NotImplementedError
+
+    @classmethod
+    def check_strings(cls, table: Mapping[str, Any]) -> None:
+        """Every key of the target given as a string is a non-empty string."""
+        for key in cls.keys:
+            if key in cls.list_keys or key not in table:
+                continue
+            if not isinstance(table[key], str) or (key not in cls.blank_keys and not table[key].strip()):
+                raise InputError(f"{key} = {table[key]!r}: expected a non-empty string", source=SOURCE)
+
+    @staticmethod
+    def common(table: Mapping[str, Any]) -> dict[str, Any]:
+        """The keys of every target that ``table`` gives."""
+        return {key: table[key] for key in ("retries", "backoff") if key in table}
+
+    def check(self, out_dir: Path) -> None:
+        """Raise InputError for a problem found before anything is attempted (a missing program)."""
+
+    def attempt(self, out_dir: Path, log: Log) -> Counts:
+        """Publish ``out_dir`` once; raise (AttemptFailed or any error) for ``publish`` to retry."""
+        raise NotImplementedError
 
 
 def publish(out_dir: Path, settings: PublishSettings, sleep: Callable[[float], Any] = time.sleep,
@@ -121,6 +146,41 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-__all__ = ["SKIP_AT_ROOT", "TARGETS", "CommandSettings", "DirSettings", "GitSettings", "PublishError",
-           "PublishReport", "PublishSettings", "RsyncSettings", "S3Settings", "publish", "settings_from_config",
-           "site_files"]
+# -- what the targets share ---------------------------------------------------------------------
+
+
+def site_files(out_dir: Path) -> list[str]:
+    """The files of the site, as sorted ``/``-separated paths relative to ``out_dir``."""
+    files = []
+    for folder, _dirs, names in os.walk(out_dir):
+        for name in names:
+            relative = (Path(folder) / name).relative_to(out_dir).as_posix()
+            if relative not in SKIP_AT_ROOT and (Path(folder) / name).is_file():
+                files.append(relative)
+    return sorted(files)
+
+
+def copy_file(source: str, destination: str) -> object:
+    """One file copy (a seam for the tests, which inject failures here)."""
+    return shutil.copy2(source, destination)
+
+
+def is_remote_url(value: str) -> bool:
+    """``scheme://...`` or scp-like ``[user@]host:path`` (a colon before any slash), as git and rsync read them."""
+    return "://" in value or bool(re.match(r"[^/]*:", value))
+
+
+def local_path(value: Any, base: Path) -> Path | None:
+    if value is None:
+        return None
+    path = Path(os.path.expanduser(value))
+    return path if path.is_absolute() else (base / path).resolve()
+
+
+def last_line(*texts: str | None) -> str:
+    """The last non-empty line of the first text that has one."""
+    for text in texts:
+        lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+        if lines:
+            return lines[-1]
+    return ""

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from ranking import InputError
-from site_builder.publishers.base import SOURCE, AttemptFailed, Counts, Log, PublishSettings, last_line, site_files
+from site_builder.publishers import SOURCE, AttemptFailed, Counts, Log, PublishSettings, last_line, site_files
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ranking import InputError
-from site_builder.publishers.base import (
+from site_builder.publishers import (
     SOURCE,
     AttemptFailed,
     Counts,

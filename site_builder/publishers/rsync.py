@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ranking import InputError
-from site_builder.publishers.base import (
+from site_builder.publishers import (
     SKIP_AT_ROOT,
     SOURCE,
     AttemptFailed,

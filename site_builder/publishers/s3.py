@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from ranking import InputError
-from site_builder.publishers.base import SOURCE, AttemptFailed, Counts, Log, PublishSettings, site_files
+from site_builder.publishers import SOURCE, AttemptFailed, Counts, Log, PublishSettings, site_files
 
 S3_EXTRA = "pip install 'tiebreak[s3]'"
 _TEXT = "charset=utf-8"

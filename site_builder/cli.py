@@ -1,0 +1,43 @@
+"""The site's command line (DESIGN.md "Site"):
+
+    python -m site_builder build [--config config.toml] [--out DIR]
+    python -m site_builder publish [--config config.toml]
+
+A bad configuration prints one line and exits 2; a publish that failed after its retries prints
+one line and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ranking import InputError
+from site_builder.publishers import PublishError
+from site_builder.site import build_from_config, publish_from_config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m site_builder", description="Build and publish the standings site.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build = commands.add_parser("build", help="build the site from the store into [site].out_dir")
+    build.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+    build.add_argument("--out", metavar="DIR", help="output folder (default [site].out_dir)")
+    publish = commands.add_parser("publish", help="build, then publish to [publish].target")
+    publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "build":
+            report = build_from_config(args.config, Path(args.out) if args.out else None)
+            print(f"built {report.pages} files into {report.output} in {report.seconds:.2f} s "
+                  f"({report.rendered} written, {report.reused} unchanged)")
+        else:
+            print(publish_from_config(args.config))
+    except InputError as error:
+        print(f"python -m site_builder: error: {error}", file=sys.stderr)
+        return 2
+    except PublishError as error:  # a failed publish after its retries: one line, exit 1
+        print(f"python -m site_builder: publish failed: {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,40 @@
+"""The site's public API at the package root (``from site_builder import build_site``), as the core's."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import site_builder
+
+INIT = Path(site_builder.__file__)
+
+
+@pytest.mark.parametrize("name", site_builder.__all__)
+def test_every_public_name_resolves_to_its_module(name: str) -> None:
+    value = getattr(site_builder, name)
+    assert value is getattr(sys.modules[site_builder._EXPORTS[name]], name)
+
+
+def test_type_checkers_see_the_same_names_from_the_same_modules() -> None:
+    seen = {}
+    for node in ast.walk(ast.parse(INIT.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("site_builder."):
+            seen.update({alias.name: node.module for alias in node.names})
+    assert seen == site_builder._EXPORTS
+
+
+def test_importing_the_package_loads_no_submodule() -> None:
+    code = "import sys, site_builder; print(sorted(m for m in sys.modules if m.startswith('site_builder.')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_python_m_site_builder_is_the_command_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "site_builder", "--help"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert "build" in done.stdout and "publish" in done.stdout
