@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 from ranking.codes import TiebreakSpec
 from ranking.model import Bye, ByeKind, Game, Player, Result, Team, TeamEvent, Tournament
+from ranking.registry import Registry
 from ranking.rounds import NO_OPPONENT, Kind
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
@@ -160,19 +161,18 @@ class LegendEntry:
 
 def legend(codes: Iterable[str]) -> tuple[LegendEntry, ...]:
     """The legend of an individual chain (codes as ``tiebreak tiebreaks`` lists them)."""
-    entries = []
-    for code in codes:
-        entry = REGISTRY[REGISTRY.parse(code).name]
-        entries.append(LegendEntry(code, entry.name, entry.definition, entry.article, entry.orders,
-                                   entry.lower_is_better))
-    return tuple(entries)
+    return _legend(codes, REGISTRY)
 
 
 def team_legend(codes: Iterable[str]) -> tuple[LegendEntry, ...]:
     """The legend of a team chain (team codes, e.g. ``MPVGP``, ``BH:MP/C1``)."""
+    return _legend(codes, TEAM_REGISTRY)
+
+
+def _legend(codes: Iterable[str], registry: Registry) -> tuple[LegendEntry, ...]:
     entries = []
     for code in codes:
-        entry = TEAM_REGISTRY[TEAM_REGISTRY.parse(code).name]
+        entry = registry[registry.parse(code).name]
         entries.append(LegendEntry(code, entry.name, entry.definition, entry.article, entry.orders,
                                    entry.lower_is_better))
     return tuple(entries)
