@@ -133,7 +133,8 @@ def _page_order(path: str) -> tuple[int, int, str]:
 
 def _make_s3_client(settings: S3Settings) -> Any:
     """The S3 client (a seam for the tests); credentials come from the environment, never from config.toml."""
-    import boto3  # an optional extra, as in S3Settings.check
+    # boto3 is an optional extra (pip install 'tiebreak[s3]'): imported only when s3 is the target
+    import boto3
     from botocore.config import Config
 
     options: dict[str, Any] = {"retries": {"max_attempts": 3, "mode": "standard"}}
