@@ -19,8 +19,7 @@ from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteCommand
 from ranking import InputError
 from tiebreak.config import Config, load_config
-from tiebreak.library import import_configured
-from tiebreak.store import SQLiteStore
+from tiebreak.library import import_configured, open_store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config)
         settings = BotSettings.from_config(config)
-        store = SQLiteStore(config.storage)
+        store = open_store(config)
         import_configured(store, config)
     except InputError as error:
         print(f"python -m bot: error: {error}", file=sys.stderr)

@@ -9,8 +9,7 @@ from site_builder.publishers import publish
 from site_builder.publishers.config import settings_from_config
 from site_builder.settings import SiteSettings
 from tiebreak.config import load_config
-from tiebreak.library import import_configured
-from tiebreak.store import SQLiteStore
+from tiebreak.library import import_configured, open_store
 
 
 def build_from_config(config_path: str | None, out_dir: Path | None = None) -> BuildReport:
@@ -18,7 +17,7 @@ def build_from_config(config_path: str | None, out_dir: Path | None = None) -> B
     it lists, into ``out_dir`` (default ``[site].out_dir``)."""
     config = load_config(config_path)
     settings = SiteSettings.from_config(config, out_dir)
-    with SQLiteStore(config.storage) as store:
+    with open_store(config) as store:
         import_configured(store, config)
         tournaments = {slug: store.tournament(slug) for slug in store.slugs()}
     return build_site(tournaments, settings)

@@ -25,15 +25,16 @@ from ranking.events import (
 from ranking.final import final_standings
 from ranking.model import Tournament
 from ranking.playoffs import PlayoffStandings
+from tiebreak import library
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
 from tiebreak.library import export_text, import_configured, pairing_from_file, scheduled_pairing, slug_for
-from tiebreak.store import Source, SQLiteStore, Store
+from tiebreak.store import Source, Store
 from tiebreak.tables import playoff_lines
 
 
 def open_store(config_path: str | None) -> Store:
-    return SQLiteStore(load_config(config_path).storage)
+    return library.open_store(load_config(config_path))
 
 
 def stored_tournament(slug: str, config_path: str | None) -> Tournament:

@@ -25,10 +25,15 @@ from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import write_trf
 from tiebreak.config import Config
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, Store
+from tiebreak.store import Source, SQLiteStore, Store
 
 EXPORT_FORMATS = ("trf", "toml")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def open_store(config: Config) -> Store:
+    """The store config.toml names (``[storage].path``); the one place that picks its adapter."""
+    return SQLiteStore(config.storage)
 
 
 def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
