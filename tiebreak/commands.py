@@ -32,14 +32,19 @@ from tiebreak.library import export_text, import_configured, pairing_from_file, 
 from tiebreak.store import Source, Store
 from tiebreak.tables import playoff_lines
 
+#: the subcommands that only read the store: they work on a read-only database too
+READ_ONLY = frozenset({"export", "log"})
 
-def open_store(config_path: str | None) -> Store:
-    return library.open_store(load_config(config_path))
+
+def open_store(config_path: str | None, *, create: bool = False, readonly: bool = False) -> Store:
+    """The configured store; only ``import`` (``create``) makes a new one: for every other
+    command a mistyped path is "no store exists there", not a new empty database."""
+    return library.open_store(load_config(config_path), create=create, readonly=readonly)
 
 
 def stored_tournament(slug: str, config_path: str | None) -> Tournament:
     """A tournament of the store, for ``tiebreak standings SLUG``."""
-    with open_store(config_path) as store:
+    with open_store(config_path, readonly=True) as store:
         return store.tournament(slug)
 
 
@@ -61,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         "log": log_command,
         "playoff": playoff_command,
     }[args.command]
-    with open_store(args.config) as store:
+    readonly = args.command in READ_ONLY or (args.command == "playoff" and not args.game)
+    with open_store(args.config, create=args.command == "import", readonly=readonly) as store:
         handler(store, args)
     return 0
 
@@ -92,7 +98,10 @@ def _imported(tournament: Tournament, slug: str) -> None:
 def export_command(store: Store, args: argparse.Namespace) -> None:
     text = export_text(store.tournament(args.slug), args.format)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot write: {error.strerror or error}", source=args.output) from None
         print(f"wrote {args.slug} as {args.format.upper()} to {args.output}")
     else:
         sys.stdout.write(text)

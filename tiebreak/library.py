@@ -31,9 +31,10 @@ EXPORT_FORMATS = ("trf", "toml")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-def open_store(config: Config) -> Store:
-    """The store config.toml names (``[storage].path``); the one place that picks its adapter."""
-    return SQLiteStore(config.storage)
+def open_store(config: Config, *, create: bool = True, readonly: bool = False) -> Store:
+    """The store config.toml names (``[storage].path``); the one place that picks its adapter.
+    ``create``: make it when missing (else "no store exists there"); ``readonly``: for reading."""
+    return SQLiteStore(config.storage, create=create, readonly=readonly)
 
 
 def slug_for(tournament: Tournament, file: str, given: str | None) -> str:

@@ -6,11 +6,16 @@ latest state, checks the request against it and appends, so two processes enteri
 at once lose nothing, and a process killed mid-write leaves each event wholly there or not at
 all.  ``Store`` is the small interface callers use; ``SQLiteStore`` implements it with the
 standard library, and a PostgreSQL adapter would implement the same methods.
+
+Whatever goes wrong with the database itself (a mistyped path, a read-only folder, a full
+disk, a damaged or foreign file, a lock held too long by another process) is a ``StoreError``:
+one line naming the database and the problem, never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -24,6 +29,8 @@ from ranking.errors import InputError
 from ranking.events import Event, EventKind, LoggedEvent, TournamentState
 from ranking.model import Tournament
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+
+log = logging.getLogger(__name__)
 
 #: Versioned schema migrations, applied in order; ``PRAGMA user_version`` is the version.
 MIGRATIONS: tuple[str, ...] = (
@@ -102,7 +109,58 @@ MIGRATIONS: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     CREATE INDEX submissions_by_update ON submissions (update_id);
     """,
+    # 4: the bot's answer to each update that changed something or was refused, so an update
+    # Telegram delivers again is answered like the first time; ``sent`` once it reached the chat.
+    """
+    CREATE TABLE answers (
+        update_id INTEGER PRIMARY KEY,
+        chat_id INTEGER,
+        replies TEXT NOT NULL,
+        sent INTEGER NOT NULL DEFAULT 0,
+        at TEXT NOT NULL
+    );
+    CREATE INDEX answers_unsent ON answers (chat_id) WHERE sent = 0;
+    """,
 )
+
+#: the tables of a Tiebreak database at schema version 1 (a database without them is foreign)
+_OWN_TABLES = frozenset({"tournaments", "players", "rounds", "events", "sqlite_sequence"})
+
+
+class StoreError(InputError):
+    """The database cannot be opened, read or written: ``str()`` is one line naming it and the
+    problem (so every caller that reports an ``InputError`` in one line reports this too).
+    ``busy``: another process held the write lock longer than the store waits, so trying again
+    later may succeed."""
+
+    def __init__(self, path: Path | str, problem: str, *, busy: bool = False) -> None:
+        super().__init__(f"the database {path}: {problem}")
+        self.path = Path(path)
+        self.problem = problem
+        self.busy = busy
+
+
+def _problem(error: sqlite3.Error, timeout: float) -> tuple[str, bool]:
+    """What a sqlite3 error means for the person running the program, and whether it is the
+    lock of another process (``busy``)."""
+    text = str(error)
+    lower = text.lower()
+    if "locked" in lower or "busy" in lower:
+        return (f"another program has held it for writing for more than {timeout:g} s "
+                "(nothing was written); try again", True)
+    if "disk is full" in lower or "database or disk is full" in lower:
+        return "the disk is full (nothing was written): free some space", False
+    if "readonly" in lower or "read-only" in lower:
+        return "it cannot be written (read-only): check the permissions of the file and its folder", False
+    if "not a database" in lower:
+        return "it is not an SQLite database (a damaged file, or another kind of file)", False
+    if "malformed" in lower or "corrupt" in lower:
+        return f"it is damaged ({text}): restore it from a backup", False
+    if "unable to open" in lower:
+        return "it cannot be opened: check that it and its folder can be read and written", False
+    if "i/o error" in lower:
+        return "it cannot be read or written (disk I/O error: a full disk or a failing device)", False
+    return text, False
 
 
 @dataclass(frozen=True)
@@ -164,6 +222,16 @@ class Store(Protocol):
 
     def submissions(self) -> list[dict]: ...
 
+    def applied(self, dedupe_key: str) -> bool: ...
+
+    def answer(self, update_id: int) -> str | None: ...
+
+    def save_answer(self, update_id: int, chat_id: int | None, replies: str, sent: bool = False) -> None: ...
+
+    def answer_sent(self, update_id: int) -> None: ...
+
+    def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]: ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Store: ...
@@ -172,44 +240,138 @@ class Store(Protocol):
 
 
 class SQLiteStore:
-    """The SQLite store; ``path`` is ``[storage].path`` of config.toml (created if missing)."""
+    """The SQLite store; ``path`` is ``[storage].path`` of config.toml.
 
-    def __init__(self, path: str | Path, timeout: float = 30.0) -> None:
+    ``create``: a missing database (and its folder) is created, as ``tiebreak import`` and the
+    bot need; otherwise a missing one is a ``StoreError`` saying no store exists there, and
+    nothing is created.  ``readonly``: opened for reading only, so the commands that only read
+    work on a database in a read-only folder too.
+    """
+
+    def __init__(self, path: str | Path, timeout: float = 30.0, *, create: bool = True,
+                 readonly: bool = False) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._connection = sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
-                                           check_same_thread=False)
+        self.timeout = timeout
+        self.readonly = readonly
         self._lock = threading.RLock()
-        self._connection.execute("PRAGMA journal_mode=WAL")
-        self._connection.execute("PRAGMA synchronous=FULL")
-        self._connection.execute("PRAGMA foreign_keys=ON")
         self._cache: dict[str, tuple[int, TournamentState]] = {}
-        self.migrate()
+        memory = str(path) == ":memory:"
+        if not memory:
+            self._check_path(create and not readonly)
+        with self._errors():
+            self._connection = self._connect(memory)
+            try:
+                if not readonly:
+                    self._connection.execute("PRAGMA journal_mode=WAL")
+                    self._connection.execute("PRAGMA synchronous=FULL")
+                self._connection.execute("PRAGMA foreign_keys=ON")
+                self.migrate()
+            except BaseException:
+                self._connection.close()
+                raise
+
+    def _check_path(self, create: bool) -> None:
+        """A folder where the file should be, a file where its folder should be, or (``not
+        create``) no database at all: say so, and create nothing."""
+        if self.path.is_dir():
+            raise StoreError(self.path, "this is a folder, not a database file: make [storage].path "
+                                        "name a file, e.g. data/tiebreak.sqlite3")
+        if self.path.exists():
+            return
+        if not create:
+            raise StoreError(self.path, "no store exists there (nothing imported yet, or [storage].path is "
+                                        "mistyped); `tiebreak import FILE` creates one")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise StoreError(self.path, f"cannot create its folder {self.path.parent}: a file is in the way") from None
+        except OSError as error:
+            raise StoreError(self.path, f"cannot create its folder {self.path.parent}: "
+                                        f"{error.strerror or error}") from None
+
+    def _connect(self, memory: bool) -> sqlite3.Connection:
+        def connect(target: str, uri: bool = False) -> sqlite3.Connection:
+            return sqlite3.connect(target, timeout=self.timeout, isolation_level=None, check_same_thread=False,
+                                   uri=uri)
+
+        if memory or not self.readonly:
+            return connect(str(self.path))
+        location = self.path.resolve().as_uri()
+        connection = connect(f"{location}?mode=ro", uri=True)
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return connection
+        except sqlite3.OperationalError:
+            connection.close()
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise
+        # A WAL database in a folder this process cannot write (no -shm can be made) and with
+        # no write-ahead log left: every committed change is in the file itself.
+        return connect(f"{location}?mode=ro&immutable=1", uri=True)
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """sqlite3's errors as a ``StoreError`` naming the database (InputError and the rest pass)."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            problem, busy = _problem(error, self.timeout)
+            raise StoreError(self.path, problem, busy=busy) from None
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._errors():
+            yield self._connection
 
     # -- schema -------------------------------------------------------------------------
 
     @property
     def schema_version(self) -> int:
-        return self._connection.execute("PRAGMA user_version").fetchone()[0]
+        with self._reading() as connection:
+            return connection.execute("PRAGMA user_version").fetchone()[0]
 
     def migrate(self) -> None:
-        """Apply the migrations this database has not had yet, each in its own transaction."""
+        """Apply the migrations this database has not had yet, each in its own transaction;
+        a database at the current version is not written at all (so a start-up never waits
+        for another process's write lock)."""
+        version = self.schema_version
+        if version > len(MIGRATIONS):
+            raise StoreError(self.path, f"it has schema version {version}, newer than this program knows "
+                                        f"({len(MIGRATIONS)}): upgrade Tiebreak")
+        if version == 0:
+            self._check_own()
+        if version == len(MIGRATIONS) or self.readonly:
+            return
         with self._transaction():
-            version = self.schema_version
-            if version > len(MIGRATIONS):
-                raise InputError(f"the database {self.path} has schema version {version}, newer than this "
-                                 f"program knows ({len(MIGRATIONS)}): upgrade Tiebreak")
+            version = self.schema_version  # another process may have migrated it meanwhile
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in _statements(script):
                     self._connection.execute(statement)
                 self._connection.execute(f"PRAGMA user_version = {number}")
 
+    def _check_own(self) -> None:
+        """A database at version 0 is new and empty, or not Tiebreak's: refuse to write into another
+        program's database, and say an empty one opened for reading holds nothing yet."""
+        with self._reading() as connection:
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        foreign = sorted(tables - _OWN_TABLES)
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (", ..." if len(foreign) > 5 else "")
+            raise StoreError(self.path, f"this is not a Tiebreak database (it has the tables {shown}): "
+                                        "point [storage].path at another file")
+        if self.readonly and not tables:
+            raise StoreError(self.path, "no store exists there (the file is empty); `tiebreak import FILE` "
+                                        "creates one")
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """BEGIN IMMEDIATE ... COMMIT: writers queue on SQLite's lock, readers never block."""
-        with self._lock:
-            self._connection.execute("BEGIN IMMEDIATE")
+        """BEGIN IMMEDIATE ... COMMIT: writers queue on SQLite's lock, readers never block.  A
+        lock held by another process is logged once, then waited for (``timeout`` seconds)."""
+        if self.readonly:
+            raise StoreError(self.path, "it was opened for reading only")
+        with self._lock, self._errors():
+            self._begin()
             try:
                 yield self._connection
             except BaseException:
@@ -217,10 +379,25 @@ class SQLiteStore:
                 raise
             self._connection.execute("COMMIT")
 
+    def _begin(self) -> None:
+        connection = self._connection
+        connection.execute("PRAGMA busy_timeout = 0")
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as error:
+            if not _problem(error, self.timeout)[1]:
+                raise
+        finally:
+            connection.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        log.info("the database %s is locked by another process: waiting for it (up to %g s)", self.path,
+                 self.timeout)
+        connection.execute("BEGIN IMMEDIATE")
+
     # -- reading --------------------------------------------------------------------------
 
     def slugs(self) -> list[str]:
-        with self._lock:
+        with self._reading():
             return [row[0] for row in self._connection.execute("SELECT slug FROM tournaments ORDER BY id")]
 
     def _tournament_id(self, slug: str) -> int:
@@ -232,10 +409,11 @@ class SQLiteStore:
 
     def tournament_key(self, slug: str) -> int:
         """A short number for the tournament (inline buttons carry it: 64 bytes at most)."""
-        return self._tournament_id(slug)
+        with self._reading():
+            return self._tournament_id(slug)
 
     def slug_for_key(self, key: int) -> str:
-        with self._lock:
+        with self._reading():
             row = self._connection.execute("SELECT slug FROM tournaments WHERE id = ?", (key,)).fetchone()
         if row is None:
             raise InputError(f"no tournament number {key} in the store")
@@ -243,7 +421,7 @@ class SQLiteStore:
 
     def state(self, slug: str) -> TournamentState:
         """The current state, replaying only the events appended since the last call."""
-        with self._lock:
+        with self._reading():
             tournament_id = self._tournament_id(slug)
             last, state = self._cache.get(slug, (0, None))
             rows = self._connection.execute(
@@ -262,11 +440,11 @@ class SQLiteStore:
             return state
 
     def tournament(self, slug: str) -> Tournament:
-        with self._lock:
+        with self._reading():
             return self.state(slug).snapshot()
 
     def log(self, slug: str) -> list[LoggedEvent]:
-        with self._lock:
+        with self._reading():
             tournament_id = self._tournament_id(slug)
             rows = self._connection.execute(
                 "SELECT id, kind, data, actor, at, chat_id, message_id FROM events "
@@ -277,8 +455,13 @@ class SQLiteStore:
     # -- writing --------------------------------------------------------------------------
 
     def create(self, slug: str, tournament: Tournament, source: Source) -> None:
-        """Import a tournament under ``slug``; refused if the slug is taken."""
+        """Import a tournament under ``slug``; refused if the slug is taken.  A
+        ``source.dedupe_key`` already in the log means this very request imported it before:
+        nothing changes."""
         with self._transaction() as connection:
+            if source.dedupe_key is not None and connection.execute(
+                    "SELECT 1 FROM events WHERE dedupe_key = ?", (source.dedupe_key,)).fetchone():
+                return
             if connection.execute("SELECT 1 FROM tournaments WHERE slug = ?", (slug,)).fetchone():
                 raise InputError(f"a tournament {slug!r} already exists; choose another --slug")
             now = _now()
@@ -290,7 +473,7 @@ class SQLiteStore:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(tournament_id, p.id, p.name, p.rating, p.federation, p.club) for p in tournament.players])
             event = Event(EventKind.IMPORTED, {"toml": write_tournament_toml(tournament)})
-            event_id = self._insert(connection, tournament_id, event, source, now)
+            event_id = self._insert(connection, tournament_id, event, source, now, source.dedupe_key)
             state = TournamentState(tournament)
             self._project(connection, tournament_id, state)
         self._cache[slug] = (event_id, state)
@@ -360,7 +543,7 @@ class SQLiteStore:
     # -- the bot's users and submissions ---------------------------------------------------
 
     def user(self, user_id: int) -> UserPrefs:
-        with self._lock:
+        with self._reading():
             row = self._connection.execute(
                 "SELECT chat_id, language, tournament, player_id, subscribed FROM bot_users WHERE user_id = ?",
                 (user_id,)).fetchone()
@@ -379,7 +562,7 @@ class SQLiteStore:
                  int(prefs.subscribed)))
 
     def subscribers(self, slug: str) -> list[UserPrefs]:
-        with self._lock:
+        with self._reading():
             rows = self._connection.execute(
                 "SELECT user_id, chat_id, language, tournament, player_id, subscribed FROM bot_users "
                 "WHERE subscribed = 1 AND tournament = ? AND player_id IS NOT NULL", (slug,)).fetchall()
@@ -398,12 +581,43 @@ class SQLiteStore:
 
     def has_submission(self, update_id: int) -> bool:
         """Whether a Telegram update was already handled (delivered twice, answered once)."""
-        with self._lock:
+        with self._reading():
             return self._connection.execute("SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1",
                                             (update_id,)).fetchone() is not None
 
+    def applied(self, dedupe_key: str) -> bool:
+        """Whether a request with this ``Source.dedupe_key`` changed the log already."""
+        with self._reading() as connection:
+            return connection.execute("SELECT 1 FROM events WHERE dedupe_key = ?", (dedupe_key,)).fetchone() is not None
+
+    # -- the bot's answers ------------------------------------------------------------------
+
+    def answer(self, update_id: int) -> str | None:
+        """The answer saved for a Telegram update (``save_answer``), if any."""
+        with self._reading() as connection:
+            row = connection.execute("SELECT replies FROM answers WHERE update_id = ?", (update_id,)).fetchone()
+        return row[0] if row else None
+
+    def save_answer(self, update_id: int, chat_id: int | None, replies: str, sent: bool = False) -> None:
+        """Keep the answer to an update (the first one saved stays)."""
+        with self._transaction() as connection:
+            connection.execute("INSERT OR IGNORE INTO answers (update_id, chat_id, replies, sent, at) "
+                               "VALUES (?, ?, ?, ?, ?)", (update_id, chat_id, replies, int(sent), _now()))
+
+    def answer_sent(self, update_id: int) -> None:
+        """The answer to ``update_id`` reached its chat."""
+        with self._transaction() as connection:
+            connection.execute("UPDATE answers SET sent = 1 WHERE update_id = ? AND sent = 0", (update_id,))
+
+    def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]:
+        """The saved answers to updates from ``chat_id`` that never reached it, oldest first."""
+        with self._reading() as connection:
+            return [(row[0], row[1]) for row in connection.execute(
+                "SELECT update_id, replies FROM answers WHERE chat_id = ? AND sent = 0 ORDER BY update_id",
+                (chat_id,))]
+
     def submissions(self) -> list[dict]:
-        with self._lock:
+        with self._reading():
             cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
             names = [column[0] for column in cursor.description]
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
