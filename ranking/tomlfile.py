@@ -520,7 +520,7 @@ def _players(r: _Reader, value: object) -> tuple[Player, ...]:
             Player(
                 id=pid,
                 name=_str(r, item, "name", what, where, required=True),
-                rating=_int(r, item, "rating", what, where, minimum=0),
+                rating=_int(r, item, "rating", what, where, minimum=0, maximum=9999),
                 federation=_str(r, item, "federation", what, where),
                 club=_str(r, item, "club", what, where),
                 title=_str(r, item, "title", what, where),
