@@ -51,7 +51,7 @@ from ranking import (
 )
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
-from tiebreak.library import export_text, pairing_from_file, scheduled_pairing, slug_for
+from tiebreak.library import export_text, import_tournament, pairing_from_file, scheduled_pairing
 
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
 
@@ -502,8 +502,7 @@ def import_file(request: Request, file_name: str, content: bytes, argument: str 
     """A TRF or tournament TOML file sent with the caption /import [SLUG] (or none)."""
     try:
         tournament = parse_tournament_text(content, file_name)
-        slug = slug_for(tournament, file_name, argument.strip() or None)
-        request.store.create(slug, tournament, request.source)
+        slug = import_tournament(request.store, tournament, file_name, argument.strip() or None, request.source)
     except InputError as error:
         return request.refuse(error)
     request.remember(tournament=slug)

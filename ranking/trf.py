@@ -1287,6 +1287,16 @@ def _fit(value: str, width: int, what: str, pid: int) -> str:
     return value
 
 
+def _points_column(value: float) -> str:
+    """Points as TRF's four columns hold them: ``4.5``, ``99.5``; a whole score of 100 or more
+    without its decimal (``120``); blank when even that does not fit (readers count the points
+    from the rounds, so the column is only a summary)."""
+    text = f"{value:4.1f}"
+    if len(text) > 4 and float(value).is_integer():
+        text = f"{value:4.0f}"
+    return text if len(text) <= 4 else ""
+
+
 def _player_line(
     p: Player,
     rounds: int,
@@ -1306,10 +1316,7 @@ def _player_line(
         raise InputError(f"player {p.id}: FIDE id {p.fide_id!r} is not digits")
     name = p.name[:33]
     _fit(name, 33, "name", p.id)
-    score = ""
-    if points is not None and p.id in points:
-        score = f"{points[p.id]:4.1f}"
-        _fit(score, 4, "points", p.id)
+    score = _points_column(points[p.id]) if points is not None and p.id in points else ""
     rank = ""
     if ranks is not None and p.id in ranks:
         rank = _fit(str(ranks[p.id]), 4, "rank", p.id)

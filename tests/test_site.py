@@ -29,8 +29,8 @@ import pytest
 
 from ranking.model import Result, Tournament
 from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
-from tiebreak.commands import slug_for
 from tiebreak.files import load_tournament
+from tiebreak.library import slug_for
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "ranking" / "examples"

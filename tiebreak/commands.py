@@ -28,9 +28,9 @@ from ranking.playoffs import PlayoffStandings
 from tiebreak import library
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
-from tiebreak.library import export_text, import_configured, pairing_from_file, scheduled_pairing, slug_for
+from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file, scheduled_pairing
 from tiebreak.store import Source, Store
-from tiebreak.tables import playoff_lines
+from tiebreak.tables import playoff_lines, printable
 
 #: the subcommands that only read the store: they work on a read-only database too
 READ_ONLY = frozenset({"export", "log"})
@@ -85,9 +85,7 @@ def import_command(store: Store, args: argparse.Namespace) -> None:
     if not args.file:
         raise InputError("give the FILE to import (a TRF or tournament TOML), or --from-config")
     tournament = load_tournament(args.file)
-    slug = slug_for(tournament, args.file, args.slug)
-    store.create(slug, tournament, _source())
-    _imported(tournament, slug)
+    _imported(tournament, import_tournament(store, tournament, args.file, args.slug, _source()))
 
 
 def _imported(tournament: Tournament, slug: str) -> None:
@@ -143,7 +141,7 @@ def result_command(store: Store, args: argparse.Namespace) -> None:
         what = f"corrected (was {appended[0].event.data['previous']})"
     else:
         what = "recorded"
-    print(f"round {args.round} board {args.board}: {names[game.white]} - {names[game.black]} "
+    print(f"round {args.round} board {args.board}: {printable(names[game.white])} - {printable(names[game.black])} "
           f"{game.result.value if game.result else ''}: {what}")
 
 
@@ -224,4 +222,4 @@ def describe(logged: LoggedEvent) -> str:
     if "undo" in data:
         details += f" (undoes event {data['undo']})"
     message = f" (chat {logged.chat_id} message {logged.message_id})" if logged.message_id else ""
-    return f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<12}{where}  {details}{message}"
+    return printable(f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<12}{where}  {details}{message}")

@@ -23,6 +23,7 @@ from ranking.pairing import (
 )
 from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import write_trf
+from tiebreak.checks import check_admissible
 from tiebreak.config import Config
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore, Store
@@ -51,6 +52,15 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
     return made or "tournament"
 
 
+def import_tournament(store: Store, tournament: Tournament, file: str, given: str | None, source: Source) -> str:
+    """Store ``tournament``, read from ``file``, under its slug (``slug_for``) once it passes the
+    store's checks (``tiebreak.checks``); returns the slug."""
+    slug = slug_for(tournament, file, given)
+    check_admissible(tournament, slug, file)
+    store.create(slug, tournament, source)
+    return slug
+
+
 @dataclass(frozen=True)
 class ConfiguredImport:
     """One ``[[tournaments]]`` file of config.toml: its slug and whether it was imported now
@@ -71,7 +81,7 @@ def import_configured(store: Store, config: Config, source: Source | None = None
         slug = slug_for(tournament, str(path), None)
         fresh = slug not in known
         if fresh:
-            store.create(slug, tournament, source or Source("config"))
+            import_tournament(store, tournament, str(path), slug, source or Source("config"))
             known.add(slug)
         done.append(ConfiguredImport(slug, tournament, fresh))
     return done

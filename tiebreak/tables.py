@@ -7,6 +7,7 @@ up, and the tables the ``tiebreak`` command prints (standings, teams, presets, c
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -17,6 +18,33 @@ from ranking.tiebreaks import REGISTRY
 
 if TYPE_CHECKING:
     from ranking.standings import Standings
+
+
+# C0 and C1 controls and DEL, the line and paragraph separators, and the bidi controls that
+# reorder what a terminal or a page shows.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def unsafe_characters(text: str) -> list[str]:
+    """The control characters in ``text``, as escapes.
+
+    >>> unsafe_characters("Ann\\x1b[31m Lee\\n")
+    ['\\\\x1b', '\\\\n']
+    """
+    return [_escape(match.group()) for match in _UNSAFE.finditer(text)]
+
+
+def printable(text: str) -> str:
+    """``text`` as a terminal may show it: control characters become escapes.
+
+    >>> printable("Ann\\x1b]0;owned\\x07")
+    'Ann\\\\x1b]0;owned\\\\x07'
+    """
+    return _UNSAFE.sub(lambda match: _escape(match.group()), text)
+
+
+def _escape(char: str) -> str:
+    return repr(char)[1:-1] if char.isascii() or ord(char) < 0x100 else f"\\u{ord(char):04x}"
 
 
 def display_width(text: str) -> int:
@@ -58,7 +86,9 @@ def format_column(values: Sequence[float | int | None]) -> list[str]:
 
 
 def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: Sequence[bool]) -> str:
-    """Columns separated by two spaces; numeric columns right-aligned."""
+    """Columns separated by two spaces; numeric columns right-aligned; control characters in a
+    cell shown as escapes (``tiebreak.checks.printable``)."""
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [display_width(title) for title in header]
     for row in rows:
         for column, cell in enumerate(row):
@@ -87,14 +117,14 @@ def playoff_lines(playoffs, standings: Standings) -> str:
     names = {row.player.id: row.player.name for row in standings.rows}
     lines = []
     for group in playoffs.groups:
-        who = ", ".join(names[player] for player in group.players)
+        who = printable(", ".join(names[player] for player in group.players))
         places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
         if group.decided:
             lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
             continue
         lines.append(f"play-off required for places {places} ({group.format}): {who}")
         for game in group.pending:
-            lines.append(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}")
+            lines.append(printable(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}"))
     return "\n".join(lines)
 
 def standings_table(standings: Standings) -> str:
@@ -111,7 +141,7 @@ def standings_table(standings: Standings) -> str:
     ]
     scoring = standings.rules.scoring
     lines = [
-        standings.tournament.name,
+        printable(standings.tournament.name),
         f"after round {standings.after_round}; points {format_number(scoring.win)}/"
         f"{format_number(scoring.draw)}/{format_number(scoring.loss)}; "
         f"tie-breaks: {', '.join(codes) or 'none'}; FIDE C.07 {standings.rules.options.fide_edition}",

@@ -1,0 +1,78 @@
+"""What the store admits.  Every import (``tiebreak import``, a file sent to the bot, the files
+config.toml lists) passes these checks first, so nothing stored can later break the TRF
+export, the site or a terminal; a refusal is one line saying what to change.
+
+- Names hold no control characters (an escape sequence, a line break, a bidi override) and at
+  most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).
+- The tournament fits what its TRF export needs (a federation of three letters, a starting
+  number and a rating of at most four digits, ...): ``/export`` and the site's download of
+  the TRF write it later, when nobody could fix the stored tournament any more.
+- The slug names a folder of its own on the site: not a language folder (``zh``), not
+  ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, and at most
+  ``MAX_SLUG_LENGTH`` characters.
+
+``tiebreak.tables.printable`` is the other half of the control characters rule: whatever the
+terminal shows (names read from a file, or stored before these checks) shows them as escapes.
+"""
+
+from __future__ import annotations
+
+from ranking.errors import InputError
+from ranking.final import final_standings
+from ranking.model import Tournament
+from ranking.trf import write_trf
+from tiebreak.i18n import SUPPORTED
+from tiebreak.tables import printable, unsafe_characters
+
+MAX_NAME_LENGTH = 100
+MAX_SLUG_LENGTH = 64
+#: the names at the root of the site that a tournament's folder must not take
+RESERVED_SLUGS = frozenset({"index.html", "static", *SUPPORTED})
+RESERVED_SUFFIXES = (".html", ".htm", ".json")
+
+def check_slug(slug: str) -> None:
+    """Refuse a slug that would collide with the site's own paths, or is too long for a path."""
+    folded = slug.casefold()
+    if folded in RESERVED_SLUGS or folded.endswith(RESERVED_SUFFIXES):
+        raise InputError(f"the slug {slug!r} is taken by the site's own pages ({', '.join(sorted(RESERVED_SLUGS))}, "
+                         "names ending in .html or .json): choose another --slug (in the bot: /import SLUG)")
+    if len(slug) > MAX_SLUG_LENGTH:
+        raise InputError(f"the slug {slug[:20]!r}... has {len(slug)} characters, at most {MAX_SLUG_LENGTH}: "
+                         "choose a shorter --slug (in the bot: /import SLUG)")
+
+
+def check_names(tournament: Tournament) -> None:
+    """Refuse control characters in any name or text field, and names longer than
+    ``MAX_NAME_LENGTH`` (the tournament's, the players', the teams')."""
+    named = [("the tournament name", tournament.name)]
+    named += [(f"player {player.id}'s name", player.name) for player in tournament.players]
+    named += [(f"team {team.id}'s name", team.name) for team in tournament.teams]
+    for what, name in named:
+        if len(name) > MAX_NAME_LENGTH:
+            raise InputError(f"{what} has {len(name)} characters, at most {MAX_NAME_LENGTH}: "
+                             f"shorten {printable(name[:30])!r}...")
+    fields = [*named, *((f"player {player.id}'s {field}", getattr(player, field)) for player in tournament.players
+                        for field in ("club", "federation", "title", "sex", "fide_id", "birth"))]
+    for what, text in fields:
+        found = unsafe_characters(text)
+        if found:
+            raise InputError(f"{what} {printable(text)!r} contains the control character {found[0]}: remove it")
+
+
+def check_exportable(tournament: Tournament) -> None:
+    """Refuse a tournament its TRF export could not write (``/export``, the site's download)."""
+    final = final_standings(tournament)
+    try:
+        write_trf(tournament, points=final.points(), ranks=final.ranks())
+    except InputError as error:
+        raise InputError(f"{error.message}: the TRF export (/export, the site's download) needs it") from None
+
+
+def check_admissible(tournament: Tournament, slug: str, source: str | None = None) -> None:
+    """Every check above; the refusal names ``source`` (the file) when given."""
+    try:
+        check_slug(slug)
+        check_names(tournament)
+        check_exportable(tournament)
+    except InputError as error:
+        raise InputError(error.message, source=source) from None
