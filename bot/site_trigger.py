@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -75,21 +76,32 @@ class DebouncedBuild:
                 self._timer = None
 
 
+def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment the bot's child processes get: its own without ``TELEGRAM_*`` (the
+    token above all), which no site build or publisher needs."""
+    environment = os.environ if environment is None else environment
+    return {name: value for name, value in environment.items() if not name.upper().startswith("TELEGRAM_")}
+
+
 @dataclass(frozen=True)
 class SiteCommand:
     """``python -m site_builder build|publish [--config PATH]`` in a process of its own: the
     bot keeps answering while the site is rendered (on every core, which the builder only
-    uses in a process without other threads), and a build's memory goes with its process."""
+    uses in a process without other threads), and a build's memory goes with its process.
+    The process gets the bot's environment without the Telegram token (``child_environment``);
+    ``program`` is what runs (tests replace it)."""
 
     command: str  # "build" or "publish"
     config_path: str | None = None
     timeout: float = 600.0
+    program: tuple[str, ...] = (sys.executable, "-m", "site_builder")
 
     def __call__(self) -> str:
-        arguments = [sys.executable, "-m", "site_builder", self.command]
+        arguments = [*self.program, self.command]
         if self.config_path:
             arguments += ["--config", self.config_path]
-        done = subprocess.run(arguments, capture_output=True, text=True, timeout=self.timeout)
+        done = subprocess.run(arguments, capture_output=True, text=True, timeout=self.timeout,
+                              env=child_environment())
         if done.returncode != 0:
             lines = (done.stderr or done.stdout).strip().splitlines()
             raise RuntimeError(f"python -m site_builder {self.command} exited with {done.returncode}: "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from pathlib import Path
@@ -132,3 +133,16 @@ def test_flush_waits_for_a_running_build_and_then_builds_what_arrived_meanwhile(
     threading.Timer(0.2, release.set).start()
     trigger.flush()
     assert calls == [1, 2]
+
+
+def test_the_site_build_the_bot_starts_never_gets_the_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123456789:AAH-secret")
+    monkeypatch.setenv("TELEGRAM_API_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("TIEBREAK_KEPT", "yes")
+    shows = "import json, os, sys; print(json.dumps({'argv': sys.argv[1:], 'env': dict(os.environ)}))"
+    command = SiteCommand("build", "config.toml", program=(sys.executable, "-c", shows))
+    seen = json.loads(command())
+    assert seen["argv"] == ["build", "--config", "config.toml"]
+    assert seen["env"]["TIEBREAK_KEPT"] == "yes"
+    assert [name for name in seen["env"] if name.startswith("TELEGRAM")] == []
+    assert "AAH-secret" not in json.dumps(seen)
