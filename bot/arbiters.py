@@ -13,13 +13,13 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from bot import messages as M
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape, shorten
 from bot.messages import format_problem, translator
-from bot.parsing import ProblemReason, ResultEntry, parse_message, parse_result
+from bot.parsing import ProblemReason, ResultEntry, parse_message, parse_result, whole_number
 from bot.replies import Document, Reply, packed
 from bot.service import (
     ButtonCommand,
@@ -68,11 +68,9 @@ def text(request: Request, text: str) -> list[Reply]:
     slug = request.selected()
     source = request.source
     if slug is None:
-        store.record_submission(source, text, None, 0, 1, "no tournament", who.update_id)
-        return request.say(M.NO_TOURNAMENT_SELECTED)
+        return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
     if not request.is_arbiter(slug):
-        store.record_submission(source, text, slug, 0, 1, "not an arbiter", who.update_id)
-        return request.say(M.ARBITERS_ONLY)
+        return request.refused(slug, "not an arbiter", M.ARBITERS_ONLY, text)
     asked = request.about(slug)
     paired = asked.state().paired_rounds()
     parsed = parse_message(text, max(paired) if paired else None)
@@ -102,10 +100,12 @@ class Entered(NamedTuple):
     finished: list[int]
 
 
-def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: bool = False) -> Entered | None:
+def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: bool = False,
+           replacing: str | None = None) -> Entered | None:
     """Append the entries' results and fouls in one transaction; None when the update was
     applied before.  A different result for a board that has one is asked about (Yes
-    replaces it) unless ``correct``."""
+    replaces it) unless ``correct``; with ``replacing`` (the result a Yes button offered to
+    replace), a board that holds another one by now is asked about again instead."""
     tr, slug = request.tr, request.slug
     recorded: list[str] = []
     asked: list[Reply] = []
@@ -125,15 +125,14 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 continue
             white, black = names[game.white], names[game.black]
             result = entry.result.value
-            if game.result is not None and game.result is not entry.result and not correct:
-                question = tr.format(M.ALREADY_HAS, round=entry.round, board=entry.board, white=white,
-                                     black=black, old=game.result.value)
-                question += "\n" + tr.format(M.CONFIRM_REPLACE, old=game.result.value, new=result)
-                key = request.store.tournament_key(slug)
-                asked.append(Reply(escape(question), buttons=((
-                    button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, result),
-                    button(tr.gettext(M.NO), Action.KEEP, key, entry.round, entry.board),
-                ),)))
+            current = game.result.value if game.result is not None else None
+            stale = correct and replacing is not None and current != replacing and current != result
+            if stale and current is None:
+                refused.append(tr.format(M.RESULT_GONE, round=entry.round, board=entry.board, white=white,
+                                         black=black, old=replacing))
+                continue
+            if (current is not None and game.result is not entry.result and not correct) or stale:
+                asked.append(_replace_question(request, entry, white, black, current, result, stale))
                 continue
             event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
             if event is None:
@@ -163,6 +162,22 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
         request.service.changed(slug)
     finished = sorted(before - _unfinished_rounds(request))
     return Entered(recorded, asked, refused, finished)
+
+
+def _replace_question(request: TournamentRequest, entry: ResultEntry, white: str, black: str, old: str, new: str,
+                      changed: bool = False) -> Reply:
+    """"Round 3, board 5: A – B already has 1-0. Replace 1-0 with 0-1?" with Yes and No; Yes
+    carries ``old``, so a press after someone else changed the board asks again
+    (``changed``: this is that second question)."""
+    tr = request.tr
+    question = tr.format(M.CHANGED_MEANWHILE if changed else M.ALREADY_HAS, round=entry.round, board=entry.board,
+                         white=white, black=black, old=old)
+    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=old, new=new)
+    key = request.store.tournament_key(request.slug)
+    return Reply(escape(question), buttons=((
+        button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, new, old),
+        button(tr.gettext(M.NO), Action.KEEP, key, entry.round, entry.board),
+    ),))
 
 
 def _where_problem(state: TournamentState, entry: ResultEntry, tr: Translator) -> str:
@@ -292,8 +307,11 @@ def confirm_result(request: TournamentRequest, press: Press, board: Board) -> li
 
 @_on_board
 def replace_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
-    """``Action.REPLACE``: Yes to "Replace 1-0 with 0-1?": record the correction."""
-    return _enter_pressed(request, press, board, correct=True)
+    """``Action.REPLACE``: Yes to "Replace 1-0 with 0-1?": record the correction, unless the
+    board no longer holds the result the question offered to replace (another arbiter, or the
+    command line, changed it meanwhile): then ask again, with the result it holds now."""
+    offered = press.fields[4] if len(press.fields) > 4 else ""  # a button made before it carried it
+    return _enter_pressed(request, press, board, correct=True, replacing=offered)
 
 
 @_on_board
@@ -303,18 +321,22 @@ def keep_result(request: TournamentRequest, press: Press, board: Board) -> list[
     return request.say(M.KEPT, result=kept, edit=True)
 
 
-def _enter_pressed(request: TournamentRequest, press: Press, board: Board, correct: bool) -> list[Reply]:
+def _enter_pressed(request: TournamentRequest, press: Press, board: Board, correct: bool,
+                   replacing: str | None = None) -> list[Reply]:
     try:
         result = Result(press.fields[3])
     except ValueError:
         return request.say(M.NOT_UNDERSTOOD)
-    entered = _enter(request, [ResultEntry(0, "", board.round, board.number, result)], correct=correct)
+    entered = _enter(request, [ResultEntry(0, "", board.round, board.number, result)], correct=correct,
+                     replacing=replacing)
     if entered is None:
         return []
     recorded, asked, refused, finished = entered
     request.store.record_submission(request.source, f"[button] {press.data}", request.slug, len(recorded),
                                     len(refused) + len(asked), "; ".join(refused), request.who.update_id)
-    replies = [Reply("\n".join(recorded) or escape("\n".join(refused)), edit=True), *asked]
+    text = "\n".join(recorded) or escape("\n".join(refused))
+    # asked again (the board changed meanwhile): the question takes the place of the old one
+    replies = [Reply(text, edit=True), *asked] if text else [replace(asked[0], edit=True), *asked[1:]]
     if not correct and not asked:
         replies.append(_board_menu(request))
     return replies + _round_completions(request, finished)
@@ -384,9 +406,13 @@ def pair(request: TournamentRequest) -> list[Reply]:
 
 
 @arbiters_only
-def pair_from_file(request: TournamentRequest, file_name: str, content: bytes) -> list[Reply]:
+def pair_from_file(request: TournamentRequest, file_name: str, content: Upload,
+                   size: int | None = None) -> list[Reply]:
     """A paired round sent as a file (TRF, or a list of pairs) with the caption /pair."""
-    text = content.decode("utf-8", errors="replace")
+    received = _receive(request, content, size)
+    if isinstance(received, list):
+        return received
+    text = received.decode("utf-8", errors="replace")
     try:
         _, games, byes = pairing_from_file(request.tournament(), text, file_name)
     except InputError as error:
@@ -429,7 +455,7 @@ def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
 def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
     """/withdraw NUMBER [ROUND]: the player plays no more rounds after ROUND (default: the
     last round with results)."""
-    numbers = [int(word) for word in re.findall(r"\d+", argument)]
+    numbers = [int(digits) for digits in re.findall(r"[0-9]{1,9}", argument)]
     if not numbers:
         return request.say(M.WITHDRAW_USAGE)
 
@@ -438,11 +464,15 @@ def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
         return [withdrawal_event(state, numbers[0], after)]
 
     try:
-        appended = request.store.append(request.slug, decide, request.source)
+        request.store.append(request.slug, decide, request.source)
     except InputError as error:
         return request.refuse(error)
-    name = player_names(request.state().base)[numbers[0]]
-    return request.say(M.WITHDRAWN, number=numbers[0], name=name, round=appended[0].event.data["after_round"])
+    state = request.state()  # also when this update was applied before (delivered twice)
+    withdrawal = state.withdrawals.get(numbers[0])
+    if withdrawal is None:
+        return request.say(M.WITHDRAW_USAGE)
+    return request.say(M.WITHDRAWN, number=numbers[0], name=player_names(state.base)[numbers[0]],
+                       round=withdrawal.after_round)
 
 
 @arbiters_only
@@ -451,9 +481,9 @@ def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
     those two players."""
     tr, store, slug = request.tr, request.store, request.slug
     words = argument.split()
-    if len(words) < 3 or not words[0].isdigit() or not words[1].isdigit():
+    white, black = (whole_number(word) for word in [*words, "", ""][:2])
+    if len(words) < 3 or white is None or black is None:
         return request.say(M.PLAYOFF_USAGE)
-    white, black = int(words[0]), int(words[1])
     result = parse_result(" ".join(words[2:]))
     if result is None:
         reason = tr.format(M.PROBLEM_MESSAGES[ProblemReason.UNKNOWN_RESULT], detail=" ".join(words[2:]))
@@ -497,11 +527,40 @@ def import_help(request: Request) -> list[Reply]:
     return request.say(M.IMPORT_HELP)
 
 
+#: a file sent to the bot: its bytes, or how to download them (``bot/handlers.py`` downloads
+#: only after the sender's rights and the file's size were checked)
+Upload: TypeAlias = bytes | Callable[[], bytes]
+
+
+def _receive(request: Request, content: Upload, size: int | None) -> bytes | list[Reply]:
+    """The file's bytes, or the refusal of a file above ``[bot].max_upload_mb`` (recorded)."""
+    limit = request.service.settings.max_upload_bytes
+    if size is None and isinstance(content, bytes):
+        size = len(content)
+    if size is not None and size > limit:
+        return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
+                               size=_megabytes(size), limit=_megabytes(limit))
+    data = content if isinstance(content, bytes) else content()
+    if len(data) > limit:
+        return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
+                               size=_megabytes(len(data)), limit=_megabytes(limit))
+    return data
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1024 / 1024:.1f}".removesuffix(".0")
+
+
 @chief_only
-def import_file(request: Request, file_name: str, content: bytes, argument: str = "") -> list[Reply]:
-    """A TRF or tournament TOML file sent with the caption /import [SLUG] (or none)."""
+def import_file(request: Request, file_name: str, content: Upload, argument: str = "",
+                size: int | None = None) -> list[Reply]:
+    """A TRF or tournament TOML file sent with the caption /import [SLUG] (or none); ``size``
+    is the size Telegram gave (the file is downloaded only if it is within the limit)."""
+    received = _receive(request, content, size)
+    if isinstance(received, list):
+        return received
     try:
-        tournament = parse_tournament_text(content, file_name)
+        tournament = parse_tournament_text(received, file_name)
         slug = import_tournament(request.store, tournament, file_name, argument.strip() or None, request.source)
     except InputError as error:
         return request.refuse(error)
@@ -526,10 +585,10 @@ def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
         users = sorted(request.service.settings.arbiters | request.state().arbiters)
         return request.say(M.ARBITERS_LIST, slug=request.slug, users=", ".join(map(str, users)) or "-")
     if not request.is_chief:
-        return request.say(M.CHIEF_ONLY)
-    if len(words) != 2 or words[0] not in ("add", "remove") or not words[1].isdigit():
+        return request.refused(request.slug, "not a chief arbiter", M.CHIEF_ONLY)
+    user = whole_number(words[1]) if len(words) == 2 and words[0] in ("add", "remove") else None
+    if user is None:
         return request.say(M.ARBITERS_USAGE)
-    user = int(words[1])
     kind = EventKind.ARBITER_ADDED if words[0] == "add" else EventKind.ARBITER_REMOVED
     request.store.append(request.slug, lambda state: [Event(kind, {"user_id": user})], request.source)
     return request.say(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED, user=user, slug=request.slug)

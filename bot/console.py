@@ -110,7 +110,7 @@ async def run_console(service: BotService, user_id: int, language: str | None = 
     request = ConsoleRequest(out, outbox)
     request.chat_id = user_id  # type: ignore[attr-defined]
     application = build_application(CONSOLE_TOKEN, service, request=request, retries=0)
-    update_ids = itertools.count(1)
+    update_ids = itertools.count(time.time_ns() // 1000)  # never an update id of an earlier session
     out.write(f"Tiebreak console: you are user {user_id}. Type /start, /standings, results such as R1 B2 1-0, "
               ":tap N to press a button, :user ID to switch user, :quit to leave.\n")
     async with application:

@@ -11,6 +11,7 @@ blocks), and sends the replies back.
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 from typing import ParamSpec
@@ -27,11 +28,12 @@ from telegram.ext import (
     filters,
 )
 
-from bot import arbiters, callbacks, players
+from bot import answers, arbiters, callbacks, players
 from bot import messages as M
 from bot.callbacks import Action
 from bot.replies import Reply
 from bot.service import BotService, ButtonCommand, Command, Who
+from tiebreak.store import StoreError
 
 log = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -39,13 +41,15 @@ Context = ContextTypes.DEFAULT_TYPE
 
 
 def who_of(update: Update) -> Who:
-    """The sender of ``update``, their chat, language and the update's ids."""
+    """The sender of ``update``, their chat, language, the update's ids and what they sent."""
     user = update.effective_user
     chat = update.effective_chat
     message = update.effective_message
+    query = update.callback_query
+    text = f"[button] {query.data}" if query is not None else (message.text or message.caption) if message else None
     return Who(user_id=user.id if user else 0, chat_id=chat.id if chat else (user.id if user else 0),
                language_code=user.language_code if user else None,
-               message_id=message.message_id if message else None, update_id=update.update_id)
+               message_id=message.message_id if message else None, update_id=update.update_id, text=text)
 
 
 def service_of(context: Context) -> BotService:
@@ -58,31 +62,29 @@ def arguments(context: Context) -> str:
 
 
 async def answer(update: Update, context: Context, command: Command[P], *args: P.args, **kwargs: P.kwargs) -> None:
-    """Run ``command`` for the update's sender in a worker thread and send its replies."""
-    replies = await asyncio.to_thread(command, service_of(context), who_of(update), *args, **kwargs)
-    await send(context, update, replies)
+    """Run ``command`` for the update's sender in a worker thread and send its replies: once,
+    however often Telegram delivers the update (``bot/answers.py``)."""
+    service, who = service_of(context), who_of(update)
+    done = await asyncio.to_thread(answers.answer_once, service, who, command, *args, **kwargs)
+    await answers.deliver(service, who, done, functools.partial(send_reply, context, update))
 
 
-async def send(context: Context, update: Update, replies: list[Reply]) -> None:
-    """Send (or edit) every reply; a reply to another chat (the channel, a subscriber) goes there."""
+async def send_reply(context: Context, update: Update, reply: Reply) -> None:
+    """Send (or edit) one reply; a reply to another chat (the channel, a subscriber) goes there."""
     query = update.callback_query
     chat_id = update.effective_chat.id if update.effective_chat else None
-    for reply in replies:
-        markup = InlineKeyboardMarkup([[InlineKeyboardButton(button.text, callback_data=button.data)
-                                        for button in row] for row in reply.buttons]) if reply.buttons else None
-        target = reply.chat_id if reply.chat_id is not None else chat_id
-        if reply.document is not None:
-            await context.bot.send_document(
-                target, document=InputFile(io.BytesIO(reply.document.content), filename=reply.document.file_name),
-                caption=reply.document.caption or None)
-        elif reply.edit and query is not None and query.message is not None:
-            try:
-                await query.edit_message_text(reply.text, parse_mode=ParseMode.HTML, reply_markup=markup)
-            except BadRequest as error:  # e.g. "message is not modified" when a button is pressed twice
-                log.info("edit refused: %s", error)
-        else:
-            await context.bot.send_message(target, reply.text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                           disable_web_page_preview=True)
+    markup = InlineKeyboardMarkup([[InlineKeyboardButton(button.text, callback_data=button.data)
+                                    for button in row] for row in reply.buttons]) if reply.buttons else None
+    target = reply.chat_id if reply.chat_id is not None else chat_id
+    if reply.document is not None:
+        await context.bot.send_document(
+            target, document=InputFile(io.BytesIO(reply.document.content), filename=reply.document.file_name),
+            caption=reply.document.caption or None)
+    elif reply.edit and query is not None and query.message is not None:
+        await query.edit_message_text(reply.text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    else:
+        await context.bot.send_message(target, reply.text, parse_mode=ParseMode.HTML, reply_markup=markup,
+                                       disable_web_page_preview=True)
 
 
 # -- players' commands ----------------------------------------------------------------------------
@@ -215,18 +217,27 @@ async def on_text(update: Update, context: Context) -> None:
 
 
 async def on_document(update: Update, context: Context) -> None:
-    """A TRF or TOML sent with the caption /import [SLUG] (or none), or a paired round with /pair."""
+    """A TRF or TOML sent with the caption /import [SLUG] (or none), or a paired round with /pair.
+    The file is downloaded only after the sender's rights and its size were checked: the
+    command calls ``fetch`` (from its worker thread) when it needs the bytes."""
     message = update.effective_message
     document = message.document
     caption = (message.caption or "").strip()
-    file = await document.get_file()
-    content = bytes(await file.download_as_bytearray())
     name = document.file_name or "document"
+    loop = asyncio.get_running_loop()
+
+    async def download() -> bytes:
+        file = await document.get_file()
+        return bytes(await file.download_as_bytearray())
+
+    def fetch() -> bytes:
+        return asyncio.run_coroutine_threadsafe(download(), loop).result()
+
     if caption.startswith("/pair"):
-        await answer(update, context, arbiters.pair_from_file, name, content)
+        await answer(update, context, arbiters.pair_from_file, name, fetch, document.file_size)
     else:
         argument = caption.removeprefix("/import").strip() if caption.startswith("/import") else ""
-        await answer(update, context, arbiters.import_file, name, content, argument)
+        await answer(update, context, arbiters.import_file, name, fetch, argument, document.file_size)
 
 
 #: every kind of inline button and the command that answers a press (``bot/callbacks.py``)
@@ -244,7 +255,8 @@ BUTTONS: dict[Action, ButtonCommand] = {
 
 def press(service: BotService, who: Who, data: str) -> list[Reply]:
     """The replies to a pressed inline button, by its ``callback_data`` (Telegram-free, like
-    the commands)."""
+    the commands); data no button of the bot carries (forged, damaged, of an older version) is
+    "not understood"."""
     try:
         pressed = callbacks.decode(data)
     except ValueError:
@@ -273,15 +285,31 @@ async def _acknowledge(update: Update) -> None:
 
 
 async def on_error(update: object, context: Context) -> None:
-    """Log the error; tell the user something went wrong, without internals."""
-    log.error("error while handling an update", exc_info=context.error)
-    if isinstance(update, Update) and update.effective_chat is not None:
-        service = service_of(context)
-        text = service.tr(who_of(update)).gettext(M.INTERNAL_ERROR)
-        try:
-            await context.bot.send_message(update.effective_chat.id, text)
-        except Exception:  # the error may be the network itself
-            log.warning("could not tell the user about the error", exc_info=True)
+    """Log the error; tell the user what became of their message, without internals: not
+    handled (send it again), not recorded because the database cannot be used, or recorded
+    but not answered."""
+    error = context.error
+    if isinstance(error, StoreError):
+        log.error("error while handling an update: %s", error)
+    else:
+        log.error("error while handling an update", exc_info=error)
+    if not isinstance(update, Update) or update.effective_chat is None:
+        return
+    service, who = service_of(context), who_of(update)
+    tr = service.tr(who)
+    try:
+        if who.update_id is not None and answers.handled(service.store, who.update_id):
+            text = tr.gettext(M.ERROR_AFTER_RECORDING)
+        elif isinstance(error, StoreError):
+            text = tr.format(M.STORE_UNAVAILABLE, problem=error.problem)
+        else:
+            text = tr.gettext(M.INTERNAL_ERROR)
+    except StoreError as unreadable:
+        text = tr.format(M.STORE_UNAVAILABLE, problem=unreadable.problem)
+    try:
+        await context.bot.send_message(update.effective_chat.id, text)
+    except Exception:  # the error may be the network itself
+        log.warning("could not tell the user about the error", exc_info=True)
 
 
 def register(application: Application, service: BotService) -> None:

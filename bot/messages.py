@@ -89,7 +89,18 @@ NO = N_("No")
 # "Round 3, board 5: 1-0".
 UNDONE = N_("Undone: {what}")
 NOTHING_TO_UNDO = N_("Nothing to undo.")
-INTERNAL_ERROR = N_("Something went wrong; the arbiters have been told.")
+INTERNAL_ERROR = N_("Something went wrong: your message was not handled. Please send it again.")
+# Translators: the message was stored, but the reply to it failed.
+ERROR_AFTER_RECORDING = N_("Your message was recorded, but something went wrong while answering it: /round "
+                           "shows what the round holds now.")
+# Translators: {problem} says why the database cannot be used, in English.
+STORE_UNAVAILABLE = N_("Nothing was recorded: the results database cannot be used right now ({problem}). "
+                       "Please send your message again later.")
+# Translators: Telegram delivered the same message twice; the first one was
+# handled, but its answer is lost.
+ALREADY_HANDLED = N_("This message reached me before and was handled then: /round shows what the round holds now.")
+# Translators: put before an answer that could not be sent at the time.
+EARLIER_ANSWER = N_("My answer to your earlier message, which I could not send then:")
 CHOOSE_BOARD = N_("Choose a board")
 CHOOSE_RESULT = N_("Choose the result")
 CHOOSE_LANGUAGE = N_("Choose your language")
@@ -108,6 +119,13 @@ UNSUBSCRIBED = N_("Unsubscribed")
 YOUR_PAIRING = N_("Round {round}, board {board}: {white} – {black}")
 RECORD_QUESTION = N_("Record round {round}, board {board}: {white} – {black} {result}?")
 ALREADY_HAS = N_("Round {round}, board {board}: {white} – {black} already has {old}.")
+# Translators: a "Replace?" button was pressed after someone else had
+# changed the board; {old} is the result it holds now.
+CHANGED_MEANWHILE = N_("Round {round}, board {board}: {white} – {black} was changed meanwhile and now has {old}.")
+# Translators: a "Replace?" button was pressed after the result it
+# offered to replace had been taken back.
+RESULT_GONE = N_("Round {round}, board {board}: {white} – {black} no longer has {old} (changed meanwhile); "
+                 "send the result again if it still needs one.")
 # Translators: {result} is the result that was kept, e.g. 1-0.
 KEPT = N_("Kept {result}")
 CONFIRM = N_("Confirm")
@@ -139,6 +157,10 @@ WITHDRAWN = N_("Player {number}, {name}, withdrawn after round {round}")
 # Translators: {reason} is an error from the ranking core, in English.
 REQUEST_REFUSED = N_("Refused: {reason}")
 NOT_UNDERSTOOD = N_("Sorry, I did not understand that.")
+# Translators: a button names a tournament that is not in the store.
+NO_SUCH_TOURNAMENT = N_("That tournament does not exist (any more): use /tournaments")
+# Translators: {size} and {limit} are sizes in megabytes.
+FILE_TOO_LARGE = N_("The file is too large ({size} MB); files up to {limit} MB are accepted.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")

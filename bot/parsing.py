@@ -481,6 +481,21 @@ def parse_message(text: str, current_round: int | None) -> ParsedMessage:
     return ParsedMessage(tuple(entries), tuple(problems))
 
 
+def whole_number(word: str, limit: int = 10**12) -> int | None:
+    """A whole number written in ASCII digits (a starting number, a Telegram user id), at most
+    ``limit``; None for anything else, such as ``²`` or ``١٢`` (``str.isdigit`` is true for
+    them, yet ``int`` refuses the first).
+
+    >>> whole_number("12"), whole_number("²"), whole_number("-3"), whole_number("")
+    (12, None, None, None)
+    """
+    word = word.strip()
+    if not word or not word.isascii() or not word.isdigit() or len(word) > 15:
+        return None
+    value = int(word)
+    return value if value <= limit else None
+
+
 # -- inline buttons --------------------------------------------------------------------------
 
 MAX_CALLBACK_BYTES = 64  # Telegram's limit on callback_data

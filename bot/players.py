@@ -12,6 +12,7 @@ import re
 from bot import messages as M
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape
+from bot.parsing import whole_number
 from bot.replies import Reply, packed
 from bot.service import Request, TournamentRequest, anyone, needs_tournament
 from bot.views import (
@@ -59,7 +60,9 @@ def tournaments(request: Request) -> list[Reply]:
 @anyone
 def select(request: Request, press: Press) -> list[Reply]:
     """The button of a tournament (``Action.SELECT``): it becomes the user's."""
-    slug = request.store.slug_for_key(press.int(0))
+    slug = request.service.tournament_of_key(press.int(0))
+    if slug is None:
+        return request.say(M.NO_SUCH_TOURNAMENT, edit=True)
     request.remember(tournament=slug)
     return [Reply(_selected_line(request, slug), edit=True)]
 
@@ -130,8 +133,9 @@ def player(request: TournamentRequest, query: str) -> list[Reply]:
 
 
 def _find_players(tournament: Tournament, query: str) -> list[Player]:
-    if query.isdigit():
-        return [player for player in tournament.players if player.id == int(query)]
+    wanted = whole_number(query)
+    if wanted is not None:
+        return [player for player in tournament.players if player.id == wanted]
     folded = query.casefold()
     return [player for player in tournament.players if folded in player.name.casefold()]
 

@@ -7,6 +7,8 @@ sends them, and nothing else in the bot knows how a message reaches Telegram.
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,3 +48,28 @@ class Reply:
 def packed(blocks: Sequence[str], *, chat_id: int | str | None = None) -> list[Reply]:
     """The blocks (HTML lines, ``<pre>`` tables) joined into as few replies as fit."""
     return [Reply(text, chat_id=chat_id) for text in pack(blocks)]
+
+
+def replies_to_json(replies: Sequence[Reply]) -> str:
+    """The replies as JSON, as the store keeps an update's answer (``bot.answers``)."""
+    return json.dumps([{"text": reply.text, "buttons": [[[button.text, button.data] for button in row]
+                                                        for row in reply.buttons],
+                        "chat_id": reply.chat_id, "edit": reply.edit,
+                        "document": None if reply.document is None else {
+                            "file_name": reply.document.file_name, "caption": reply.document.caption,
+                            "content": base64.b64encode(reply.document.content).decode("ascii")}}
+                       for reply in replies], ensure_ascii=False)
+
+
+def replies_from_json(text: str) -> list[Reply]:
+    """The inverse of ``replies_to_json``."""
+    replies = []
+    for item in json.loads(text):
+        document = item.get("document")
+        replies.append(Reply(
+            item["text"], tuple(tuple(Button(label, data) for label, data in row) for row in item["buttons"]),
+            item["chat_id"],
+            None if document is None else Document(document["file_name"], base64.b64decode(document["content"]),
+                                                   document["caption"]),
+            item["edit"]))
+    return replies

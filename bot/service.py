@@ -18,7 +18,7 @@ from typing import Concatenate, ParamSpec, TypeAlias
 
 from bot import messages as M
 from bot.callbacks import Press
-from bot.formatting import escape
+from bot.formatting import escape, pack
 from bot.messages import translator
 from bot.replies import Reply
 from ranking import InputError, Tournament, TournamentState
@@ -27,6 +27,7 @@ from tiebreak.i18n import Translator
 from tiebreak.store import Source, Store, UserPrefs
 
 P = ParamSpec("P")
+MEGABYTE = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class BotSettings:
     webhook_url: str | None = None
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
+    max_upload_bytes: int = 5 * MEGABYTE  # a file sent to the bot (/import, /pair); [bot].max_upload_mb
 
     @classmethod
     def from_config(cls, config: Config) -> BotSettings:
@@ -48,9 +50,13 @@ class BotSettings:
         if not isinstance(arbiters, list) or not all(isinstance(user, int) for user in arbiters):
             raise InputError("[bot].arbiters must be a list of Telegram user ids (numbers)",
                              source=str(config.path))
+        upload = section.get("max_upload_mb", 5)
+        if isinstance(upload, bool) or not isinstance(upload, int | float) or not 0 < upload <= 2000:
+            raise InputError("[bot].max_upload_mb must be a number of megabytes, 1-2000 (the self-hosted "
+                             "Bot API server allows 2000)", source=str(config.path))
         return cls(frozenset(arbiters), str(section.get("language", "en")), section.get("channel"),
                    section.get("webhook_url"), str(section.get("webhook_listen", "127.0.0.1")),
-                   int(section.get("webhook_port", 8443)))
+                   int(section.get("webhook_port", 8443)), int(upload * MEGABYTE))
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Who:
     language_code: str | None = None
     message_id: int | None = None
     update_id: int | None = None
+    text: str | None = None  # what they sent (a message's text or a file's caption), for the submissions
 
 
 @dataclass
@@ -111,8 +118,15 @@ class BotService:
 
     def source(self, who: Who) -> Source:
         """Who, where and which update, as the event log records them (an update counts once)."""
-        key = f"tg-update:{who.update_id}" if who.update_id is not None else None
-        return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, key)
+        return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, update_key(who.update_id))
+
+    def tournament_of_key(self, key: int) -> str | None:
+        """The slug of the tournament a button names by its key (None: no such tournament, e.g.
+        forged or stale callback data)."""
+        try:
+            return self.store.slug_for_key(key)
+        except InputError:
+            return None
 
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
@@ -144,11 +158,19 @@ class Request:
         """``message`` of ``bot.messages`` in the asker's language with its ``{placeholders}``
         filled, escaped, as the one reply."""
         text = self.tr.format(message, **values) if values else self.tr.gettext(message)
-        return [Reply(escape(text), edit=edit)]
+        return [Reply(piece, edit=edit and number == 0) for number, piece in enumerate(pack([escape(text)]))]
 
     def refuse(self, error: InputError) -> list[Reply]:
         """The reply to a request the core refused (``Refused: player 9 is not in the tournament``)."""
         return self.say(M.REQUEST_REFUSED, reason=str(error))
+
+    def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
+                **values: object) -> list[Reply]:
+        """Refuse the request for want of a right (or a tournament): record it as a rejected
+        submission (DESIGN.md "Storage") with ``reason``, and answer ``message``."""
+        self.store.record_submission(self.source, text or self.who.text or "", slug, 0, 1, reason,
+                                     self.who.update_id)
+        return self.say(message, **values)
 
     def in_language(self, code: str) -> Request:
         return replace(self, tr=translator(code))
@@ -218,7 +240,7 @@ def chief_only(body: Callable[Concatenate[Request, P], list[Reply]]) -> Command[
     def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
         request = service.request(who)
         if not request.is_chief:
-            return request.say(M.CHIEF_ONLY)
+            return request.refused(request.selected(), "not a chief arbiter", M.CHIEF_ONLY)
         return body(request, *args, **kwargs)
     return command
 
@@ -230,11 +252,12 @@ def arbiters_button(body: Callable[[TournamentRequest, Press], list[Reply]]) -> 
     @functools.wraps(body)
     def command(service: BotService, who: Who, press: Press, /) -> list[Reply]:
         request = service.request(who)
-        slug = service.store.slug_for_key(press.int(0))
+        slug = service.tournament_of_key(press.int(0))
+        if slug is None:
+            return request.say(M.NO_SUCH_TOURNAMENT, edit=True)
         if not request.is_arbiter(slug):
             if press.action.enters_result:
-                service.store.record_submission(request.source, f"[button] {press.data}", slug, 0, 1,
-                                                "not an arbiter", who.update_id)
+                return request.refused(slug, "not an arbiter", M.ARBITERS_ONLY, f"[button] {press.data}")
             return request.say(M.ARBITERS_ONLY)
         return body(request.about(slug), press)
     return command
@@ -242,13 +265,22 @@ def arbiters_button(body: Callable[[TournamentRequest, Press], list[Reply]]) -> 
 
 def _about_the_tournament(body: Callable[Concatenate[TournamentRequest, P], list[Reply]], *,
                           arbiters: bool) -> Command[P]:
+    """The guard of ``needs_tournament`` and ``arbiters_only``; an arbiters' command refused
+    (no tournament, or not an arbiter of it) is recorded as a rejected submission."""
     @functools.wraps(body)
     def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
         request = service.request(who)
         slug = request.selected()
         if slug is None:
+            if arbiters:
+                return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED)
             return request.say(M.NO_TOURNAMENT_SELECTED)
         if arbiters and not request.is_arbiter(slug):
-            return request.say(M.ARBITERS_ONLY)
+            return request.refused(slug, "not an arbiter", M.ARBITERS_ONLY)
         return body(request.about(slug), *args, **kwargs)
     return command
+
+
+def update_key(update_id: int | None) -> str | None:
+    """The ``Source.dedupe_key`` of a Telegram update: the store applies an update once."""
+    return f"tg-update:{update_id}" if update_id is not None else None

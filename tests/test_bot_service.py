@@ -470,7 +470,8 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
     assert_telegram_html([question])
     assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="1-0", new="0-1")))
     key = store.tournament_key(rr)
-    assert [(b.text, b.data) for b in buttons(question)] == [("Sí", f"fix|{key}|1|2|0-1"), ("No", f"keep|{key}|1|2")]
+    assert [(b.text, b.data) for b in buttons(question)] == [("Sí", f"fix|{key}|1|2|0-1|1-0"),
+                                                             ("No", f"keep|{key}|1|2")]
     assert len(store.log(rr)) == before  # nothing changes before the answer
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
@@ -604,8 +605,9 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     [again, _menu] = press(service, who(CHIEF), buttons(confirm)[0].data)
     assert again.text == recorded(store, rr, 1, 3, "1/2-1/2", message=M.RESULT_ALREADY_RECORDED)
     # A different result tapped for a board that has one asks first.
-    [_edit, question] = press(service, who(CHIEF), f"ec|{key}|1|3|1-0")
-    assert [b.data for b in buttons(question)] == [f"fix|{key}|1|3|1-0", f"keep|{key}|1|3"]
+    [question] = press(service, who(CHIEF), f"ec|{key}|1|3|1-0")  # in place of the confirmation
+    assert question.edit
+    assert [b.data for b in buttons(question)] == [f"fix|{key}|1|3|1-0|1/2-1/2", f"keep|{key}|1|3"]
     assert game(store, rr, 1, 3).result is Result.DRAW
     # Stale or forged buttons.
     assert text_of(press(service, who(CHIEF), f"eb|{key}|1|9")) == "Round 1 has no board 9"

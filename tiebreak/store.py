@@ -110,13 +110,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX submissions_by_update ON submissions (update_id);
     """,
     # 4: the bot's answer to each update that changed something or was refused, so an update
-    # Telegram delivers again is answered like the first time; ``sent`` once it reached the chat.
+    # Telegram delivers again is answered like the first time; ``sent`` is 0 while it could not
+    # be sent (it goes out with the next answer to that chat).
     """
     CREATE TABLE answers (
         update_id INTEGER PRIMARY KEY,
         chat_id INTEGER,
         replies TEXT NOT NULL,
-        sent INTEGER NOT NULL DEFAULT 0,
+        sent INTEGER NOT NULL DEFAULT 1,
         at TEXT NOT NULL
     );
     CREATE INDEX answers_unsent ON answers (chat_id) WHERE sent = 0;
@@ -226,9 +227,9 @@ class Store(Protocol):
 
     def answer(self, update_id: int) -> str | None: ...
 
-    def save_answer(self, update_id: int, chat_id: int | None, replies: str, sent: bool = False) -> None: ...
+    def save_answer(self, update_id: int, chat_id: int | None, replies: str) -> None: ...
 
-    def answer_sent(self, update_id: int) -> None: ...
+    def mark_answer(self, update_id: int, sent: bool) -> None: ...
 
     def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]: ...
 
@@ -598,16 +599,17 @@ class SQLiteStore:
             row = connection.execute("SELECT replies FROM answers WHERE update_id = ?", (update_id,)).fetchone()
         return row[0] if row else None
 
-    def save_answer(self, update_id: int, chat_id: int | None, replies: str, sent: bool = False) -> None:
-        """Keep the answer to an update (the first one saved stays)."""
+    def save_answer(self, update_id: int, chat_id: int | None, replies: str) -> None:
+        """Keep the answer to an update, taken to reach its chat unless ``mark_answer`` says
+        otherwise (the first one saved stays)."""
         with self._transaction() as connection:
             connection.execute("INSERT OR IGNORE INTO answers (update_id, chat_id, replies, sent, at) "
-                               "VALUES (?, ?, ?, ?, ?)", (update_id, chat_id, replies, int(sent), _now()))
+                               "VALUES (?, ?, ?, 1, ?)", (update_id, chat_id, replies, _now()))
 
-    def answer_sent(self, update_id: int) -> None:
-        """The answer to ``update_id`` reached its chat."""
+    def mark_answer(self, update_id: int, sent: bool) -> None:
+        """Whether the answer to ``update_id`` reached its chat."""
         with self._transaction() as connection:
-            connection.execute("UPDATE answers SET sent = 1 WHERE update_id = ? AND sent = 0", (update_id,))
+            connection.execute("UPDATE answers SET sent = ? WHERE update_id = ?", (int(sent), update_id))
 
     def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]:
         """The saved answers to updates from ``chat_id`` that never reached it, oldest first."""
