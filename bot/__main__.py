@@ -1,8 +1,11 @@
 """``python -m bot [--config config.toml] [--console] [--user-id N]`` (DESIGN.md "Bot").
 
 Telegram mode when ``TELEGRAM_BOT_TOKEN`` is set (long polling, or a webhook when
-``[bot].webhook_url`` is configured); console mode with ``--console`` or without a token.
-The tournaments config.toml lists are imported into the store first, once.
+``[bot].webhook_url`` is configured: ``bot/delivery.py``, which confirms an update to Telegram
+only once it is handled); console mode with ``--console`` or without a token.  The
+tournaments config.toml lists are imported into the store first, once.  A problem at start-up
+(the configuration, the store, a token the Bot API refuses, no network) is one line on
+standard error and exit status 2.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ import logging
 import os
 import sys
 
-from bot.app import TOKEN_VARIABLE, build_application, quiet_http_logs
+from bot import delivery
+from bot.app import TOKEN_VARIABLE, build_application, protect_logs, quiet_http_logs, redact
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteCommand
@@ -50,14 +54,13 @@ def main(argv: list[str] | None = None) -> int:
             user = args.user_id or min(settings.arbiters, default=1)
             asyncio.run(run_console(service, user, args.language))
         else:
-            application = build_application(token, service)
-            if settings.webhook_url:
-                application.run_webhook(listen=settings.webhook_listen, port=settings.webhook_port,
-                                        url_path="telegram", webhook_url=settings.webhook_url)
-            else:
-                application.run_polling()
+            protect_logs(token)
+            asyncio.run(delivery.run(build_application(token, service), settings))
     except KeyboardInterrupt:
         pass
+    except delivery.StartError as error:
+        print(f"python -m bot: error: {redact(str(error), token)}", file=sys.stderr)
+        return 2
     finally:
         if builder is not None:
             builder.flush()

@@ -6,6 +6,7 @@ import logging
 import os
 
 from telegram import BotCommand
+from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application
 from telegram.request import BaseRequest
 
@@ -48,10 +49,47 @@ def build_application(token: str, service: BotService, *, base_url: str | None =
 
 
 async def _set_menu(application: Application) -> None:
-    await application.bot.set_my_commands([BotCommand(name, text) for name, text in MENU])
+    """The command menu Telegram shows; a failure only leaves the menu as it was."""
+    try:
+        await application.bot.set_my_commands([BotCommand(name, text) for name, text in MENU])
+    except TelegramError as error:
+        logging.getLogger(__name__).warning("could not set the command menu: %s", error)
 
 
 def quiet_http_logs() -> None:
     """httpx logs every request URL, and a Bot API URL contains the token: keep it out of logs."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
+    logging.getLogger("tornado.access").setLevel(logging.WARNING)
+
+
+def redact(text: str, *secrets: str) -> str:
+    """``text`` with every secret (the token, and its part after the ``:`` on its own) replaced.
+
+    >>> redact("GET /bot123:AAH-xyz/getMe", "123:AAH-xyz")
+    'GET /bot<token>/getMe'
+    """
+    for secret in secrets:
+        for part in (secret, secret.partition(":")[2]):
+            if len(part) >= 8:
+                text = text.replace(part, "<token>")
+    return text
+
+
+class RedactingFormatter(logging.Formatter):
+    """A log formatter that never writes the secrets, tracebacks included."""
+
+    def __init__(self, secrets: tuple[str, ...], fmt: str | None = None) -> None:
+        super().__init__(fmt)
+        self.secrets = secrets
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record), *self.secrets)
+
+
+def protect_logs(*secrets: str) -> None:
+    """Every handler of the root logger redacts ``secrets`` (a second line of defence: the token
+    is in every request URL, and an exception may quote one)."""
+    for handler in logging.getLogger().handlers:
+        fmt = handler.formatter._fmt if handler.formatter is not None else None
+        handler.setFormatter(RedactingFormatter(secrets, fmt))

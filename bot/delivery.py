@@ -1,0 +1,266 @@
+"""How updates reach the bot, and when Telegram is told that they arrived.
+
+python-telegram-bot's ``Updater`` confirms updates to Telegram (the next ``getUpdates``
+offset) as soon as it has fetched them, and its webhook server answers 200 as soon as an
+update is queued: a bot killed before its handler stored the update (SIGKILL, the OOM killer,
+a stop past the service manager's timeout) loses it for good.  Here the ``Application`` runs
+without them (``run``):
+
+- **Polling** (``poll``): ``getUpdates`` is called with the offset of the last update
+  *handled*; an update is handled once ``Application.process_update`` returned for it, i.e.
+  it is stored and answered, or deliberately refused (``bot/answers.py`` saves the answer
+  with the store's change, so an update delivered again is answered like the first).  A bot
+  killed meanwhile gets the same updates again when it starts.
+- **Webhook** (``Webhook``): Telegram's request is answered 200 only after the update was
+  handled; a request without the secret token that was given to ``setWebhook``
+  (``X-Telegram-Bot-Api-Secret-Token``) is refused with 403 and changes nothing.  The path
+  is ``[bot].webhook_url``'s own.
+
+Either way updates are handled one at a time, in order, and SIGTERM (or SIGINT) drains: no
+new update is taken, the ones fetched are handled and confirmed, then the bot stops.
+
+Start-up problems (a token the API rejects, a Bot API that cannot be reached) are a
+``StartError``: one line, without the token, that ``python -m bot`` prints before it exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import os
+import re
+import secrets
+import signal
+from collections.abc import Awaitable
+from urllib.parse import urlsplit
+
+import tornado.httpserver
+import tornado.web
+from telegram import Update
+from telegram.error import BadRequest, Conflict, InvalidToken, NetworkError, RetryAfter, TelegramError
+from telegram.ext import Application
+
+from bot.app import API_BASE_URL_VARIABLE
+from bot.service import BotSettings
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+SECRET_VARIABLE = "TELEGRAM_WEBHOOK_SECRET"
+_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a secret_token
+POLL_TIMEOUT = 10.0  # seconds a getUpdates call waits for updates (long polling)
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # pauses after failed getUpdates calls in a row
+
+
+class StartError(Exception):
+    """The bot cannot start (or go on): one line saying why, never the token."""
+
+
+def api_root() -> str:
+    """The Bot API the bot talks to, as people write it (no token)."""
+    return os.environ.get(API_BASE_URL_VARIABLE, "").rstrip("/") or "https://api.telegram.org"
+
+
+def refused_token() -> StartError:
+    return StartError(f"the Telegram Bot API at {api_root()} refused the token (401 Unauthorized): check "
+                      "TELEGRAM_BOT_TOKEN (BotFather's /mybots shows it), or unset it for console mode")
+
+
+def start_error(error: TelegramError) -> StartError:
+    """A failure of the Bot API at start-up as one line."""
+    if isinstance(error, InvalidToken):
+        return refused_token()
+    if isinstance(error, NetworkError) and not isinstance(error, BadRequest):
+        return StartError(f"cannot reach the Telegram Bot API at {api_root()} ({_describe(error)}); check the "
+                          "network, or unset TELEGRAM_BOT_TOKEN for console mode")
+    return StartError(f"the Telegram Bot API at {api_root()} answered: {_describe(error)}")
+
+
+def webhook_secret() -> str:
+    """``$TELEGRAM_WEBHOOK_SECRET`` (the same for every worker behind a load balancer), else a
+    new random one for this process (given to ``setWebhook`` at each start)."""
+    given = os.environ.get(SECRET_VARIABLE, "").strip()
+    if not given:
+        return secrets.token_urlsafe(32)
+    if not _SECRET.fullmatch(given):
+        raise StartError(f"{SECRET_VARIABLE}: use 1-256 letters, digits, '_' and '-' (Telegram's rule)")
+    return given
+
+
+async def run(application: Application, settings: BotSettings) -> None:
+    """Run the bot until SIGTERM or SIGINT: initialise it (``getMe``), then poll or serve the
+    webhook (``[bot].webhook_url``); raises ``StartError`` for what stops it."""
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stopping.set)
+    try:
+        try:
+            await application.initialize()
+        except TelegramError as error:
+            raise start_error(error) from None
+        try:
+            if application.post_init is not None:
+                await application.post_init(application)
+            if settings.webhook_url:
+                await Webhook(application, settings, webhook_secret()).serve(stopping)
+            else:
+                await poll(application, stopping)
+        finally:
+            await application.shutdown()
+    finally:
+        for number in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(number)
+
+
+async def poll(application: Application, stopping: asyncio.Event, timeout: float = POLL_TIMEOUT) -> None:
+    """Long polling that confirms an update only once it was handled (see the module's words)."""
+    bot = application.bot
+    try:
+        await bot.delete_webhook()  # getUpdates fails while a webhook is set
+    except InvalidToken:
+        raise refused_token() from None
+    offset: int | None = None
+    failures = 0
+    while not stopping.is_set():
+        fetched = await _unless_stopping(bot.get_updates(offset=offset, timeout=timeout,
+                                                         allowed_updates=Update.ALL_TYPES), stopping)
+        if fetched is None:
+            break
+        updates, error = fetched
+        if error is not None:
+            if isinstance(error, InvalidToken):
+                raise refused_token() from None
+            pause = _pause(error, failures)
+            failures += 1
+            log.warning("getUpdates failed (%s); trying again in %g s", _describe(error), pause)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stopping.wait(), pause)
+            continue
+        failures = 0
+        for update in updates:  # all of them, even when stopping: a graceful stop drains
+            await application.process_update(update)
+            offset = update.update_id + 1
+    if offset is not None:  # confirm what was handled since the last call
+        try:
+            await bot.get_updates(offset=offset, timeout=0, limit=1, allowed_updates=Update.ALL_TYPES)
+        except TelegramError as error:
+            log.warning("could not confirm the last updates (%s): Telegram sends them again, and they are "
+                        "answered as before", _describe(error))
+
+
+async def _unless_stopping(call: Awaitable[tuple[Update, ...]],
+                           stopping: asyncio.Event) -> tuple[tuple[Update, ...], TelegramError | None] | None:
+    """The call's updates (or its error), or None when ``stopping`` was set first (the call is
+    cancelled: nothing it would fetch is lost, as nothing of it is confirmed)."""
+    task = asyncio.ensure_future(call)
+    stop = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TelegramError):
+            await task
+        return None
+    try:
+        return task.result(), None
+    except TelegramError as error:
+        return (), error
+
+
+def _pause(error: TelegramError, failures: int) -> float:
+    if isinstance(error, RetryAfter):
+        wait = error.retry_after
+        return float(wait.total_seconds() if hasattr(wait, "total_seconds") else wait)
+    if isinstance(error, Conflict):  # another instance polls with the same token
+        return BACKOFF[-1]
+    return BACKOFF[min(failures, len(BACKOFF) - 1)]
+
+
+def _describe(error: BaseException) -> str:
+    return getattr(error, "message", None) or type(error).__name__
+
+
+class Webhook:
+    """The webhook server: ``setWebhook`` with the URL and the secret, then a small Tornado
+    server on ``[bot].webhook_listen``:``webhook_port`` whose path is the URL's; each update
+    is answered 200 once it was handled."""
+
+    def __init__(self, application: Application, settings: BotSettings, secret: str) -> None:
+        self.application = application
+        self.settings = settings
+        self.secret = secret
+        self.path = urlsplit(settings.webhook_url or "").path or "/"
+        self._turn = asyncio.Lock()  # one update at a time, in order of arrival
+        self._busy = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    async def serve(self, stopping: asyncio.Event) -> None:
+        try:
+            await self.application.bot.set_webhook(url=self.settings.webhook_url, secret_token=self.secret,
+                                                   allowed_updates=Update.ALL_TYPES)
+        except InvalidToken:
+            raise refused_token() from None
+        except TelegramError as error:
+            raise start_error(error) from None
+        app = tornado.web.Application([(re.escape(self.path), _UpdateHandler, {"webhook": self})])
+        server = tornado.httpserver.HTTPServer(app, xheaders=True)
+        try:
+            server.listen(self.settings.webhook_port, self.settings.webhook_listen)
+        except OSError as error:
+            raise StartError(f"cannot listen on {self.settings.webhook_listen}:{self.settings.webhook_port} for the "
+                             f"webhook: {error.strerror or error}") from None
+        log.info("webhook: listening on %s:%d%s", self.settings.webhook_listen, self.settings.webhook_port, self.path)
+        try:
+            await stopping.wait()
+        finally:
+            server.stop()  # no new requests; those in progress are handled and answered first
+            await self._idle.wait()
+            await server.close_all_connections()
+
+    def authentic(self, given: str | None) -> bool:
+        return given is not None and hmac.compare_digest(given.encode("utf-8"), self.secret.encode("utf-8"))
+
+    async def handle(self, data: object) -> None:
+        self._busy += 1
+        self._idle.clear()
+        try:
+            async with self._turn:
+                update = Update.de_json(data, self.application.bot)  # type: ignore[arg-type]
+                await self.application.process_update(update)
+        finally:
+            self._busy -= 1
+            if not self._busy:
+                self._idle.set()
+
+
+class _UpdateHandler(tornado.web.RequestHandler):
+    def initialize(self, webhook: Webhook) -> None:
+        self.webhook = webhook
+
+    async def post(self) -> None:
+        if not self.webhook.authentic(self.request.headers.get(SECRET_HEADER)):
+            log.warning("webhook: refused a request without the secret token from %s", self.request.remote_ip)
+            self.send_error(403)
+            return
+        try:
+            data = json.loads(self.request.body)
+            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+                raise ValueError("not an update")
+        except ValueError:
+            self.send_error(400)
+            return
+        await self.webhook.handle(data)
+        self.set_status(200)
+        self.finish()
+
+    def log_exception(self, *args: object) -> None:  # tracebacks of bad requests are not the bot's errors
+        log.info("webhook: %s", args[1] if len(args) > 1 else "request failed")
+
