@@ -9,7 +9,8 @@ or a webhook request failed.  The store applies an update once (its dedupe key,
   it (``Store.save_answer``) before it is sent; the update delivered again is answered with the
   same replies ("answered like the first"), and its command does not run again.
 - An update the store applied but whose answer was never saved (the bot was killed between the
-  two) is told that it was handled before.
+  two) is answered with the results its message recorded, read back from the log (or that it
+  was handled before).
 - Sending retries network errors; an answer that still could not be sent is marked so, and
   goes out, under a line saying so, before the next reply to that chat: an arbiter whose
   result was stored learns that it was.
@@ -26,6 +27,7 @@ from typing import ParamSpec
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
+from bot import arbiters
 from bot import messages as M
 from bot.formatting import escape
 from bot.replies import Reply, replies_from_json, replies_to_json
@@ -63,8 +65,8 @@ def answer_once(service: BotService, who: Who, command: Command[P], *args: P.arg
     saved = store.answer(update_id)
     if saved is not None:
         return Answer(replies_from_json(saved), update_id)
-    if handled(store, update_id):
-        return Answer(service.request(who).say(M.ALREADY_HANDLED))
+    if handled(store, update_id):  # applied, but the bot was killed before it saved the answer
+        return Answer(arbiters.handled_before(service, who))
     replies = command(service, who, *args, **kwargs)
     if not handled(store, update_id):
         return Answer(replies)

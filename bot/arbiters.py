@@ -52,6 +52,7 @@ from ranking import (
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
 from tiebreak.library import export_text, import_tournament, pairing_from_file, scheduled_pairing
+from tiebreak.store import Submission
 
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
 
@@ -66,7 +67,6 @@ def text(request: Request, text: str) -> list[Reply]:
     if who.update_id is not None and store.has_submission(who.update_id):
         return []  # Telegram delivered this update again: it was handled and answered
     slug = request.selected()
-    source = request.source
     if slug is None:
         return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
     if not request.is_arbiter(slug):
@@ -74,20 +74,44 @@ def text(request: Request, text: str) -> list[Reply]:
     asked = request.about(slug)
     paired = asked.state().paired_rounds()
     parsed = parse_message(text, max(paired) if paired else None)
-    entered = _enter(asked, parsed.entries)
+    unread = [format_problem(problem, tr) for problem in parsed.problems]
+    entered = _enter(asked, parsed.entries, submission=Submission(text, slug, who.update_id), problems=unread)
     if entered is None:  # this very update was applied before (Telegram delivered it twice)
         return []
     blocks = list(entered.recorded)
-    problems = [format_problem(problem, tr) for problem in parsed.problems] + entered.refused
+    problems = unread + entered.refused
     if problems:
         blocks.append(escape(tr.gettext(M.PROBLEMS_HEADER)))
         blocks += [escape(line) for line in problems]
-    store.record_submission(source, text, slug, len(entered.recorded), len(problems) + len(entered.asked),
-                            "; ".join(problems)[:2000], who.update_id)
     replies = packed(blocks) if blocks else []
     replies += entered.asked
     replies += _round_completions(asked, entered.finished)
     return replies
+
+
+@anyone
+def handled_before(request: Request) -> list[Reply]:
+    """The answer to an update the store applied whose answer was lost (the bot was killed in
+    between): the results its message recorded, read back from the log, or else that it was
+    handled before."""
+    who, tr, slug = request.who, request.tr, request.selected()
+    lines: list[str] = []
+    if slug is not None and who.message_id is not None:
+        state = request.store.state(slug)
+        names = player_names(state.base)
+        for entry in request.store.log(slug):
+            data = entry.event.data
+            if (entry.actor, entry.chat_id, entry.message_id) != (f"tg:{who.user_id}", who.chat_id, who.message_id) \
+                    or entry.event.kind not in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION):
+                continue
+            game = state.game(data["round"], data["board"])
+            values = {"round": data["round"], "board": data["board"], "white": names[game.white],
+                      "black": names[game.black], "result": data["result"]}
+            if entry.event.kind is EventKind.CORRECTION:
+                lines.append(escape(tr.format(M.RESULT_CORRECTED, previous=data["previous"], **values)))
+            else:
+                lines.append(escape(tr.format(M.RESULT_RECORDED, **values)))
+    return packed(lines) if lines else request.say(M.ALREADY_HANDLED)
 
 
 class Entered(NamedTuple):
@@ -101,11 +125,14 @@ class Entered(NamedTuple):
 
 
 def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: bool = False,
-           replacing: str | None = None) -> Entered | None:
-    """Append the entries' results and fouls in one transaction; None when the update was
-    applied before.  A different result for a board that has one is asked about (Yes
-    replaces it) unless ``correct``; with ``replacing`` (the result a Yes button offered to
-    replace), a board that holds another one by now is asked about again instead."""
+           replacing: str | None = None, submission: Submission | None = None,
+           problems: Sequence[str] = ()) -> Entered | None:
+    """Append the entries' results and fouls in one transaction, with the ``submission`` they
+    come from (its counts: the lines recorded, and ``problems`` with the lines refused or
+    asked about); None when the update was applied before.  A different result for a board
+    that has one is asked about (Yes replaces it) unless ``correct``; with ``replacing`` (the
+    result a Yes button offered to replace), a board that holds another one by now is asked
+    about again instead."""
     tr, slug = request.tr, request.slug
     recorded: list[str] = []
     asked: list[Reply] = []
@@ -152,10 +179,14 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 fouler = white if entry.foul_side == "white" else black
                 recorded.append(escape(tr.nformat(*M.FOULS_RECORDED, entry.foul_count, round=entry.round,
                                                   board=entry.board, count=entry.foul_count, player=fouler)))
+        if submission is not None:
+            submission.accepted = len(recorded)
+            submission.rejected = len(problems) + len(refused) + len(asked)
+            submission.detail = "; ".join([*problems, *refused])
         return events
 
     before = _unfinished_rounds(request)
-    appended = request.store.append(slug, decide, request.source)
+    appended = request.store.append(slug, decide, request.source, submission)
     if not called:
         return None
     if appended:
@@ -327,13 +358,12 @@ def _enter_pressed(request: TournamentRequest, press: Press, board: Board, corre
         result = Result(press.fields[3])
     except ValueError:
         return request.say(M.NOT_UNDERSTOOD)
+    submission = Submission(f"[button] {press.data}", request.slug, request.who.update_id)
     entered = _enter(request, [ResultEntry(0, "", board.round, board.number, result)], correct=correct,
-                     replacing=replacing)
+                     replacing=replacing, submission=submission)
     if entered is None:
         return []
     recorded, asked, refused, finished = entered
-    request.store.record_submission(request.source, f"[button] {press.data}", request.slug, len(recorded),
-                                    len(refused) + len(asked), "; ".join(refused), request.who.update_id)
     text = "\n".join(recorded) or escape("\n".join(refused))
     # asked again (the board changed meanwhile): the question takes the place of the old one
     replies = [Reply(text, edit=True), *asked] if text else [replace(asked[0], edit=True), *asked[1:]]

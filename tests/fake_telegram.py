@@ -508,6 +508,11 @@ class FakeTelegram:
             errors = self._failures.setdefault(method.lower(), [])
             errors.extend(_error_for(status, retry_after, description) for _ in range(times))
 
+    def failures_pending(self, method: str) -> int:
+        """How many failures ``fail_next`` queued for ``method`` have not happened yet."""
+        with self._cond:
+            return len(self._failures.get(method.lower(), []))
+
     def add_file(self, content: bytes, file_name: str, mime_type: str | None = None) -> str:
         """Register a file users can send to the bot; returns its file_id (for document_message)."""
         with self._cond:

@@ -202,12 +202,18 @@ def test_a_withdraw_delivered_twice_is_answered_like_the_first(service: BotServi
     assert text_of(arbiters.withdraw(service, update, "3")) == text_of(first.replies)
 
 
-def test_an_update_applied_but_never_answered_is_told_so(service: BotService, store: SQLiteStore) -> None:
-    update = who(CHIEF, text="R1 B5 1-0")
-    arbiters.text(service, update, "R1 B5 1-0")  # stored, then the bot died before saving the answer
-    again = answers.answer_once(service, update, arbiters.text, "R1 B5 1-0")
-    assert text_of(again.replies) == escape(EN.gettext(M.ALREADY_HANDLED))
-    assert [entry.event.kind for entry in store.log(SLUG)].count(EventKind.RESULT) == 1
+def test_an_update_applied_but_never_answered_is_told_what_it_recorded(service: BotService,
+                                                                       store: SQLiteStore) -> None:
+    update = who(CHIEF, text="R1 B5 1-0\nR1 B4 0-1")
+    [first] = arbiters.text(service, update, "R1 B5 1-0\nR1 B4 0-1")  # stored; the answer was not saved
+    again = answers.answer_once(service, update, arbiters.text, "R1 B5 1-0\nR1 B4 0-1")
+    assert text_of(again.replies) == first.text  # read back from the log
+    assert [entry.event.kind for entry in store.log(SLUG)].count(EventKind.RESULT) == 2
+    assert text_of(answers.answer_once(service, who(CHIEF), players.start).replies)  # an ordinary update
+    pressed = who(CHIEF, text="/withdraw 3")
+    arbiters.withdraw(service, pressed, "3")
+    [said] = answers.answer_once(service, pressed, arbiters.withdraw, "3").replies
+    assert said.text == escape(EN.gettext(M.ALREADY_HANDLED))  # nothing to read back: handled before
 
 
 # -- item 16: a confirmation lost to the network ------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -184,8 +185,6 @@ def test_a_webhook_update_killed_before_it_was_stored_is_stored_when_telegram_re
     update = server.text_message(CHIEF, "R1 B1 1/2-1/2")
     update["update_id"] = 501
     lock = WriteLock(database(config))
-    import threading
-
     answered: list[int | str] = []
 
     def telegram_posts() -> None:

@@ -187,6 +187,19 @@ class Source:
     dedupe_key: str | None = None
 
 
+@dataclass
+class Submission:
+    """A submission (DESIGN.md "Storage") recorded in the transaction of the events it led to,
+    so a process killed between the two leaves both or neither; ``decide`` fills in the counts."""
+
+    text: str
+    tournament: str | None
+    update_id: int | None = None
+    accepted: int = 0
+    rejected: int = 0
+    detail: str = ""
+
+
 #: Turns the current state into the events to append (or raises InputError, writing nothing).
 Decide = Callable[[TournamentState], Sequence[Event]]
 
@@ -206,7 +219,8 @@ class Store(Protocol):
 
     def tournament(self, slug: str) -> Tournament: ...
 
-    def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]: ...
+    def append(self, slug: str, decide: Decide, source: Source,
+               submission: Submission | None = None) -> list[LoggedEvent]: ...
 
     def log(self, slug: str) -> list[LoggedEvent]: ...
 
@@ -479,8 +493,10 @@ class SQLiteStore:
             self._project(connection, tournament_id, state)
         self._cache[slug] = (event_id, state)
 
-    def append(self, slug: str, decide: Decide, source: Source) -> list[LoggedEvent]:
-        """Append what ``decide`` makes of the latest state, atomically.
+    def append(self, slug: str, decide: Decide, source: Source,
+               submission: Submission | None = None) -> list[LoggedEvent]:
+        """Append what ``decide`` makes of the latest state, atomically, with ``submission``
+        (as ``decide`` left it) in the same transaction.
 
         A ``source.dedupe_key`` already in the log means this request was applied before
         (e.g. a Telegram update delivered twice): nothing is appended and [] is returned.
@@ -504,6 +520,8 @@ class SQLiteStore:
                                               source.message_id))
                 if events:
                     self._project(connection, tournament_id, self.state(slug), events)
+                if submission is not None:
+                    self._submit(connection, source, submission)
                 return logged
         except BaseException:
             if inserted:  # the cache may hold events of the transaction rolled back
@@ -572,13 +590,16 @@ class SQLiteStore:
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None:
         """Keep every submission, accepted or not, with who, where and when (DESIGN.md)."""
-        user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
         with self._transaction() as connection:
-            connection.execute(
-                "INSERT INTO submissions (at, user_id, chat_id, message_id, update_id, tournament, text, "
-                "accepted, rejected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (_now(), user_id, source.chat_id, source.message_id, update_id, tournament, text, accepted,
-                 rejected, detail))
+            self._submit(connection, source, Submission(text, tournament, update_id, accepted, rejected, detail))
+
+    def _submit(self, connection: sqlite3.Connection, source: Source, submission: Submission) -> None:
+        user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
+        connection.execute(
+            "INSERT INTO submissions (at, user_id, chat_id, message_id, update_id, tournament, text, "
+            "accepted, rejected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (_now(), user_id, source.chat_id, source.message_id, submission.update_id, submission.tournament,
+             submission.text, submission.accepted, submission.rejected, submission.detail[:2000]))
 
     def has_submission(self, update_id: int) -> bool:
         """Whether a Telegram update was already handled (delivered twice, answered once)."""
