@@ -8,7 +8,6 @@ import html
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +19,13 @@ from bot import arbiters
 from bot import messages as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
-from bot.service import BotService, BotSettings, Who
+from bot.service import BotService, Who
 from ranking.events import EventKind
 from ranking.model import Result
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
+from tiebreak.store import SQLiteStore
 
 TOKEN = "123456789:AAH-fake-token_for_tests"
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,21 +42,6 @@ ignore_retry_after_deprecation = pytest.mark.filterwarnings("ignore:.*retry_afte
 def server() -> Iterator[FakeTelegram]:
     with FakeTelegram(TOKEN) as fake:
         yield fake
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    with SQLiteStore(tmp_path / "bot.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: SQLiteStore) -> BotService:
-    """The xiangqi round robin, round 1 paired (boards 1-10, 2-9, 3-8, 4-7, 5-6), no result yet."""
-    store.create(SLUG, replace(load_tournament(XIANGQI), games=()), Source("cli:test"))
-    service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
-    arbiters.pair(service, Who(CHIEF, CHIEF))
-    return service
 
 
 def bot(server: FakeTelegram, service: BotService) -> Application:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -51,21 +51,6 @@ def text_of(replies: Sequence[Reply]) -> str:
 
 def buttons(reply: Reply) -> list:
     return [button for row in reply.buttons for button in row]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    with SQLiteStore(tmp_path / "bot.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: SQLiteStore) -> BotService:
-    """The xiangqi round robin with round 1 paired and no result."""
-    store.create(SLUG, replace(load_tournament(XIANGQI), games=()), Source("cli:test"))
-    service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
-    arbiters.pair(service, who(CHIEF))
-    return service
 
 
 def result_of(store: SQLiteStore, board: int) -> str | None:

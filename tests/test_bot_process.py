@@ -90,12 +90,18 @@ def confirmed_past(server: FakeTelegram, update_id: int) -> bool:
 # -- item 1: polling ---------------------------------------------------------------------------
 
 
-def test_a_result_waiting_for_the_write_lock_survives_sigkill(tmp_path: Path, server: FakeTelegram,
-                                                                 bots: list[BotProcess]) -> None:
-    config = write_config(tmp_path, [round_one(tmp_path)], arbiters=[CHIEF])
+def polling_bot(folder: Path, server: FakeTelegram, bots: list[BotProcess]) -> tuple[Path, BotProcess]:
+    """The bot over round 1 of the xiangqi round robin, polling ``server``."""
+    config = write_config(folder, [round_one(folder)], arbiters=[CHIEF])
     bot = BotProcess(config, server).start()
     bots.append(bot)
     bot.wait_until(lambda: server.calls_to("getUpdates"), "the bot polls")
+    return config, bot
+
+
+def test_a_result_waiting_for_the_write_lock_survives_sigkill(tmp_path: Path, server: FakeTelegram,
+                                                                 bots: list[BotProcess]) -> None:
+    config, bot = polling_bot(tmp_path, server, bots)
     lock = WriteLock(database(config))
     update_id = server.push_update(server.text_message(CHIEF, "R1 B2 1-0"))
     # The result waits for the lock; python-telegram-bot's Updater confirmed it already by now.
@@ -117,10 +123,7 @@ def test_a_result_waiting_for_the_write_lock_survives_sigkill(tmp_path: Path, se
 
 def test_sigterm_drains_what_was_fetched_and_confirms_it(tmp_path: Path, server: FakeTelegram,
                                                          bots: list[BotProcess]) -> None:
-    config = write_config(tmp_path, [round_one(tmp_path)], arbiters=[CHIEF])
-    bot = BotProcess(config, server).start()
-    bots.append(bot)
-    bot.wait_until(lambda: server.calls_to("getUpdates"), "the bot polls")
+    config, bot = polling_bot(tmp_path, server, bots)
     lock = WriteLock(database(config))
     ids = [server.push_update(server.text_message(CHIEF, f"R1 B{board} 0-1")) for board in (3, 4)]
     bot.wait_for_output(LOCKED)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -59,12 +59,6 @@ def assert_telegram_html(replies: Sequence[Reply]) -> None:
         assert set(re.findall(r"</?([a-z]+)[^>]*>", reply.text)) <= {"b", "pre"}, reply.text
         assert reply.text.count("<pre>") == reply.text.count("</pre>")
         assert len(visible(reply.text).encode("utf-16-le")) // 2 <= MESSAGE_LIMIT
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    with SQLiteStore(tmp_path / "bot.sqlite3") as opened:
-        yield opened
 
 
 @pytest.fixture

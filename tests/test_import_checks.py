@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_store_faults import configure, tiebreak
 
 from bot import arbiters
 from bot.service import BotService, BotSettings, Who
@@ -23,16 +23,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "ranking" / "examples"
 CHIEF = 1001
 
 
-def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
-                          capture_output=True, text=True, timeout=60)
-
-
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text('[storage]\npath = "store.sqlite3"\n')
-    return path
+    return configure(tmp_path, "store.sqlite3")
 
 
 def stored(config: Path) -> list[str]:
