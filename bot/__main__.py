@@ -17,7 +17,7 @@ import os
 import sys
 
 from bot import delivery
-from bot.app import TOKEN_VARIABLE, build_application, protect_logs, quiet_http_logs, redact
+from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs, quiet_http_logs, redact
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteCommand
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: the first [bot].arbiters entry)")
     parser.add_argument("--language", help="console mode: your Telegram language (en, zh, vi, es)")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
     quiet_http_logs()
     try:
         config = load_config(args.config)

@@ -14,6 +14,7 @@ from bot.handlers import register
 from bot.service import BotService
 
 API_BASE_URL_VARIABLE = "TELEGRAM_API_BASE_URL"
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 TOKEN_VARIABLE = "TELEGRAM_BOT_TOKEN"
 
 MENU = [
@@ -88,8 +89,7 @@ class RedactingFormatter(logging.Formatter):
 
 
 def protect_logs(*secrets: str) -> None:
-    """Every handler of the root logger redacts ``secrets`` (a second line of defence: the token
-    is in every request URL, and an exception may quote one)."""
+    """Every handler of the root logger writes ``LOG_FORMAT`` with ``secrets`` redacted (a second
+    line of defence: the token is in every request URL, and an exception may quote one)."""
     for handler in logging.getLogger().handlers:
-        fmt = handler.formatter._fmt if handler.formatter is not None else None
-        handler.setFormatter(RedactingFormatter(secrets, fmt))
+        handler.setFormatter(RedactingFormatter(secrets, LOG_FORMAT))
