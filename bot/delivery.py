@@ -110,6 +110,8 @@ async def run(application: Application, settings: BotSettings) -> None:
                 await Webhook(application, settings, webhook_secret()).serve(stopping)
             else:
                 await poll(application, stopping)
+        except TelegramError as error:  # e.g. deleteWebhook or setWebhook failing at start-up
+            raise start_error(error) from None
         finally:
             await application.shutdown()
     finally:
@@ -120,10 +122,7 @@ async def run(application: Application, settings: BotSettings) -> None:
 async def poll(application: Application, stopping: asyncio.Event, timeout: float = POLL_TIMEOUT) -> None:
     """Long polling that confirms an update only once it was handled (see the module's words)."""
     bot = application.bot
-    try:
-        await bot.delete_webhook()  # getUpdates fails while a webhook is set
-    except InvalidToken:
-        raise refused_token() from None
+    await bot.delete_webhook()  # getUpdates fails while a webhook is set
     offset: int | None = None
     failures = 0
     while not stopping.is_set():
@@ -203,13 +202,8 @@ class Webhook:
         self._idle.set()
 
     async def serve(self, stopping: asyncio.Event) -> None:
-        try:
-            await self.application.bot.set_webhook(url=self.settings.webhook_url, secret_token=self.secret,
-                                                   allowed_updates=Update.ALL_TYPES)
-        except InvalidToken:
-            raise refused_token() from None
-        except TelegramError as error:
-            raise start_error(error) from None
+        await self.application.bot.set_webhook(url=self.settings.webhook_url, secret_token=self.secret,
+                                               allowed_updates=Update.ALL_TYPES)
         app = tornado.web.Application([(re.escape(self.path), _UpdateHandler, {"webhook": self})])
         server = tornado.httpserver.HTTPServer(app, xheaders=True)
         try:

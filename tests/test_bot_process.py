@@ -239,3 +239,14 @@ def test_an_unreachable_api_is_one_line(tmp_path: Path, bots: list[BotProcess]) 
     assert output.startswith(f"python -m bot: error: cannot reach the Telegram Bot API at {closed} (")
     assert "unset TELEGRAM_BOT_TOKEN for console mode" in output
     assert TOKEN.partition(":")[2] not in output and "Traceback" not in output
+
+
+def test_any_bot_api_error_at_start_up_is_one_line(tmp_path: Path, server: FakeTelegram,
+                                                   bots: list[BotProcess]) -> None:
+    config = write_config(tmp_path, [round_one(tmp_path)], arbiters=[CHIEF])
+    server.fail_next("deleteWebhook", 400, description="Bad Request: something unexpected")
+    bot = BotProcess(config, server).start()
+    bots.append(bot)
+    assert bot.wait() == 2
+    output = bot.output()
+    assert output == f"python -m bot: error: the Telegram Bot API at {server.url} answered: Something unexpected"
