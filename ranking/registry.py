@@ -13,16 +13,20 @@ in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with on
   group (DESIGN.md "Command line").
 
 Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``), the cuts and medians of C.07 14
-and 16.5 (``cut_total``), and the drawing of lots (``lots``).
+and 16.5 (``cut_total``), and the drawing of lots (``lots``); the arithmetic of the first two
+is ``ranking.ordering``'s, which the columnar standings share.
 """
 
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
+
+from ranking.ordering import KEYED, ORDER, SCORE, apply_chain, cut_values
 
 Value = float | int | None
 
@@ -206,32 +210,15 @@ def _count(n: int, one: str, several: str) -> str:
     return one if n == 1 else several.format(n=_NUMBERS.get(n, str(n)))
 
 
-# -- ranking by a chain (C.07 4.2) ---------------------------------------------------------------
+# -- ranking by a chain (C.07 4.2), cuts and medians (C.07 14, 16.5) -----------------------------
 
-def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[int]]:
-    """Cut an ordered list of players into runs of equal ``key`` (the tiers of a criterion)."""
-    tiers: list[list[int]] = []
-    previous: object = object()
-    for member in ordered:
-        value = key(member)
-        if tiers and value == previous:
-            tiers[-1].append(member)
-        else:
-            tiers.append([member])
-        previous = value
-    return tiers
-
-
-def sort_key(values: list[Value], lower_is_better: bool) -> Callable[[int], tuple[bool, Any]]:
-    """Ascending sort key for a scored criterion: best first; a missing value (None) last."""
-    if lower_is_better:
-        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
-    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)  # type: ignore[operator]
+_HOW = {EntryKind.SCORE: SCORE, EntryKind.KEYED: KEYED, EntryKind.ORDER: ORDER}
 
 
 def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Registry[Any], sheet: Any,
                   ids: Sequence[int]) -> tuple[list[list[int]], dict[str, list[Value]]]:
-    """Apply each criterion of the chain inside the groups still tied (C.07 4.2).
+    """Apply each criterion of the chain inside the groups still tied (C.07 4.2;
+    ``ranking.ordering.apply_chain``).
 
     ``groups`` are the players (or teams, as sheet indexes) tied on the primary score, best
     group first; ``ids`` their starting numbers, which order the members of a tier.  Returns
@@ -239,72 +226,19 @@ def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Regi
     for scored criteria, for ordering ones the place inside the group tied before them
     (1 = first; 0 for everyone in a group they do not split).
     """
-    count = len(ids)
-    columns: dict[str, list[Value]] = {}
+    criteria = []
     for spec in chain:
         entry = registry[spec.name]
-        split: list[list[int]] = []
-        if entry.kind is EntryKind.ORDER:
-            places: list[Value] = [0] * count
-            for group in groups:
-                tiers = entry.compute(sheet, spec, group) if len(group) > 1 else [group]
-                if len(tiers) > 1:
-                    place = 1
-                    for tier in tiers:
-                        for member in tier:
-                            places[member] = place
-                        place += len(tier)
-                split.extend(sorted(tier, key=ids.__getitem__) for tier in tiers)
-            columns[spec.code] = places
-        else:
-            if entry.kind is EntryKind.KEYED:
-                values, keys = entry.compute(sheet, spec)
-                key: Callable[[int], Any] = keys.__getitem__
-            else:
-                values = entry.compute(sheet, spec)
-                key = sort_key(values, entry.lower_is_better)
-            columns[spec.code] = values
-            for group in groups:  # members are in starting-number order, and sorted() is stable
-                split.extend(runs_of_equal(sorted(group, key=key), key) if len(group) > 1 else [group])
-        groups = split
-    return groups, columns
+        compute = functools.partial(entry.compute, sheet, spec)
+        criteria.append((spec.code, _HOW[entry.kind], compute, entry.lower_is_better))
+    return apply_chain(groups, criteria, ids)
 
-
-# -- cuts and medians (C.07 14, 16.5) ---------------------------------------------------------
 
 def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
-    """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14.
-
-    Used by individual and team tie-breaks alike: ``sheet`` gives ``options.keep_rounds``
-    and ``spec`` the ``cut`` and ``median``.  A low cut drops the least significant value
-    (C.07 14.1.1), except that where the player has VURs the VUR element with the lowest
-    contribution is cut instead when it is not lower (C.07 16.5.1; on a tie the VUR).
-    Median-n (14.3/14.4 "in that order") makes all n low cuts first, one at a time, each
-    applying 16.5.1 to the elements still present, then the n high cuts (plain highest
-    values, RULES.md 3.1).  Cuts stop when they would leave fewer than ``keep_rounds``
-    values (RULES.md 3).
-    """
-    low = spec.cut + spec.median
-    high = spec.median
-    if not (low or high):
-        return sum(item[0] for item in items)
-    items = list(items)
-    keep = max(sheet.options.keep_rounds, 0)
-    for _ in range(low):
-        if len(items) <= keep or not items:
-            break
-        least = min(items, key=lambda item: item[1])
-        vurs = [item for item in items if item[2]]
-        if vurs:
-            lowest_vur = min(vurs, key=lambda item: item[0])
-            if lowest_vur[0] >= least[0]:
-                least = lowest_vur
-        items.remove(least)
-    for _ in range(high):
-        if len(items) <= keep or not items:
-            break
-        items.remove(max(items, key=lambda item: item[1]))
-    return sum(item[0] for item in items)
+    """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14 and
+    16.5.1 (``ranking.ordering.cut_values``), individual and team tie-breaks alike: ``sheet``
+    gives ``options.keep_rounds`` and ``spec`` the ``cut`` and ``median``."""
+    return cut_values(items, spec.cut + spec.median, spec.median, sheet.options.keep_rounds)
 
 
 # -- drawing of lots (C.07 4.2; 抽签, bốc thăm) -------------------------------------------------

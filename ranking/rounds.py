@@ -10,6 +10,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 
+from ranking import ordering
+
 
 class Kind(enum.Enum):
     """How a round went for one player (or team)."""
@@ -33,34 +35,25 @@ NO_OPPONENT = -1
 
 
 def categorise(kinds: Sequence[Kind], free: Sequence[bool] = ()) -> list[tuple[int, bool]]:
-    """(category, voluntary) of every round, rounds 1..n in order (FIDE C.07 16.1-16.2).
-
-    Category 0 is a game played (or pending); 1 a pairing-allocated or full-point bye
-    (16.2.1); 2 a forfeit win (16.2.2); 3 a requested bye followed by a round that is not a
-    VUR (16.2.3); 4 a forfeit loss (16.2.4); 5 a requested bye followed only by VURs (16.2.5).
-    A voluntary unplayed round (VUR, 16.1) is a requested bye or a forfeit loss.
+    """(category, voluntary) of every round, rounds 1..n in order (FIDE C.07 16.1-16.2;
+    ``ranking.ordering.categories`` says what each category is).
 
     ``free`` marks the free rounds of a round robin (the round a player or team sits out in an
     odd field): in a round robin forfeits are the only unplayed rounds (C.07 15.2-15.3,
     RULES.md 3.1), so a free round has category 0 and is no VUR.
     """
-    result: list[tuple[int, bool]] = []
-    only_vurs_follow = True
-    for number in range(len(kinds) - 1, -1, -1):
-        kind = kinds[number]
-        vur = False
-        if kind is Kind.PLAYED or kind is Kind.PENDING or (free and free[number]):
-            category = 0
-        elif kind is Kind.FORFEIT_WIN:
-            category = 2
-        elif kind is Kind.FORFEIT_LOSS:
-            category, vur = 4, True
-        elif kind is Kind.PAIRING_BYE or kind is Kind.FULL_BYE:
-            category = 1
-        else:
-            category, vur = (5 if only_vurs_follow else 3), True
-        if not vur:
-            only_vurs_follow = False
-        result.append((category, vur))
-    result.reverse()
-    return result
+    return ordering.categories([ordering.PLAYED if free and free[number] else _CLASSES[kind]
+                               for number, kind in enumerate(kinds)])
+
+
+#: Each kind's class for ``ranking.ordering.categories``.
+_CLASSES = {
+    Kind.PLAYED: ordering.PLAYED,
+    Kind.PENDING: ordering.PLAYED,
+    Kind.FORFEIT_WIN: ordering.FORFEIT_WIN,
+    Kind.FORFEIT_LOSS: ordering.FORFEIT_LOSS,
+    Kind.PAIRING_BYE: ordering.FULL_BYE,
+    Kind.FULL_BYE: ordering.FULL_BYE,
+    Kind.HALF_BYE: ordering.REQUESTED_BYE,
+    Kind.ZERO_BYE: ordering.REQUESTED_BYE,
+}

@@ -17,8 +17,9 @@ from typing import Any
 from ranking.codes import TiebreakSpec
 from ranking.errors import InputError
 from ranking.model import Player, Tournament
+from ranking.ordering import runs_of_equal
 from ranking.presets import get_preset
-from ranking.registry import Value, rank_by_chain, runs_of_equal
+from ranking.registry import Value, rank_by_chain
 from ranking.rules import Rules
 from ranking.scoresheet import Scoresheet
 from ranking.tiebreaks import REGISTRY

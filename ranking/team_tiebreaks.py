@@ -20,8 +20,9 @@ from typing import Any
 
 from ranking.codes import TeamSpec, parse_team_code
 from ranking.model import Player, Tournament
+from ranking.ordering import direct_encounter_tiers, runs_of_equal
 from ranking.presets import get_preset
-from ranking.registry import Registry, Value, cut_total, lots, runs_of_equal
+from ranking.registry import Registry, Value, cut_total, lots
 from ranking.rounds import NO_OPPONENT, Kind
 from ranking.rules import DirectEncounterMode, Edition, ShortTeams
 from ranking.standings import compute_standings
@@ -134,9 +135,10 @@ def score_strength_combination(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 
 # -- direct encounter ----------------------------------------------------------------------------
 
-def _direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
-    """C.07 6 on the mini-table of ``which`` points among ``group`` (6.1.2 averages repeated
-    meetings; 6.3 ranks a team only when the missing matches could not catch it)."""
+def _direct_encounter_repeated(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
+    """C.07 6 on the mini-table of ``which`` points among ``group``, reapplied to every sub-group
+    it leaves tied (6.2; 6.1.2 averages repeated meetings; 6.3 ranks a team only when the
+    missing matches could not catch it; ``ranking.ordering.direct_encounter_tiers``)."""
     members = set(group)
     totals: dict[tuple[int, int], list[float]] = {}
     for me in group:
@@ -145,38 +147,8 @@ def _direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int], which:
                 pair = totals.setdefault((me, record.opponent), [0.0, 0])
                 pair[0] += record.score(which)
                 pair[1] += 1
-    score = {me: 0.0 for me in group}
-    met = {me: 0 for me in group}
-    for (me, _), (points, games) in totals.items():
-        score[me] += points / games
-        met[me] += 1
-    missing = {me: len(group) - 1 - met[me] for me in group}
-    ordered = sorted(group, key=score.__getitem__, reverse=True)
-    if all(count == 0 for count in missing.values()):
-        return runs_of_equal(ordered, score.__getitem__)
-    if sheet.options.de_mode is DirectEncounterMode.ALL_MET:
-        return [group]
-    win = sheet.scoring.win_value(which)
-    tiers = []
-    while len(ordered) > 1:
-        leader, rest = ordered[0], ordered[1:]
-        if score[leader] <= max(score[other] + win * missing[other] for other in rest):
-            break
-        tiers.append([leader])
-        ordered = rest
-    tiers.append(ordered)
-    return tiers
-
-
-def _direct_encounter_repeated(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
-    """C.07 6.2: DE on ``which`` points, reapplied to every sub-group it leaves tied."""
-    tiers = _direct_encounter(sheet, spec, group, which)
-    if len(tiers) == 1:
-        return tiers
-    result: list[list[int]] = []
-    for tier in tiers:
-        result.extend(_direct_encounter_repeated(sheet, spec, tier, which) if len(tier) > 1 else [tier])
-    return result
+    return direct_encounter_tiers(group, totals, sheet.scoring.win_value(which),
+                                  sheet.options.de_mode is DirectEncounterMode.ALL_MET)
 
 
 @_register("EDE", "Extended direct encounter", "FIDE C.07 13.3",

@@ -15,8 +15,9 @@ from typing import Any
 
 from ranking.errors import InputError
 from ranking.model import Game, Team, TeamEvent, TeamMatch, Tournament
+from ranking.ordering import runs_of_equal
 from ranking.presets import get_team_preset, team_preset_name
-from ranking.registry import rank_by_chain, runs_of_equal
+from ranking.registry import rank_by_chain
 from ranking.team_sheet import TeamSheet
 from ranking.team_tiebreaks import TEAM_REGISTRY
 

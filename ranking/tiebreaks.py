@@ -13,8 +13,9 @@ from fractions import Fraction
 from typing import Any
 
 from ranking.codes import TiebreakSpec, parse_code
+from ranking.ordering import direct_encounter_tiers, runs_of_equal
 from ranking.ratings import expected_score, rating_difference, round_half_up
-from ranking.registry import Registry, Value, cut_total, lots, runs_of_equal
+from ranking.registry import Registry, Value, cut_total, lots
 from ranking.rounds import NO_OPPONENT, Kind
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
 from ranking.scoresheet import RoundRecord, Scoresheet
@@ -445,46 +446,8 @@ def direct_encounter(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) ->
                 pair = totals.setdefault((me, record.opponent), [0.0, 0])
                 pair[0] += record.points
                 pair[1] += 1
-    return _direct_encounter_tiers(sheet, group, totals)
-
-
-def _direct_encounter_tiers(sheet: Scoresheet, group: list[int],
-                            totals: dict[tuple[int, int], list[float]]) -> list[list[int]]:
-    """C.07 6.2/6.3 on the mini-table ``totals`` (points, games) per ordered pair; repeated
-    games count as their average (6.1.2) and sub-ties are split again on their own games."""
-    if len(group) < 2:
-        return [group]
-    members = set(group)
-    score = {me: 0.0 for me in group}
-    opponents_met = {me: 0 for me in group}
-    for (me, other), (points, games) in totals.items():
-        if me in members and other in members:
-            score[me] += points / games
-            opponents_met[me] += 1
-    missing = {me: len(group) - 1 - opponents_met[me] for me in group}
-    if all(count == 0 for count in missing.values()):
-        tiers = _tiers_by_key(group, score.__getitem__)
-    elif sheet.options.de_mode is DirectEncounterMode.ALL_MET:
-        return [group]
-    else:
-        # 6.3: a leader is placed only if no one else could reach its score by winning
-        # every game still missing among the tied players.
-        remaining = sorted(group, key=score.__getitem__, reverse=True)
-        tiers = []
-        while len(remaining) > 1:
-            leader, rest = remaining[0], remaining[1:]
-            best_chance = max(score[other] + sheet.win_value * missing[other] for other in rest)
-            if score[leader] <= best_chance:
-                break
-            tiers.append([leader])
-            remaining = rest
-        tiers.append(remaining)
-    if len(tiers) == 1:
-        return tiers
-    result: list[list[int]] = []
-    for tier in tiers:
-        result.extend(_direct_encounter_tiers(sheet, tier, totals) if len(tier) > 1 else [tier])
-    return result
+    return direct_encounter_tiers(group, totals, sheet.win_value,
+                                  sheet.options.de_mode is DirectEncounterMode.ALL_MET)
 
 
 @_register("DEB", "Second mover in the direct game", "CXA 14.1 对局时后走 (inferred reading)",
