@@ -17,8 +17,7 @@ command that reads a TRF never loads the TOML reader, the team code or the play-
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing itself costs start-up time; type checkers read the block at the end
 
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
@@ -75,6 +74,8 @@ __all__ = sorted(_EXPORTS)
 
 def __getattr__(name: str) -> Any:
     """Import the module that defines ``name`` the first time it is asked for."""
+    import importlib  # only when a name is first asked for: `import ranking` loads nothing
+
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'ranking' has no attribute {name!r}")
@@ -88,6 +89,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
+    from typing import Any
+
     from ranking.codes import TeamSpec, TiebreakSpec, split_codes
     from ranking.errors import InputError
     from ranking.events import (
