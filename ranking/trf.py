@@ -24,7 +24,7 @@ True
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -45,6 +45,20 @@ from ranking.model import (
 )
 from ranking.rounds import Kind
 from ranking.rules import CHESS, Rules, Scoring
+from ranking.trf_fields import (
+    DIGITS,
+    FIDE_ID,
+    LINE_BREAK,
+    MAX_ID,
+    NUMBER,
+    parse_162,
+    parse_rounds,
+    parse_xxs,
+    scoring_fields,
+    split_codes,
+    system_named,
+    system_scheduled,
+)
 
 __all__ = ["infer_system", "parse_trf", "system_from_type", "write_trf"]
 
@@ -73,13 +87,10 @@ TYPE_NAMES = {
 
 _ROUND_START = 91  # 0-based index of round 1's block: column 92
 _ROUND_WIDTH = 10
-_MAX_ID = 9999
+_MAX_ID = MAX_ID
 _RESULT_LETTERS = frozenset("+-10=WDLHFUZ ")
 _COLOURS = {"w": "w", "b": "b", "-": "-", " ": "-"}
-_NUMBER = re.compile(r"-?[0-9]{1,6}(?:\.[0-9]{1,6})?")
-_DIGITS = re.compile(r"[0-9]{1,9}")
-_FIDE_ID = re.compile(r"[0-9]{1,11}")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NUMBER, _DIGITS, _FIDE_ID, _LINE_BREAK = NUMBER, DIGITS, FIDE_ID, LINE_BREAK
 
 #: Letters of the two players of one game (this player's, the opponent's) -> result from
 #: this player's side as white, and whether the game was rated (W/D/L: under one move).
@@ -325,8 +336,8 @@ class _Reading:
         """The scoring of ``XXS``/``162`` and the chain of ``212``, else ``202``."""
         if not (self.scoring_values or self.chains):
             return None
-        scoring = _scoring_from_values({k: v for k, (v, _) in self.scoring_values.items()}, self.source,
-                                       max((ln for _, ln in self.scoring_values.values()), default=None))
+        scoring = Scoring(**scoring_fields({k: v for k, (v, _) in self.scoring_values.items()}, self.source,
+                                           max((ln for _, ln in self.scoring_values.values()), default=None)))
         chain = self.chains.get("212", self.chains.get("202", ((), 0)))[0]
         return Rules(scoring=scoring, tiebreaks=chain)
 
@@ -349,7 +360,7 @@ def _read_name(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_rounds(reading: _Reading, tag: str, line: str, number: int) -> None:
-    rounds = _parse_rounds(tag, line[4:], number, reading.source)
+    rounds = parse_rounds(tag, line[4:], number, reading.source)
     declared = reading.declared_rounds
     if declared is not None and declared[0] != rounds:
         raise reading.fail(f"{tag} says {rounds} rounds, but line {declared[1]} says {declared[0]}", number)
@@ -357,13 +368,13 @@ def _read_rounds(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
-    values = (_parse_xxs if tag == "XXS" else _parse_162)(line[4:], number, reading.source)
+    values = (parse_xxs if tag == "XXS" else parse_162)(line[4:], number, reading.source)
     for key, value in values.items():
         reading.scoring_values[key] = (value, number)
 
 
 def _read_chain(reading: _Reading, tag: str, line: str, number: int) -> None:
-    codes = _split_codes(line[4:])
+    codes = split_codes(line[4:])
     if tag == "212" and codes and codes[0].upper() == "PTS":
         codes = codes[1:]
     if codes:
@@ -816,148 +827,14 @@ def _parse_round(
     return opponent, colour, letter
 
 
-def _parse_rounds(tag: str, rest: str, number: int, source: str) -> int:
-    value = rest.strip()
-    if not _DIGITS.fullmatch(value) or not 1 <= int(value) <= _MAX_ID:
-        raise InputError(f"{tag}: expected the number of rounds (1-9999), got {value!r}", source=source, line=number)
-    return int(value)
-
-
-_XXS_KEYS = frozenset({"WW", "BW", "WD", "BD", "WL", "BL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL", "W", "D", "L"})
-
-
-def _number(text: str, what: str, number: int, source: str) -> float:
-    if not _NUMBER.fullmatch(text):
-        raise InputError(f"{what}: expected a number such as 1 or 0.5, got {text!r}", source=source, line=number)
-    return float(text)
-
-
-def _parse_xxs(rest: str, number: int, source: str) -> dict[str, float]:
-    """JaVaFo ``XXS KEY=points ...`` (keys WW BW WD BD WL BL ZPB HPB FPB PAB FW FL W D)."""
-    values: dict[str, float] = {}
-    for token in rest.split():
-        key, sep, value = token.partition("=")
-        key = key.upper()
-        if not sep or key not in _XXS_KEYS:
-            raise InputError(
-                f"XXS: expected KEY=points with KEY one of {', '.join(sorted(_XXS_KEYS))}, got {token!r}",
-                source=source,
-                line=number,
-            )
-        values[key] = _number(value, f"XXS {key}", number, source)
-    return values
-
-
-_162_CODES = {
-    "W": "W",
-    "D": "D",
-    "L": "L",
-    "A": "A",
-    "P": "PAB",
-    "X": "X",
-    "F": "FPB",
-    "H": "HPB",
-    "Z": "ZPB",
-}
-_162_PAIR = re.compile(r"\s*([A-Za-z])\s*(-?[0-9]{1,6}(?:\.[0-9]{1,6})?)(?=\s|$)")
-
-
-def _parse_162(rest: str, number: int, source: str) -> dict[str, float]:
-    """TRF-2026 ``162``: result code at column 6, points at 7-10, every 9 columns."""
-    values: dict[str, float] = {}
-    position = 0
-    while position < len(rest) and rest[position:].strip():
-        matched = _162_PAIR.match(rest, position)
-        if matched is None or matched.group(1).upper() not in _162_CODES:
-            raise InputError(
-                "162: expected result codes W D L A P X, each followed by its points "
-                f"(such as '162  W 3.0    D 1.0'), got {rest.strip()!r}",
-                source=source,
-                line=number,
-            )
-        key = _162_CODES[matched.group(1).upper()]
-        values[key] = float(matched.group(2))
-        position = matched.end()
-    values.pop("X", None)  # unknown result (adjourned game): nothing in Scoring holds it
-    if "A" in values:
-        absent = values.pop("A")
-        values.setdefault("ZPB", absent)
-        values.setdefault("FL", absent)
-    return values
-
-
-def _scoring_from_values(values: Mapping[str, float], source: str, line: int | None) -> Scoring:
-    """A Scoring from XXS/162 keys; colour-dependent wins or losses are not supported."""
-
-    def one(plain: str, white: str, black: str, default: float) -> float:
-        found = {values[k] for k in (white, black) if k in values}
-        if plain in values:
-            found.discard(values[plain])
-            if found:
-                raise InputError(
-                    f"scoring: {white}/{black} differ from {plain}={values[plain]:g}; points that depend "
-                    "on the colour are supported for draws only",
-                    source=source,
-                    line=line,
-                )
-            return values[plain]
-        if len(found) > 1:
-            raise InputError(
-                f"scoring: {white} and {black} differ; points that depend on the colour are supported for draws only",
-                source=source,
-                line=line,
-            )
-        return found.pop() if found else default
-
-    win = one("W", "WW", "BW", 1.0)
-    loss = one("L", "WL", "BL", 0.0)
-    draw = values.get("D", values.get("WD", values.get("BD", 0.5)))
-    draw_white = values.get("WD", draw)
-    draw_black = values.get("BD", draw)
-    coloured = not (draw_white == draw_black == draw)
-    if not win > draw >= loss or (coloured and not win > max(draw_white, draw_black)):
-        raise InputError(
-            f"scoring: win {win:g}, draw {draw:g}, loss {loss:g}: a win must score more than a draw, "
-            "a draw at least a loss",
-            source=source,
-            line=line,
-        )
-    return Scoring(
-        win=win,
-        draw=draw,
-        loss=loss,
-        draw_first=draw_white if coloured else None,
-        draw_second=draw_black if coloured else None,
-        pairing_bye=values.get("PAB"),
-        full_bye=values.get("FPB"),
-        half_bye=values.get("HPB"),
-        zero_bye=values.get("ZPB", 0.0),
-        forfeit_win=values.get("FW"),
-        forfeit_loss=values.get("FL"),
-    )
-
-
-def _split_codes(rest: str) -> tuple[str, ...]:
-    """Tie-break codes of ``202``/``212``: comma-separated, or blank-separated without commas."""
-    parts = rest.split(",") if "," in rest else rest.split()
-    return tuple(code.strip() for code in parts if code.strip())
-
-
 def system_from_type(text: str) -> System | None:
     """The system a ``092``/``192`` type text names, or None when it does not say.
 
     >>> system_from_type("swiss FIDE Dutch (JaVaFo)"), system_from_type("Double Round Robin")
     (<System.SWISS: 'swiss'>, <System.DOUBLE_ROUND_ROBIN: 'double-round-robin'>)
     """
-    lower = text.lower()
-    if "swiss" in lower:
-        return System.SWISS
-    robin = bool(re.search(r"round[\s_-]*robin|\brr\b|berger", lower))
-    if "double" in lower:
-        return System.DOUBLE_ROUND_ROBIN
-    if robin:
-        return System.ROUND_ROBIN
-    return None
+    named = system_named(text)
+    return None if named is None else System(named)
 
 
 def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
@@ -968,20 +845,7 @@ def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
     >>> infer_system([a, b, c], [Game(1, 1, 2, None), Game(2, 3, 1, None), Game(3, 2, 3, None)])
     <System.ROUND_ROBIN: 'round-robin'>
     """
-    ids = sorted({p.id for p in players})
-    if len(ids) < 2:
-        return System.SWISS
-    meetings = Counter(frozenset((g.white, g.black)) for g in games)
-    if len(meetings) != len(ids) * (len(ids) - 1) // 2:  # some pair never met: O(games), not O(players²)
-        return System.SWISS
-    counts = set(meetings.values())
-    if len(counts) == 1:
-        (k,) = counts
-        if k == 1:
-            return System.ROUND_ROBIN
-        if k == 2:
-            return System.DOUBLE_ROUND_ROBIN
-    return System.SWISS
+    return System(system_scheduled((p.id for p in players), ((g.white, g.black) for g in games)))
 
 
 def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
@@ -1226,7 +1090,7 @@ def _fmt(value: float) -> str:
 
 
 def _xxs(s: Scoring) -> str:
-    """``XXS`` (JaVaFo TRF(x)) for a scoring system; read back by ``_scoring_from_values``."""
+    """``XXS`` (JaVaFo TRF(x)) for a scoring system; read back by ``ranking.trf_fields.scoring_fields``."""
     parts = [f"W={_fmt(s.win)}", f"D={_fmt(s.draw)}", f"WL={_fmt(s.loss)}", f"BL={_fmt(s.loss)}"]
     if s.draw_first is not None or s.draw_second is not None:
         first = s.draw if s.draw_first is None else s.draw_first
