@@ -4,7 +4,10 @@
   ``runs_of_equal`` and ``sort_key`` cut an ordered list into tiers;
 - ``cut_values``: the cuts and medians of C.07 14 with the VUR rule of 16.5.1;
 - ``direct_encounter_tiers``: direct encounter on a mini-table (C.07 6.1-6.3);
-- ``categories``: the C.07 16.2 category of each unplayed round.
+- ``categories``: the C.07 16.2 category of each unplayed round;
+- ``average_half_up``: an average of whole ratings rounded half up (C.07 10.1);
+- ``FIDE_SWISS_CHAIN`` and ``FIDE_RR_CHAIN``: the chains the ``fide-swiss`` and ``fide-rr``
+  presets use when the regulations name none (C.07 2.1, 4.1.1).
 
 The registries (``ranking.registry``) and the columnar standings (``ranking.crosstable_standings``)
 both rank with these, so the two can never order a tied group differently.  This module imports
@@ -22,6 +25,10 @@ TYPE_CHECKING = False  # typing costs start-up time; type checkers read the bloc
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
+
+#: The FIDE C.07 (2026) default chains for individual Swiss events and round robins.
+FIDE_SWISS_CHAIN = ("BH-C1", "BH", "SB", "DE", "WIN")
+FIDE_RR_CHAIN = ("DE", "SB", "WIN", "KS")
 
 #: How a criterion of a chain ranks (``apply_chain``).
 SCORE, KEYED, ORDER = "score", "keyed", "order"
@@ -47,10 +54,13 @@ def runs_of_equal(ordered: list[int], key: Callable[[int], Any]) -> list[list[in
 
 
 def sort_key(values: Sequence[Any], lower_is_better: bool) -> Callable[[int], tuple[bool, Any]]:
-    """Ascending sort key for a scored criterion: best first; a missing value (None) last."""
+    """Ascending sort key for a scored criterion: best first; a missing value (None) last.
+    The keys are made once, so sorting and cutting into runs look them up."""
     if lower_is_better:
-        return lambda me: (values[me] is None, values[me] if values[me] is not None else 0)
-    return lambda me: (values[me] is None, -values[me] if values[me] is not None else 0)
+        keys = [(value is None, value if value is not None else 0) for value in values]
+    else:
+        keys = [(value is None, -value if value is not None else 0) for value in values]
+    return keys.__getitem__
 
 
 def apply_chain(groups: list[list[int]], criteria: Sequence[tuple[str, str, Callable[..., Any], bool]],
@@ -196,3 +206,12 @@ def categories(classes: Sequence[int]) -> list[tuple[int, bool]]:
         result.append((category, vur))
     result.reverse()
     return result
+
+
+def average_half_up(ratings: Sequence[int]) -> int:
+    """The average of whole ratings, rounded half up (C.07 10.1), in integer arithmetic.
+
+    >>> average_half_up([2000, 2001])
+    2001
+    """
+    return (2 * sum(ratings) + len(ratings)) // (2 * len(ratings))

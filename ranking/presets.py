@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ranking.errors import InputError
 from ranking.model import Game, GameKind, Result, Tournament
+from ranking.ordering import FIDE_RR_CHAIN, FIDE_SWISS_CHAIN
 from ranking.rules import (
     CHESS,
     XIANGQI,
@@ -29,11 +30,11 @@ XIANGQI_MATCH = Scoring(win=2.0, draw=1.0, loss=0.0, match=(2.0, 1.0, 0.0))
 
 PRESETS: dict[str, Rules] = {
     "fide-swiss": Rules(
-        CHESS, ("BH-C1", "BH", "SB", "DE", "WIN"),
+        CHESS, FIDE_SWISS_CHAIN,
         description="FIDE C.07 (2026) default for individual Swiss events",
     ),
     "fide-rr": Rules(
-        CHESS, ("DE", "SB", "WIN", "KS"),
+        CHESS, FIDE_RR_CHAIN,
         description="FIDE C.07 (2026) default for individual round robins",
     ),
     "cxa-rr": Rules(

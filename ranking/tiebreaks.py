@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from ranking.codes import TiebreakSpec, parse_code
-from ranking.ordering import direct_encounter_tiers, runs_of_equal
+from ranking.ordering import average_half_up, direct_encounter_tiers, runs_of_equal
 from ranking.ratings import expected_score, rating_difference, round_half_up
 from ranking.registry import Registry, Value, cut_total, lots
 from ranking.rounds import NO_OPPONENT, Kind
@@ -352,13 +352,8 @@ def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[V
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
-        result.append(_average_half_up(ratings) if ratings else None)
+        result.append(average_half_up(ratings) if ratings else None)
     return result
-
-
-def _average_half_up(ratings: list[int]) -> int:
-    """The average of whole ratings, rounded half up (C.07 10.1), in integer arithmetic."""
-    return (2 * sum(ratings) + len(ratings)) // (2 * len(ratings))
 
 
 def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
@@ -411,7 +406,7 @@ def _average_of_opponents(sheet: Scoresheet, spec: TiebreakSpec, values: list[Va
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         known = [values[record.opponent] for record in games if values[record.opponent] is not None]
-        result.append(_average_half_up(known) if known else None)  # type: ignore[arg-type]
+        result.append(average_half_up(known) if known else None)  # type: ignore[arg-type]
     return result
 
 

@@ -845,7 +845,8 @@ def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
     >>> infer_system([a, b, c], [Game(1, 1, 2, None), Game(2, 3, 1, None), Game(3, 2, 3, None)])
     <System.ROUND_ROBIN: 'round-robin'>
     """
-    return System(system_scheduled((p.id for p in players), ((g.white, g.black) for g in games)))
+    games = tuple(games)
+    return System(system_scheduled(len({p.id for p in players}), len(games), ((g.white, g.black) for g in games)))
 
 
 def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:

@@ -179,12 +179,11 @@ def system_named(text: str) -> str | None:
     return None
 
 
-def system_scheduled(ids: Iterable[int], pairs: Iterable[tuple[int, int]]) -> str:
-    """``"round-robin"`` (``"double-round-robin"``) when every pair of the players ``ids`` is
-    scheduled exactly once (twice) among ``pairs`` (one per game: played, forfeited or
-    unfinished), ``"swiss"`` otherwise."""
-    count = len(set(ids))
-    if count < 2:
+def system_scheduled(count: int, games: int, pairs: Iterable[tuple[int, int]]) -> str:
+    """``"round-robin"`` (``"double-round-robin"``) when every pair of the ``count`` players is
+    scheduled exactly once (twice) among the ``games`` ``pairs`` (one per game: played,
+    forfeited or unfinished), ``"swiss"`` otherwise."""
+    if count < 2 or games < count * (count - 1) // 2:  # some pair never met: ``pairs`` is not read
         return SWISS
     meetings: dict[tuple[int, int], int] = {}
     for first, second in pairs:

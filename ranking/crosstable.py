@@ -1,0 +1,324 @@
+"""A tournament's crosstable read straight from TRF or tournament TOML text: one row per player
+(starting-number order), one cell per round, no model objects.
+
+This is the columnar hot path of ``tiebreak standings`` (issue 13): ``ranking.crosstable_standings``
+computes the standings on a ``Crosstable`` with the same arithmetic as the model
+(``ranking.ordering``), and a command that reads a file, ranks it and prints the standings
+loads neither ``ranking.model`` nor the registries.  Reading is strict in the other direction:
+``read_trf`` and ``read_toml`` return None for anything they do not read exactly as
+``ranking.trf.parse_trf`` and ``ranking.tomlfile.parse_tournament_toml`` would (a malformed
+line, a record that changes the standings and is not read here, teams, a TOML layout other than
+the one Tiebreak writes), and the caller reads the file with those instead, so every error
+message is theirs and the standings never differ.
+
+A cell is a letter and an opponent.  Games: ``1 = 0`` (rated), ``W D L`` (not rated), ``+ -``
+(forfeit won, lost), blank (no result yet); byes (no opponent): ``U`` pairing-allocated,
+``F`` full-point, ``H`` half-point, ``Z`` zero-point (also a round with nothing recorded, and
+the rounds after a withdrawal).
+
+>>> table = read_trf('''012 Mini
+... 001    1      Alpha, A                          2100                             1.0    1     2 w 1
+... 001    2      Beta, B                           2000                             0.0    2     1 b 0
+... ''', "mini.trf")
+>>> table.ids, table.results, table.opponents, table.colours
+([1, 2], ['1', '0'], [[1], [0]], ['w', 'b'])
+"""
+
+from __future__ import annotations
+
+import gc
+
+from ranking.errors import InputError
+from ranking.trf_fields import (
+    FIDE_ID,
+    LINE_BREAK,
+    MAX_ID,
+    NUMBER,
+    parse_162,
+    parse_rounds,
+    parse_xxs,
+    scoring_fields,
+    split_codes,
+    system_named,
+    system_scheduled,
+)
+
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+#: TRF team records: the team reader checks them against the players, so a file with any of
+#: them is read by ``ranking.trf``.
+_TEAM_TAGS = frozenset({"013", "310", "320", "330", "300", "362"})
+
+
+class Crosstable:
+    """Every player's rounds 1..``rounds``.
+
+    ``ids``, ``names``, ``ratings`` and ``federations`` are per player in starting-number order;
+    ``results[p]`` is a string with player ``p``'s letter for each round and ``colours[p]`` one
+    with ``w``, ``b`` or ``-``; ``opponents[p][r]`` is the opponent's index in round ``r + 1``, or
+    -1; ``fouls[p][r]`` the fouls recorded against the player (None when the file records none).
+    ``finished_round`` is the last round with a game result, ``last_bye`` the last round with a
+    bye the file records (not counting rounds with nothing recorded); ``system`` is ``"swiss"``,
+    ``"round-robin"`` or ``"double-round-robin"``; ``scoring`` holds the ``ranking.rules.Scoring``
+    fields the file sets (None: it sets none) and ``chain`` its tie-break codes.  Built once by a
+    reader and not changed afterwards.
+    """
+
+    __slots__ = ("chain", "colours", "federations", "finished_round", "fouls", "has_games", "ids", "last_bye",
+                 "name", "names", "opponents", "ratings", "results", "rounds", "scoring", "system")
+
+    def __init__(self, name: str, ids: list[int], names: list[str], ratings: list[int], federations: list[str],
+                 rounds: int, results: list[str], colours: list[str], opponents: list[list[int]],
+                 fouls: list[list[int]] | None, system: str, scoring: dict[str, float | None] | None,
+                 chain: tuple[str, ...], last_bye: int) -> None:
+        self.name, self.ids, self.names, self.ratings, self.federations = name, ids, names, ratings, federations
+        self.rounds, self.results, self.colours, self.opponents, self.fouls = rounds, results, colours, opponents, fouls
+        self.system, self.scoring, self.chain = system, scoring, chain
+        finished = 0
+        for row, letters in zip(opponents, results, strict=True):
+            for number in range(len(row) - 1, finished - 1, -1):  # only rounds after the latest so far
+                if row[number] >= 0 and letters[number] != " ":
+                    finished = number + 1
+                    break
+        self.finished_round, self.last_bye = finished, last_bye
+        self.has_games = any(max(row, default=-1) >= 0 for row in opponents)
+
+    @property
+    def rounds_with_results(self) -> int:
+        """The last round in which a game has a result (``Tournament.rounds_with_results``): 0
+        before the first; a tournament of byes alone counts its last bye."""
+        if self.finished_round:
+            return self.finished_round
+        return 0 if self.has_games else self.last_bye
+
+
+# -- TRF --------------------------------------------------------------------------------------------
+
+def read_trf(text: str, source: str) -> Crosstable | None:
+    """The crosstable of a TRF-16 / TRF-2026 file, or None where ``ranking.trf.parse_trf``
+    must read it (it would raise an error, the file has team records, or a line is laid out
+    in a way this reader does not check)."""
+    enabled = gc.isenabled()
+    gc.disable()  # the rows make no reference cycles: the collector would only rescan them
+    try:
+        return _read_trf(text, source)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_trf(text: str, source: str) -> Crosstable | None:
+    if "\r" in text:
+        text = LINE_BREAK.sub("\n", text)
+    name: str | None = None
+    declared = 0
+    scoring_values: dict[str, float] = {}
+    scoring_line = None
+    chains: dict[str, tuple[str, ...]] = {}
+    system_texts: dict[str, str] = {}
+    lines: list[str] = []
+    try:
+        for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+            line = raw.rstrip(" \t")
+            if line.startswith("001 "):
+                lines.append(line)
+                continue
+            if not line.strip() or line.startswith("###"):
+                continue
+            tag = line[:3]
+            if len(tag) < 3 or any(ch.isspace() for ch in tag) or (len(line) > 3 and line[3] != " "):
+                return None
+            if tag == "012":
+                if name is None:
+                    name = line[4:].strip()
+            elif tag in ("XXR", "142"):
+                rounds = parse_rounds(tag, line[4:], number, source)
+                if declared and declared != rounds:
+                    return None
+                declared = rounds
+            elif tag in ("XXS", "162"):
+                scoring_values.update((parse_xxs if tag == "XXS" else parse_162)(line[4:], number, source))
+                scoring_line = number
+            elif tag in ("202", "212"):
+                codes = split_codes(line[4:])
+                if tag == "212" and codes and codes[0].upper() == "PTS":
+                    codes = codes[1:]
+                if codes:
+                    chains[tag] = codes
+            elif tag in ("092", "192"):
+                system_texts.setdefault(tag, line[4:].strip())
+            elif tag in _TEAM_TAGS or tag == "001":
+                return None
+        scoring = scoring_fields(scoring_values, source, scoring_line) if scoring_values else None
+    except InputError:
+        return None
+    if not lines:
+        return None
+    players = _read_players(lines, declared)
+    if players is None:
+        return None
+    ids, names, ratings, federations, results, colours, opponents, rounds, last_bye = players
+    system = None
+    for tag in ("092", "192"):
+        if tag in system_texts:
+            system = system_named(system_texts[tag])
+            if system is not None:
+                break
+    if system is None:
+        games = (sum(map(len, opponents)) - sum(row.count(-1) for row in opponents)) // 2
+        system = system_scheduled(len(ids), games, _pairs(opponents))
+    chain = chains.get("212", chains.get("202", ()))
+    return Crosstable(name or "", ids, names, ratings, federations, rounds, results, colours, opponents, None,
+                      system, scoring, chain, last_bye)
+
+
+#: Colours as ``ranking.trf`` reads them (blank is ``-``), and the letters a game or a bye may
+#: record once upper-cased (a bye's ``+ 1`` are a full-point bye, ``=`` a half-point one and
+#: ``- 0`` a zero-point one; blank is nothing recorded).
+_COLOUR_CASE = str.maketrans("WB ", "wb-")
+_COLOURS = frozenset("wb-")
+_GAME_LETTERS = frozenset("10=WDL+- ")
+_BYE_LETTERS = {"U": "U", "F": "F", "H": "H", "Z": "Z", "+": "F", "1": "F", "=": "H", "-": "Z", "0": "Z", " ": " "}
+#: The results and the colours the two players of one game may record (``ranking.trf._game``).
+_PAIRED = frozenset({("1", "0"), ("0", "1"), ("=", "="), ("0", "0"), ("=", "0"), ("0", "="), ("W", "L"),
+                     ("L", "W"), ("D", "D"), ("L", "L"), ("D", "L"), ("L", "D"), ("+", "-"), ("-", "+"),
+                     ("-", "-"), (" ", " ")})
+_COLOURED = frozenset({("w", "b"), ("b", "w"), ("-", "-")})
+_SEXES = frozenset(" abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NO_OPPONENT = ("    ", "   0", "  00", " 000", "0000")
+
+
+def _digits(field: str) -> bool:
+    """A TRF number field as ``ranking.trf`` accepts it: blank, or ASCII digits once stripped."""
+    value = field.strip()
+    return not value or (value.isascii() and value.isdigit())
+
+
+def _read_players(lines: list[str], declared: int):
+    """The ``001`` lines as rows in starting-number order: start numbers, names, ratings,
+    federations, letters, colours, opponent indexes, the number of rounds and the last round
+    with a recorded bye.  None when a line is not what ``ranking.trf._parse_player`` accepts, a
+    start number is used twice, a game is not mirrored by the opponent's line as
+    ``ranking.trf._game`` wants, or an opponent's number is not written right-aligned.
+
+    The round blocks are read by columns (a slice per column of the blocks), so a line costs a
+    few string operations, whatever its number of rounds."""
+    heads = []
+    for line in lines:
+        head = line[:91].ljust(91)
+        start = head[4:8].strip()
+        if not (start.isascii() and start.isdigit()) or not 1 <= int(start) <= MAX_ID or head[8] != " ":
+            return None
+        if head[9] not in _SEXES or not _digits(head[48:52]) or not _digits(head[85:89]) or head[89:91] != "  ":
+            return None
+        federation = head[53:56].strip()
+        fide_id = head[57:68].strip()
+        points = head[80:84].strip()
+        if (federation and not federation.isalpha()) or (fide_id and not FIDE_ID.fullmatch(fide_id)) or (
+                points and not NUMBER.fullmatch(points)):
+            return None
+        rating = head[48:52].strip()
+        heads.append((int(start), head[14:47].strip(), int(rating) if rating else 0, federation, line[91:]))
+    heads.sort(key=lambda head: head[0])
+    ids = [head[0] for head in heads]
+    if len(set(ids)) != len(ids):
+        return None
+    opponent_of = {f"{pid:>4}": number for number, pid in enumerate(ids)}
+    opponent_of.update(dict.fromkeys(_NO_OPPONENT, -1))
+    count = len(heads)
+    width = max((len(head[4]) + 9) // 10 for head in heads)  # round blocks in the longest line
+    text = "".join([head[4].ljust(10 * width) for head in heads])  # every line's blocks, row after row
+    cells = count * width
+    if text[4::10].strip(" ") or text[6::10].strip(" ") or text[8::10].strip(" ") or text[9::10].strip(" "):
+        return None
+    try:
+        flat = list(map(opponent_of.__getitem__,
+                        map("".join, zip(text[0::10], text[1::10], text[2::10], text[3::10], strict=True))))
+    except KeyError:
+        return None  # not a player, or a number laid out otherwise: ranking.trf says which
+    shades = text[5::10].translate(_COLOUR_CASE)
+    letters = text[7::10].upper()
+    if not _COLOURS.issuperset(shades):
+        return None
+    fixed = list(letters)
+    holes = set()
+    last_bye = 0
+    cell = -1
+    try:
+        while True:  # the cells without an opponent: byes, or nothing recorded
+            cell = flat.index(-1, cell + 1)
+            letter = _BYE_LETTERS.get(letters[cell])
+            if letter is None or shades[cell] != "-":
+                return None  # W D L without an opponent, or a bye with a colour
+            if letter == " ":
+                letter = "Z"  # nothing recorded: a zero-point bye (C.07 16.1)
+                holes.add(cell)
+            else:
+                last_bye = max(last_bye, cell % width + 1)
+            fixed[cell] = letter
+    except ValueError:
+        pass
+    for letter in set(letters) - _GAME_LETTERS:  # H F U Z only without an opponent
+        place = letters.find(letter)
+        while place >= 0:
+            if flat[place] >= 0:
+                return None
+            place = letters.find(letter, place + 1)
+    used = 0
+    for end in range(width, cells + 1, width):
+        recorded = width
+        while recorded and end - width + recorded - 1 in holes:
+            recorded -= 1
+        used = max(used, recorded)
+    if declared and used > declared:
+        return None
+    rounds = declared or used
+    if width and not _mirrored(flat, fixed, shades, width):
+        return None
+    fixed_text = "".join(fixed)
+    results = [fixed_text[start:start + width] for start in range(0, cells, width)]
+    colours = [shades[start:start + width] for start in range(0, cells, width)]
+    opponents = [flat[start:start + width] for start in range(0, cells, width)]
+    if rounds != width:  # pad with rounds with nothing recorded, or drop those after the last
+        missing = rounds - width
+        results = [(row + "Z" * missing)[:rounds] for row in results]
+        colours = [(row + "-" * missing)[:rounds] for row in colours]
+        opponents = [(row + [-1] * missing)[:rounds] for row in opponents]
+    return (ids, [head[1] for head in heads], [head[2] for head in heads], [head[3] for head in heads],
+            results, colours, opponents, rounds, last_bye)
+
+
+#: What a bye's cell pairs with in ``_mirrored`` (the opponent "-1" reads the sentinel).
+_SENTINEL = "?"
+_PAIRED_OR_BYE = _PAIRED | {(letter, _SENTINEL) for letter in "UFHZ"}
+_COLOURED_OR_BYE = _COLOURED | {("-", _SENTINEL)}
+
+
+def _mirrored(flat: list[int], letters: list[str], shades: str, width: int) -> bool:
+    """Every game listed by both players in the same round, with results and colours that fit
+    (``ranking.trf._game``), checked a round at a time on whole columns of the cells (row after
+    row, ``width`` a row)."""
+    players = range(len(flat) // width)
+    for number in range(width):
+        column = flat[number::width]
+        if any(map(int.__eq__, column, players)):
+            return False  # a player paired with themselves
+        lookup = [*column, -1].__getitem__  # -1 (no opponent) reads the sentinel at the end
+        if list(map(lookup, column)) != [me if other >= 0 else -1 for me, other in enumerate(column)]:
+            return False
+        results = letters[number::width]
+        opposite = [*results, _SENTINEL].__getitem__
+        if not _PAIRED_OR_BYE.issuperset(zip(results, map(opposite, column), strict=True)):
+            return False
+        colours = shades[number::width]
+        opposite = [*colours, _SENTINEL].__getitem__
+        if not _COLOURED_OR_BYE.issuperset(zip(colours, map(opposite, column), strict=True)):
+            return False
+    return True
+
+
+def _pairs(opponents: list[list[int]]) -> Iterator[tuple[int, int]]:
+    """Each game once, as (index, index)."""
+    return ((me, other) for me, row in enumerate(opponents) for other in row if other > me)

@@ -1,0 +1,405 @@
+"""Standings computed on a crosstable (``ranking.crosstable``): the columnar hot path of
+``tiebreak standings`` (issue 13).
+
+``crosstable_standings`` gives exactly what ``ranking.final.final_standings(...).as_json()``
+gives for the same file and options, value for value and in the same order, or None when it
+cannot: a code it does not compute, the ``/P`` modifier, match scoring or colour-dependent draws,
+scoring values that are not quarters, an ``--after-round`` out of range (the model says why).
+It computes the C.07 16.2 categories, the 16.3 adjusted scores, the 16.4 dummies of both
+editions and the 16.5.1 cuts as ``ranking.scoresheet`` and ``ranking.tiebreaks`` do, and ranks
+with the same ``ranking.ordering`` functions; ``tests/test_crosstable.py`` compares the two on
+generated tournaments of every kind.  It imports nothing but ``ranking.ordering``: a command
+that ranks a file loads no model types (they cost more to import than the ranking itself).
+
+Codes computed here: ``BH`` and ``SB`` (with Cn, Mn), ``PS`` (Cn), ``WIN``, ``WON``, ``BPG``,
+``BWG``, ``REP``, ``KS`` (L±n), ``ARO`` (Cn; also ``AROC``), ``FOUL``, ``TPN``, ``RTNG`` and
+``DE``.  Options: ``fide_edition`` 2024 or 2026; the others at their defaults (a tournament file
+that sets options is read by the model).
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from itertools import accumulate
+from operator import mul
+
+from ranking.ordering import (
+    FIDE_RR_CHAIN,
+    FIDE_SWISS_CHAIN,
+    FORFEIT_LOSS,
+    FORFEIT_WIN,
+    FULL_BYE,
+    ORDER,
+    PLAYED,
+    REQUESTED_BYE,
+    SCORE,
+    apply_chain,
+    average_half_up,
+    categories,
+    cut_values,
+    direct_encounter_tiers,
+    runs_of_equal,
+)
+
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    from ranking.crosstable import Crosstable
+
+#: The codes computed here and the modifier letters each takes here (a subset of what the
+#: registry's entry takes: ``tests/test_crosstable.py`` checks it).
+CODES = {"BH": "CM", "SB": "CM", "PS": "C", "WIN": "", "WON": "", "BPG": "", "BWG": "", "REP": "", "KS": "L",
+         "ARO": "C", "FOUL": "", "TPN": "", "RTNG": "", "DE": ""}
+_LOWER_IS_BETTER = frozenset({"FOUL", "TPN"})
+#: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.codes.parse_code``).
+_HYPHENATED = frozenset({"PS-D", "AROC-1"})
+_SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
+_MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
+
+#: Letters of a cell (``ranking.crosstable``) by what they are.
+_GAMES = frozenset("10=WDL")  # played over the board
+_RATED = frozenset("10=")  # ... and rated
+_FORFEITS = frozenset("+-")
+_BYES = frozenset("UFHZ")
+_CLASSES = {"1": PLAYED, "=": PLAYED, "0": PLAYED, "W": PLAYED, "D": PLAYED, "L": PLAYED, " ": PLAYED,
+            "+": FORFEIT_WIN, "-": FORFEIT_LOSS, "U": FULL_BYE, "F": FULL_BYE, "H": REQUESTED_BYE,
+            "Z": REQUESTED_BYE}
+_CHESS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
+          "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
+
+
+def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | None:
+    """Each code as (code, name, cut, median, limit), read as ``ranking.codes.parse_code`` reads
+    it; None when a code is not one computed here, takes a modifier not computed here, or the
+    chain would be refused (a code given twice, in any spelling).
+
+    >>> parse_chain(["BH-C1", "SB/M1", "AROC", "KS/L+1"])
+    [('BH-C1', 'BH', 1, 0, 0), ('SB/M1', 'SB', 0, 1, 0), ('AROC', 'ARO', 1, 0, 0), ('KS/L+1', 'KS', 0, 0, 1)]
+    >>> parse_chain(["BH/P"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
+    (True, True)
+    """
+    specs = []
+    seen = set()
+    for code in codes:
+        if not code or code != code.strip():
+            return None
+        head, *modifiers = code.upper().split("/")
+        if head in _SPELLINGS:
+            head, implied = _SPELLINGS[head]
+            modifiers = [implied, *modifiers]
+        if head not in CODES and "-" in head and head not in _HYPHENATED:
+            head, *dashed = head.split("-")
+            modifiers = dashed + modifiers
+        if head not in CODES:
+            return None
+        fields: dict[str, int] = {}
+        for modifier in modifiers:
+            matched = _MODIFIER.match(modifier)
+            kind = matched.lastgroup if matched else None
+            if kind is None or kind == "played" or kind in fields or kind[0].upper() not in CODES[head]:
+                return None
+            fields[kind] = int(modifier[1:])
+        cut, median, limit = fields.get("cut", 0), fields.get("median", 0), fields.get("limit", 0)
+        canonical = (head, cut, median, limit)
+        if canonical in seen:
+            return None
+        seen.add(canonical)
+        specs.append((code, head, cut, median, limit))
+    return specs
+
+
+def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = None,
+                         points: tuple[float, float, float] | None = None, edition: str | None = None,
+                         after_round: int | None = None) -> dict[str, Any] | None:
+    """The standings of ``table`` in the JSON shape of DESIGN.md, as ``final_standings`` gives
+    them for the file's own rules with ``tiebreaks`` (``--tiebreaks``), ``points`` (win, draw,
+    loss; ``--points``), ``edition`` (``"2024"`` or ``"2026"``; ``--fide-edition``) and
+    ``after_round`` (``--after-round``) applied; None where the model must compute them.
+
+    >>> from ranking.crosstable import read_trf
+    >>> table = read_trf('''012 Mini
+    ... 001    1      Alpha, A                          2100                             1.0    1     2 w 1
+    ... 001    2      Beta, B                           2000                             0.0    2     1 b 0
+    ... ''', "mini.trf")
+    >>> rows = crosstable_standings(table, ["BH", "WIN"])["standings"]
+    >>> [(row["rank"], row["name"], row["tiebreaks"]) for row in rows]
+    [(1, 'Alpha, A', {'BH': 0.0, 'WIN': 1}), (2, 'Beta, B', {'BH': 1.0, 'WIN': 0})]
+    """
+    scoring = dict(_CHESS if table.scoring is None else table.scoring)
+    if points is not None:
+        scoring.update(win=points[0], draw=points[1], loss=points[2], draw_first=None, draw_second=None)
+    if scoring["draw_first"] is not None or scoring["draw_second"] is not None:
+        return None  # colour-dependent draws (CXA 13.3)
+    if not all(value is None or _quarters(value) for value in scoring.values()):
+        return None  # sums of other values depend on their order: the model adds in its own
+    if tiebreaks is None:
+        tiebreaks = table.chain or (FIDE_SWISS_CHAIN if table.system == "swiss" else FIDE_RR_CHAIN)
+    specs = parse_chain(tiebreaks)
+    if specs is None or edition not in (None, "2024", "2026"):
+        return None
+    last = table.rounds_with_results if after_round is None else after_round
+    if last < 0 or last > max(table.rounds, table.rounds_with_results):
+        return None
+    enabled = gc.isenabled()
+    gc.disable()  # nothing here makes a reference cycle: the collector would only rescan the rows
+    try:
+        return _standings(table, tiebreaks, specs, scoring, edition or "2026", last)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[tuple[str, str, int, int, int]],
+               scoring: dict[str, Any], edition: str, last: int) -> dict[str, Any]:
+    sheet = _Sheet(table, scoring, edition, last)
+    scores = sheet.scores
+    ids = table.ids
+    order = sorted(range(len(ids)), key=lambda me: (-scores[me], ids[me]))
+    criteria = [sheet.criterion(spec) for spec in specs]
+    groups, columns = apply_chain(runs_of_equal(order, scores.__getitem__), criteria, ids)
+    rows = []
+    position = 0
+    for group in groups:
+        for member in group:
+            rows.append({"rank": position + 1, "id": ids[member], "name": table.names[member],
+                         "points": scores[member],
+                         "tiebreaks": {code: column[member] for code, column in columns.items()}})
+        position += len(group)
+    return {"tournament": table.name, "after_round": last,
+            "points": {"win": scoring["win"], "draw": scoring["draw"], "loss": scoring["loss"]},
+            "tiebreaks": list(tiebreaks), "standings": rows}
+
+
+def _quarters(value: float) -> bool:
+    """A finite multiple of 1/4 of moderate size (and no negative zero): sums of such values are
+    exact in any order."""
+    return abs(value) < 2**20 and (value * 4).is_integer() and not (value == 0 and str(value)[0] == "-")
+
+
+class _Sheet:
+    """The crosstable's rounds 1..``last`` as ``ranking.scoresheet.Scoresheet`` sees them:
+    points, outcomes, C.07 16.2 categories and VURs, scores and the 16.3 adjusted scores, and the
+    tie-breaks computed on them."""
+
+    def __init__(self, table: Crosstable, scoring: dict[str, Any], edition: str, last: int) -> None:
+        self.table, self.edition, self.last = table, edition, last
+        win, draw, loss = scoring["win"], scoring["draw"], scoring["loss"]
+        self.win, self.draw = win, draw
+        given = {"U": scoring["pairing_bye"], "F": scoring["full_bye"], "H": scoring["half_bye"],
+                 "+": scoring["forfeit_win"], "-": scoring["forfeit_loss"]}
+        defaults = {"U": win, "F": win, "H": draw, "+": win, "-": loss}
+        points = {letter: defaults[letter] if value is None else value for letter, value in given.items()}
+        points.update({"1": win, "W": win, "=": draw, "D": draw, "0": loss, "L": loss, " ": 0.0,
+                       "Z": scoring["zero_bye"]})
+        self.points_of = points
+        outcome = {"1": 2, "W": 2, "+": 2, "=": 1, "D": 1, "0": 0, "L": 0, "-": 0, " ": 0}
+        for letter in _BYES:  # a bye's outcome follows its points (Scoring.outcome_of)
+            value = points[letter]
+            outcome[letter] = 2 if value >= win else 1 if value > loss else 0
+        self.outcome_of = outcome
+        self.share = {letter: value / 2 for letter, value in outcome.items()}.__getitem__  # of the game won
+        self.round_robin = table.system != "swiss"
+        whole = last == table.rounds
+        self.letters = table.results if whole else [row[:last] for row in table.results]
+        self.opponents = table.opponents if whole else [row[:last] for row in table.opponents]
+        self.points = [list(map(points.__getitem__, row)) for row in self.letters]
+        self.scores = [sum(row) for row in self.points]
+        self.vurs = self._vurs()
+        self.seen = [score + (sum([draw - value for value, category in zip(row, cats, strict=True) if category == 5])
+                              if cats else 0)  # C.07 16.3: category-5 rounds count as draws for opponents
+                     for score, row, cats in zip(self.scores, self.points, self._categories, strict=True)]
+        self._contributions: list[tuple[list[float], list[float], list[bool] | None]] | None = None
+        self._games: dict[int, list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
+
+    def _vurs(self) -> list[list[bool] | None]:
+        """Each player's VURs (C.07 16.1: requested byes and forfeit losses; in a round robin only
+        forfeit losses, its free round being no unplayed round), None for a player without; and,
+        for players with requested byes, every round's 16.2 category (``self._categories``)."""
+        vurs: list[list[bool] | None] = []
+        cats: list[list[int] | None] = []
+        for letters in self.letters:
+            if not self.round_robin and ("H" in letters or "Z" in letters):
+                found = categories([_CLASSES[letter] for letter in letters])
+                cats.append([category for category, _ in found])
+                vurs.append([vur for _, vur in found])
+            else:
+                cats.append(None)
+                vurs.append([letter == "-" for letter in letters] if "-" in letters else None)
+        self._categories = cats
+        return vurs
+
+    # -- the criteria ------------------------------------------------------------------------
+
+    def criterion(self, spec: tuple[str, str, int, int, int]) -> tuple[str, str, Callable[..., Any], bool]:
+        """The ``ranking.ordering.apply_chain`` criterion of one parsed code."""
+        code, name, cut, median, limit = spec
+        if name == "DE":
+            return code, ORDER, self.direct_encounter, False
+        compute = {
+            "BH": lambda: self.buchholz(cut, median), "SB": lambda: self.sonneborn_berger(cut, median),
+            "PS": lambda: self.progressive(cut), "WIN": self.wins, "WON": lambda: self.own_results(True, False),
+            "BPG": lambda: self.own_results(False, True), "BWG": lambda: self.own_results(True, True),
+            "REP": self.rounds_elected, "KS": lambda: self.koya(limit), "ARO": lambda: self.aro(cut),
+            "FOUL": self.fouls, "TPN": lambda: list(self.table.ids), "RTNG": lambda: list(self.table.ratings),
+        }[name]
+        return code, SCORE, compute, name in _LOWER_IS_BETTER
+
+    def _counts_as_game(self, letter: str, opponent: int) -> bool:
+        """A game over the board, or a round robin's forfeit (C.07 15.2)."""
+        return letter in _GAMES or (self.round_robin and opponent >= 0 and letter in _FORFEITS)
+
+    def contributions(self) -> list[tuple[list[float], list[float], list[bool] | None]]:
+        """Per player: the opponents' scores as BH and SB count them, the share of each game won
+        and the VURs (C.07 8.1, 9.1, 16.3-16.5; ``ranking.tiebreaks._contributions``).  Pending
+        games and a round robin's free round add nothing; a Swiss unplayed round counts a dummy:
+        the player's own score (2024), capped in 2026 by the scheduled opponent's adjusted score
+        for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2)."""
+        if self._contributions is not None:
+            return self._contributions
+        seen, share, round_robin = self.seen, self.share, self.round_robin
+        edition, cap = self.edition, self.draw * self.last
+        result = []
+        for me, (letters, opponents, vurs) in enumerate(zip(self.letters, self.opponents, self.vurs, strict=True)):
+            if _GAMES.issuperset(letters):  # every round played: the usual row (shares: ``shares``)
+                result.append((list(map(seen.__getitem__, opponents)), None, None))
+                continue
+            own = self.scores[me]
+            values, fractions, flags = [], [], []
+            for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
+                if letter == " " or (round_robin and opponent < 0):
+                    continue
+                if letter in _GAMES or (round_robin and letter in _FORFEITS):
+                    values.append(seen[opponent])
+                    flags.append(False)
+                else:
+                    if edition == "2024":
+                        values.append(own)
+                    elif opponent >= 0:
+                        values.append(min(own, seen[opponent]))
+                    else:
+                        values.append(min(own, cap))
+                    flags.append(vurs[number] if vurs is not None else False)
+                fractions.append(share(letter))
+            result.append((values, fractions, flags if any(flags) else None))
+        self._contributions = result
+        return result
+
+    def buchholz(self, cut: int, median: int) -> list[Any]:
+        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks._buchholz_totals``)."""
+        if not (cut or median):
+            return [sum(values) for values, _, _ in self.contributions()]
+        result = []
+        for values, _, flags in self.contributions():
+            if cut == 1 and not median and values and flags is None:
+                result.append(sum(values) - min(values))  # Cut-1 without VURs: drop the lowest (C.07 14.1)
+            else:
+                vurs = flags or [False] * len(values)
+                result.append(cut_values([(value, value, vur) for value, vur in zip(values, vurs, strict=True)],
+                                         cut + median, median, 0))
+        return result
+
+    def sonneborn_berger(self, cut: int, median: int) -> list[Any]:
+        """SB (C.07 9.1): each opponent's score times the share of the game won; a cut drops the
+        14.1.1 least significant product, or the VUR product with the lowest contribution when it
+        is not lower (16.5.1)."""
+        rows = [(values, map(self.share, letters) if shares is None else shares, flags)
+                for (values, shares, flags), letters in zip(self.contributions(), self.letters, strict=True)]
+        if not (cut or median):
+            return [sum(map(mul, values, shares)) for values, shares, _ in rows]
+        result = []
+        for values, shares, flags in rows:
+            vurs = flags or [False] * len(values)
+            items = [(value * share, (value, value * share), vur)
+                     for value, share, vur in zip(values, shares, vurs, strict=True)]
+            result.append(cut_values(items, cut + median, median, 0))
+        return result
+
+    def progressive(self, cut: int) -> list[Any]:
+        """PS (C.07 7.5): the sum of the running scores, the first ``cut`` left out."""
+        return [sum(list(accumulate(row, initial=0.0))[1 + cut:]) for row in self.points]
+
+    def wins(self) -> list[Any]:
+        """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
+        won = [letter for letter, outcome in self.outcome_of.items() if outcome == 2 and letter != " "]
+        return [sum([letters.count(letter) for letter in won]) for letters in self.letters]
+
+    def own_results(self, won: bool, black: bool) -> list[Any]:
+        """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover);
+        ``ranking.tiebreaks._counts_for_own_results``: a round robin's forfeit win counts as a
+        game in the 2026 edition only (15.2)."""
+        forfeit_wins = self.round_robin and self.edition == "2026"
+        result = []
+        for letters, shades, opponents in zip(self.letters, self.table.colours, self.opponents, strict=True):
+            total = 0
+            for letter, shade, opponent in zip(letters, shades, opponents, strict=False):
+                if (letter in _GAMES or (forfeit_wins and letter == "+" and opponent >= 0)) and (
+                        (not won or self.outcome_of[letter] == 2) and (not black or shade == "b")):
+                    total += 1
+            result.append(total)
+        return result
+
+    def rounds_elected(self) -> list[Any]:
+        """REP (C.07 7.6): rounds minus the VURs."""
+        return [self.last - (sum(vurs) if vurs is not None else 0) for vurs in self.vurs]
+
+    def koya(self, limit: int) -> list[Any]:
+        """KS (C.07 9.2, 14.5): points against opponents with at least half the maximum score; in
+        a round robin the games each player is scheduled to play make the maximum."""
+        games = self.last
+        if self.round_robin:
+            games = max((sum(1 for opponent in row if opponent >= 0) for row in self.opponents), default=0)
+        threshold = self.win * games / 2 + limit * self.win / 2
+        seen = self.seen
+        return [sum(value for value, letter, opponent in zip(points, letters, opponents, strict=True)
+                    if self._counts_as_game(letter, opponent) and seen[opponent] >= threshold)
+                for points, letters, opponents in zip(self.points, self.letters, self.opponents, strict=True)]
+
+    def aro(self, cut: int) -> list[Any]:
+        """ARO (C.07 10.1): the average rating of the rated opponents met in rated games over the
+        board, rounded half up; Cn drops the n lowest."""
+        ratings = self.table.ratings
+        result: list[Any] = []
+        for letters, opponents in zip(self.letters, self.opponents, strict=True):
+            met = sorted(ratings[opponent] for letter, opponent in zip(letters, opponents, strict=True)
+                         if letter in _RATED and ratings[opponent] > 0)[cut:]
+            result.append(average_half_up(met) if met else None)
+        return result
+
+    def fouls(self) -> list[Any]:
+        """FOUL (CXA 14.1-14.3): fouls recorded against the player."""
+        if self.table.fouls is None:
+            return [0] * len(self.letters)
+        return [sum(row[:self.last]) for row in self.table.fouls]
+
+    @property
+    def _bounded(self) -> bool:
+        """Whether every game DE counts scores between 0 and a win.  Then a group of more than
+        twice as many players as rounds is never split (C.07 6.3): each player met at most
+        ``last`` of the others, so anyone's score plus a win for each game still missing is at
+        least a win times (group - 1 - last) >= a win times ``last`` >= the leader's score."""
+        counted = _GAMES | _FORFEITS if self.round_robin else _GAMES
+        return all(0 <= self.points_of[letter] <= self.win for letter in counted)
+
+    def direct_encounter(self, group: list[int]) -> list[list[int]]:
+        """DE (C.07 6) on the games among ``group`` (``ranking.tiebreaks.direct_encounter``)."""
+        if len(group) > 2 * self.last and self._bounded:
+            return [group]  # too many games missing for anyone to be placed (see _bounded)
+        games = self._games
+        counts = self._counts_as_game
+        for me in group:
+            if me not in games:
+                games[me] = [(opponent, value) for value, letter, opponent
+                             in zip(self.points[me], self.letters[me], self.opponents[me], strict=True)
+                             if counts(letter, opponent)]
+        members = set(group)
+        totals: dict[tuple[int, int], list[float]] = {}
+        for me in group:
+            for opponent, value in games[me]:
+                if opponent in members:
+                    pair = totals.setdefault((me, opponent), [0.0, 0])
+                    pair[0] += value
+                    pair[1] += 1
+        return direct_encounter_tiers(group, totals, self.win, False)
