@@ -27,6 +27,7 @@ the rounds after a withdrawal).
 from __future__ import annotations
 
 import gc
+import re
 
 from ranking.errors import InputError
 from ranking.trf_fields import (
@@ -322,3 +323,162 @@ def _mirrored(flat: list[int], letters: list[str], shades: str, width: int) -> b
 def _pairs(opponents: list[list[int]]) -> Iterator[tuple[int, int]]:
     """Each game once, as (index, index)."""
     return ((me, other) for me, row in enumerate(opponents) for other in row if other > me)
+
+
+# -- tournament TOML ------------------------------------------------------------------------------
+
+#: The layout ``ranking.tomlfile.write_tournament_toml`` writes, one pattern a table: a basic
+#: string without escapes, a decimal integer, keys in the writer's order.  Anything else (a
+#: hand-written file, a rule preset, options, teams, an escaped character) is left to the model.
+_STR = r'"([^"\\\x00-\x1f\x7f]*)"'
+_INT = r"(0|-?[1-9][0-9]*)"
+_ITEM_TEXT = r'"[^"\\\x00-\x1f\x7f]*",\n'  # an array item, one a line
+_TOURNAMENT = re.compile(
+    rf"\[tournament\]\n(?:slug = {_STR}\n)?name = {_STR}\ngame = {_STR}\nsystem = {_STR}\nrounds = {_INT}\n"
+    rf"(?:tiebreaks = (\[\]|\[\n(?:    {_ITEM_TEXT})*\])\n)?"
+    rf"(?:records = (\[\]|\[\n(?:    \[\n        {_ITEM_TEXT}        {_ITEM_TEXT}    \],\n)*\])\n)?")
+_PLAYER = re.compile(
+    rf"\n\[\[players\]\]\nid = {_INT}\nname = {_STR}\n(?:rating = {_INT}\n)?(?:federation = {_STR}\n)?"
+    rf"(?:club = {_STR}\n)?(?:title = {_STR}\n)?(?:sex = {_STR}\n)?(?:fide_id = {_STR}\n)?(?:birth = {_STR}\n)?")
+_GAME = re.compile(
+    rf"\n\[\[games\]\]\nround = {_INT}\n(?:board = {_INT}\n)?white = {_INT}\nblack = {_INT}\n"
+    rf"(?:result = {_STR}\n)?(rated = false\n)?(colours_known = false\n)?"
+    rf"(?:fouls = \{{ (?:white = {_INT}(?:, black = {_INT})?|black = {_INT}) \}}\n)?")
+_BYE = re.compile(rf"\n\[\[byes\]\]\nround = {_INT}\nplayer = {_INT}\nkind = {_STR}\n")
+_WITHDRAWAL = re.compile(rf"\n\[\[withdrawals\]\]\nplayer = {_INT}\nafter_round = {_INT}\n")
+_TABLES = {"[[players]]": _PLAYER, "[[games]]": _GAME, "[[byes]]": _BYE, "[[withdrawals]]": _WITHDRAWAL}
+_ITEM = re.compile(_STR)
+_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+#: A game's result as the writer writes it -> the letters of white and black (``Result.value``).
+_RESULTS = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("=", "="), "+-": ("+", "-"), "-+": ("-", "+"),
+            "--": ("-", "-"), "0-0": ("0", "0"), "1/2-0": ("=", "0"), "0-1/2": ("0", "="), None: (" ", " ")}
+_UNRATED = str.maketrans("10=", "WLD")
+_TOML_BYES = {"pab": "U", "full": "F", "half": "H", "zero": "Z"}
+_SYSTEMS = frozenset({"swiss", "round-robin", "double-round-robin"})
+_MAX_ROUNDS = 9999
+
+
+def read_toml(text: str, source: str) -> Crosstable | None:
+    """The crosstable of a tournament TOML file as ``ranking.tomlfile.write_tournament_toml``
+    lays it out, or None where ``ranking.tomlfile.parse_tournament_toml`` must read it (another
+    layout, anything it would refuse, rules beyond a chain, teams, or two games between the same
+    players in one round, which form a match)."""
+    enabled = gc.isenabled()
+    gc.disable()  # the rows make no reference cycles: the collector would only rescan them
+    try:
+        return _read_toml(text)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_toml(text: str) -> Crosstable | None:
+    head = _TOURNAMENT.match(text)
+    if head is None:
+        return None
+    slug, name, game, system, rounds_text, chain_text, records_text = head.groups()
+    if (slug is not None and not _SLUG.fullmatch(slug)) or game not in ("chess", "xiangqi") or system not in _SYSTEMS:
+        return None
+    rounds = int(rounds_text)
+    if not 0 <= rounds <= _MAX_ROUNDS:
+        return None
+    chain: tuple[str, ...] = ()
+    if chain_text is not None:
+        chain = tuple(_ITEM.findall(chain_text))
+        from ranking.crosstable_standings import parse_chain  # the code grammar, light like this module
+
+        if any(not code.strip() or parse_chain([code]) is None for code in chain):
+            return None  # a code the model checks (and may refuse)
+    if records_text is not None:
+        tags = _ITEM.findall(records_text)[0::2]
+        if "slug" in tags or "362" in tags:
+            return None
+    found: dict[str, list[tuple[str | None, ...]]] = {"[[players]]": [], "[[games]]": [], "[[byes]]": [],
+                                                      "[[withdrawals]]": []}
+    position = head.end()
+    while position < len(text):
+        end = text.find("]]", position)
+        rows = found.get(text[position + 1:end + 2])
+        matched = None if rows is None else _TABLES[text[position + 1:end + 2]].match(text, position)
+        if matched is None:
+            return None
+        rows.append(matched.groups())
+        position = matched.end()
+    return _toml_crosstable(name, system, rounds, chain, found)
+
+
+def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...],
+                     found: dict[str, list[tuple[str | None, ...]]]) -> Crosstable | None:
+    """The rows of the tables read, checked as ``ranking.tomlfile`` checks them."""
+    players = sorted((int(pid), player_name, int(rating or 0), federation or "")
+                     for pid, player_name, rating, federation, *_ in found["[[players]]"])
+    ids = [player[0] for player in players]
+    if not ids or ids[0] < 1 or len(set(ids)) != len(ids) or any(player[2] < 0 for player in players):
+        return None
+    index = {pid: number for number, pid in enumerate(ids)}
+    withdrawn: dict[int, int] = {}
+    for player, after in found["[[withdrawals]]"]:
+        me, after_round = index.get(int(player)), int(after)
+        if me is None or me in withdrawn or not 0 <= after_round <= _MAX_ROUNDS:
+            return None
+        withdrawn[me] = after_round
+    games = []
+    used = 0
+    for number, board, white, black, result, unrated, unknown, *fouls in found["[[games]]"]:
+        rnd, first, second = int(number), index.get(int(white)), index.get(int(black))
+        if first is None or second is None or first == second or not 1 <= rnd <= _MAX_ROUNDS or result not in _RESULTS:
+            return None
+        if board is not None and int(board) < 0:
+            return None
+        if rnd > withdrawn.get(first, rnd) or rnd > withdrawn.get(second, rnd):
+            return None  # a game after withdrawing: the model refuses it
+        letters = _RESULTS[result]
+        if unrated and result not in ("+-", "-+", "--", None):
+            letters = (letters[0].translate(_UNRATED), letters[1].translate(_UNRATED))
+        white_fouls = int(fouls[0] or 0)
+        black_fouls = int(fouls[1] or fouls[2] or 0)
+        if white_fouls < 0 or black_fouls < 0:
+            return None
+        games.append((rnd, first, second, letters, unknown is None, white_fouls, black_fouls))
+        used = max(used, rnd)
+    byes = []
+    for number, player, kind in found["[[byes]]"]:
+        rnd, me, letter = int(number), index.get(int(player)), _TOML_BYES.get(kind)
+        if me is None or letter is None or not 1 <= rnd <= _MAX_ROUNDS:
+            return None
+        if rnd > withdrawn.get(me, rnd) and letter != "Z":
+            return None
+        byes.append((rnd, me, letter))
+        used = max(used, rnd)
+    if used > rounds or any(after > rounds for after in withdrawn.values()):
+        return None
+    count = len(ids)
+    letters = [["Z"] * rounds for _ in range(count)]
+    colours = [["-"] * rounds for _ in range(count)]
+    opponents = [[-1] * rounds for _ in range(count)]
+    fouls_of = [[0] * rounds for _ in range(count)]
+    any_fouls = False
+    for rnd, first, second, (white_letter, black_letter), known, white_fouls, black_fouls in games:
+        cell = rnd - 1
+        if opponents[first][cell] >= 0 or opponents[second][cell] >= 0:
+            return None  # two games in a round: another opponent (refused), or a match (the model's)
+        opponents[first][cell], opponents[second][cell] = second, first
+        letters[first][cell], letters[second][cell] = white_letter, black_letter
+        if known:
+            colours[first][cell], colours[second][cell] = "w", "b"
+        if white_fouls or black_fouls:
+            fouls_of[first][cell], fouls_of[second][cell] = white_fouls, black_fouls
+            any_fouls = True
+    last_bye = 0
+    taken = set()
+    for rnd, me, letter in byes:
+        cell = rnd - 1
+        if opponents[me][cell] >= 0 or (me, cell) in taken:
+            return None  # a bye and a game, or two byes, in one round
+        taken.add((me, cell))
+        letters[me][cell] = letter
+        last_bye = max(last_bye, rnd)
+    return Crosstable(name, ids, [player[1] for player in players], [player[2] for player in players],
+                      [player[3] for player in players], rounds, ["".join(row) for row in letters],
+                      ["".join(row) for row in colours], opponents, fouls_of if any_fouls else None, system, None,
+                      chain, last_bye)

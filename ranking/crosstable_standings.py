@@ -71,6 +71,12 @@ _CHESS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second
           "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
 
 
+def split_chain(text: str) -> list[str]:
+    """The codes of ``--tiebreaks`` (comma- or space-separated), as ``ranking.codes.split_codes``
+    splits them."""
+    return [part for part in re.split(r"[,\s]+", text) if part]
+
+
 def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | None:
     """Each code as (code, name, cut, median, limit), read as ``ranking.codes.parse_code`` reads
     it; None when a code is not one computed here, takes a modifier not computed here, or the

@@ -2,6 +2,7 @@
 
     tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L]
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
+                             [--teams] [--team-tiebreaks CODES]
     tiebreak presets
     tiebreak tiebreaks
     tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
@@ -9,29 +10,37 @@
     tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
+
+``tiebreak standings FILE [--json]`` first tries the columnar path (``quick_standings``: the file
+read straight into a crosstable and ranked on it, loading neither argparse nor the tournament
+model); whatever that path does not handle exactly as the full one does (another option, a code
+it does not compute, a layout it does not check, any error) goes the full way, so the output and
+every message are the same either way.  Run as the program, the standings command ends the
+process as soon as its output is written: nothing is left to tear down.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import sys
-from collections.abc import Sequence
-from dataclasses import replace
 
-from ranking.codes import split_codes
 from ranking.errors import InputError
-from ranking.final import final_standings
-from ranking.presets import get_preset
-from ranking.rules import Edition, Rules, Scoring
-from ranking.standings import default_rules, parse_chain
-from tiebreak.tables import playoff_lines, presets_table, standings_table, team_table, tiebreaks_table
+
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from ranking.rules import Rules
 
 EXIT_BAD_INPUT = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # the full command line only: the columnar path parses its few options itself
+
+    from ranking.rules import Edition  # the full command line only (start-up time)
+
     parser = argparse.ArgumentParser(
         prog="tiebreak",
         description="Standings for chess and xiangqi tournaments with FIDE, CXA and VN tie-breaks.",
@@ -97,14 +106,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["standings"]:
+        try:
+            status = quick_standings(arguments[1:])
+        except BrokenPipeError:  # e.g. piped into head
+            status = 0
+        if status is not None:
+            return _finish(status, argv is None)
+    args = build_parser().parse_args(arguments)
     try:
         if args.command == "presets":
+            from tiebreak.tables import presets_table  # the listings load the registries (start-up time)
+
             print(presets_table())
         elif args.command == "tiebreaks":
+            from tiebreak.tables import tiebreaks_table  # the listings load the registries (start-up time)
+
             print(tiebreaks_table())
         elif args.command == "standings":
-            return standings_command(args)
+            return _finish(standings_command(args), argv is None)
         else:  # the store's commands: sqlite3 and the event log load only for them (start-up time)
             from tiebreak import commands
 
@@ -117,8 +138,96 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _finish(status: int, program: bool) -> int:
+    """``status``; run as the program (``program``), the process ends here, its output flushed:
+    freeing the standings and the modules would only cost time (issue 13)."""
+    if program:
+        try:  # noqa: SIM105 (contextlib costs start-up time)
+            sys.stdout.flush()
+        except BrokenPipeError:  # e.g. piped into head
+            pass
+        sys.stderr.flush()
+        os._exit(status)
+    return status
+
+
+#: The options ``quick_standings`` reads (each takes a value) and the flags it knows.
+_QUICK_VALUES = ("--after-round", "--tiebreaks", "--points", "--fide-edition")
+
+
+def quick_standings(arguments: Sequence[str]) -> int | None:
+    """``tiebreak standings FILE`` on the columnar path (``ranking.crosstable``,
+    ``ranking.crosstable_standings``): the exit status, or None when the full path must run
+    because the arguments, the file or the rules are anything that path does not handle exactly
+    as the full one (another option, a usage error, a slug, an unreadable file, a code it does
+    not compute, an error in the file)."""
+    values: dict[str, str] = {}
+    path = None
+    as_json = False
+    position = 0
+    while position < len(arguments):
+        argument = arguments[position]
+        name, equals, value = argument.partition("=")
+        if argument == "--json":
+            as_json = True
+        elif name in _QUICK_VALUES and equals:
+            values[name] = value
+        elif argument in _QUICK_VALUES and position + 1 < len(arguments):
+            position += 1
+            values[argument] = arguments[position]
+        elif argument.startswith("-") or path is not None:
+            return None  # another option (or its abbreviation), or a second positional: argparse's
+        else:
+            path = argument
+        position += 1
+    if path is None or not as_json or any(value.startswith("-") for value in values.values()):
+        return None
+    try:
+        after_round = int(values["--after-round"]) if "--after-round" in values else None
+        points = _quick_points(values["--points"]) if "--points" in values else None
+    except ValueError:
+        return None
+    edition = values.get("--fide-edition")
+    if edition not in (None, "2024", "2026") or not os.path.isfile(path):
+        return None
+    from ranking.crosstable import read_toml, read_trf  # the columnar path (start-up time)
+    from ranking.crosstable_standings import crosstable_standings, split_chain  # the columnar path (start-up time)
+    from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
+
+    try:
+        text, utf8 = decode(read_file(path))
+    except InputError:
+        return None
+    kind = detect_format(text, path)
+    table = read_trf(text, path) if kind == "trf" else read_toml(text, path) if kind == "toml" and utf8 else None
+    if table is None:
+        return None
+    tiebreaks = split_chain(values["--tiebreaks"]) if "--tiebreaks" in values else None
+    data = crosstable_standings(table, tiebreaks, points, edition, after_round)
+    if data is None:
+        return None
+    import json  # only once there is something to print
+
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _quick_points(text: str) -> tuple[float, float, float]:
+    """``--points W,D,L`` as ``ranking.rules.Scoring.parse`` reads it (ValueError otherwise)."""
+    parts = text.replace(" ", "").split(",")
+    if len(parts) != 3:
+        raise ValueError(text)
+    win, draw, loss = (float(part) for part in parts)
+    if not win > draw >= loss:
+        raise ValueError(text)
+    return win, draw, loss
+
+
 def standings_command(args: argparse.Namespace) -> int:
+    from ranking.final import final_standings  # the full standings path (start-up time)
+    from ranking.standings import default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
+    from tiebreak.tables import playoff_lines, standings_table, team_table  # the full path (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
         tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
@@ -138,6 +247,8 @@ def standings_command(args: argparse.Namespace) -> int:
 
         teams = team_standings(team_event_of(tournament), after_round=args.after_round)
     if args.json:
+        import json  # only once there is something to print
+
         data = final.as_json()
         if teams is not None:
             team_data = teams.as_json()
@@ -154,13 +265,15 @@ def standings_command(args: argparse.Namespace) -> int:
     return 0
 
 
-
-
-
-
 def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,
                  tiebreaks: str | None, fide_edition: str | None) -> Rules:
     """The tournament's rules, replaced by ``--rules`` and then overridden field by field."""
+    from dataclasses import replace  # the full standings path (start-up time)
+
+    from ranking.codes import split_codes  # the full standings path (start-up time)
+    from ranking.presets import get_preset  # the full standings path (start-up time)
+    from ranking.rules import Edition, Scoring  # the full standings path (start-up time)
+
     rules = get_preset(preset) if preset else tournament_rules
     if points:
         try:
@@ -180,6 +293,8 @@ def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None
 def check_file_chain(rules: Rules, path: str) -> None:
     """A chain written in the file (TRF ``202``/``212``) must be one Tiebreak knows; the error
     names the file and the line, and says how to choose another chain."""
+    from ranking.standings import parse_chain  # the full standings path (start-up time)
+
     try:
         parse_chain(rules.tiebreaks)
     except InputError as error:

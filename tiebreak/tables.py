@@ -12,10 +12,6 @@ import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ranking.presets import PRESETS, TEAM_PRESETS
-from ranking.team_tiebreaks import TEAM_REGISTRY
-from ranking.tiebreaks import REGISTRY
-
 if TYPE_CHECKING:
     from ranking.standings import Standings
 
@@ -155,6 +151,9 @@ def standings_table(standings: Standings) -> str:
 
 
 def presets_table() -> str:
+    """``tiebreak presets``: every rule preset and team preset."""
+    from ranking.presets import PRESETS, TEAM_PRESETS  # the listings only (start-up time)
+
     rows = []
     for name, rules in PRESETS.items():
         scoring = rules.scoring
@@ -170,6 +169,10 @@ def presets_table() -> str:
 
 
 def tiebreaks_table() -> str:
+    """``tiebreak tiebreaks``: every individual and team code, its definition and its source."""
+    from ranking.team_tiebreaks import TEAM_REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks import REGISTRY  # the listings only (start-up time)
+
     rows = []
     for entry, aliases in REGISTRY.listing():
         name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
