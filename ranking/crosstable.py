@@ -332,6 +332,7 @@ def _pairs(opponents: list[list[int]]) -> Iterator[tuple[int, int]]:
 #: hand-written file, a rule preset, options, teams, an escaped character) is left to the model.
 _STR = r'"([^"\\\x00-\x1f\x7f]*)"'
 _INT = r"(0|-?[1-9][0-9]*)"
+_QUOTED = r'("[^"\\\x00-\x1f\x7f]*")'  # a string with its quotes, told from an absent one
 _ITEM_TEXT = r'"[^"\\\x00-\x1f\x7f]*",\n'  # an array item, one a line
 _TOURNAMENT = re.compile(
     rf"\[tournament\]\n(?:slug = {_STR}\n)?name = {_STR}\ngame = {_STR}\nsystem = {_STR}\nrounds = {_INT}\n"
@@ -342,11 +343,12 @@ _PLAYER = re.compile(
     rf"(?:club = {_STR}\n)?(?:title = {_STR}\n)?(?:sex = {_STR}\n)?(?:fide_id = {_STR}\n)?(?:birth = {_STR}\n)?")
 _GAME = re.compile(
     rf"\n\[\[games\]\]\nround = {_INT}\n(?:board = {_INT}\n)?white = {_INT}\nblack = {_INT}\n"
-    rf"(?:result = {_STR}\n)?(rated = false\n)?(colours_known = false\n)?"
+    rf"(?:result = {_QUOTED}\n)?(rated = false\n)?(colours_known = false\n)?"
     rf"(?:fouls = \{{ (?:white = {_INT}(?:, black = {_INT})?|black = {_INT}) \}}\n)?")
 _BYE = re.compile(rf"\n\[\[byes\]\]\nround = {_INT}\nplayer = {_INT}\nkind = {_STR}\n")
 _WITHDRAWAL = re.compile(rf"\n\[\[withdrawals\]\]\nplayer = {_INT}\nafter_round = {_INT}\n")
-_TABLES = {"[[players]]": _PLAYER, "[[games]]": _GAME, "[[byes]]": _BYE, "[[withdrawals]]": _WITHDRAWAL}
+#: Every table of the layout, so that nothing else stands between them.
+_ANY_TABLE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern in (_PLAYER, _GAME, _BYE, _WITHDRAWAL)))
 _ITEM = re.compile(_STR)
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 #: A game's result as the writer writes it -> the letters of white and black (``Result.value``).
@@ -393,92 +395,73 @@ def _read_toml(text: str) -> Crosstable | None:
         tags = _ITEM.findall(records_text)[0::2]
         if "slug" in tags or "362" in tags:
             return None
-    found: dict[str, list[tuple[str | None, ...]]] = {"[[players]]": [], "[[games]]": [], "[[byes]]": [],
-                                                      "[[withdrawals]]": []}
-    position = head.end()
-    while position < len(text):
-        end = text.find("]]", position)
-        rows = found.get(text[position + 1:end + 2])
-        matched = None if rows is None else _TABLES[text[position + 1:end + 2]].match(text, position)
-        if matched is None:
-            return None
-        rows.append(matched.groups())
-        position = matched.end()
-    return _toml_crosstable(name, system, rounds, chain, found)
+    start = head.end()
+    if _ANY_TABLE.sub("", text[start:]):
+        return None  # something else than the tables of the layout
+    return _toml_crosstable(name, system, rounds, chain, _PLAYER.findall(text, start), _GAME.findall(text, start),
+                            _BYE.findall(text, start), _WITHDRAWAL.findall(text, start))
 
 
-def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...],
-                     found: dict[str, list[tuple[str | None, ...]]]) -> Crosstable | None:
+def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...], player_rows: list[tuple[str, ...]],
+                     game_rows: list[tuple[str, ...]], bye_rows: list[tuple[str, ...]],
+                     withdrawal_rows: list[tuple[str, ...]]) -> Crosstable | None:
     """The rows of the tables read, checked as ``ranking.tomlfile`` checks them."""
-    players = sorted((int(pid), player_name, int(rating or 0), federation or "")
-                     for pid, player_name, rating, federation, *_ in found["[[players]]"])
+    players = sorted((int(pid), player_name, int(rating or 0), federation)
+                     for pid, player_name, rating, federation, *_ in player_rows)
     ids = [player[0] for player in players]
     if not ids or ids[0] < 1 or len(set(ids)) != len(ids) or any(player[2] < 0 for player in players):
         return None
-    index = {pid: number for number, pid in enumerate(ids)}
+    index = {str(pid): number for number, pid in enumerate(ids)}
     withdrawn: dict[int, int] = {}
-    for player, after in found["[[withdrawals]]"]:
-        me, after_round = index.get(int(player)), int(after)
+    for player, after in withdrawal_rows:
+        me, after_round = index.get(player), int(after)
         if me is None or me in withdrawn or not 0 <= after_round <= _MAX_ROUNDS:
             return None
         withdrawn[me] = after_round
-    games = []
-    used = 0
-    for number, board, white, black, result, unrated, unknown, *fouls in found["[[games]]"]:
-        rnd, first, second = int(number), index.get(int(white)), index.get(int(black))
-        if first is None or second is None or first == second or not 1 <= rnd <= _MAX_ROUNDS or result not in _RESULTS:
-            return None
-        if board is not None and int(board) < 0:
-            return None
-        if rnd > withdrawn.get(first, rnd) or rnd > withdrawn.get(second, rnd):
-            return None  # a game after withdrawing: the model refuses it
-        letters = _RESULTS[result]
-        if unrated and result not in ("+-", "-+", "--", None):
-            letters = (letters[0].translate(_UNRATED), letters[1].translate(_UNRATED))
-        white_fouls = int(fouls[0] or 0)
-        black_fouls = int(fouls[1] or fouls[2] or 0)
-        if white_fouls < 0 or black_fouls < 0:
-            return None
-        games.append((rnd, first, second, letters, unknown is None, white_fouls, black_fouls))
-        used = max(used, rnd)
-    byes = []
-    for number, player, kind in found["[[byes]]"]:
-        rnd, me, letter = int(number), index.get(int(player)), _TOML_BYES.get(kind)
-        if me is None or letter is None or not 1 <= rnd <= _MAX_ROUNDS:
-            return None
-        if rnd > withdrawn.get(me, rnd) and letter != "Z":
-            return None
-        byes.append((rnd, me, letter))
-        used = max(used, rnd)
-    if used > rounds or any(after > rounds for after in withdrawn.values()):
+    if any(after > rounds for after in withdrawn.values()):
         return None
     count = len(ids)
     letters = [["Z"] * rounds for _ in range(count)]
     colours = [["-"] * rounds for _ in range(count)]
     opponents = [[-1] * rounds for _ in range(count)]
-    fouls_of = [[0] * rounds for _ in range(count)]
-    any_fouls = False
-    for rnd, first, second, (white_letter, black_letter), known, white_fouls, black_fouls in games:
+    fouls_of: list[list[int]] | None = None
+    for number, board, white, black, result, unrated, unknown, white_fouls, black_fouls, only_black in game_rows:
+        rnd, first, second = int(number), index.get(white), index.get(black)
+        result = result[1:-1] if result else None  # findall gives "" for a group that did not take part
+        if first is None or second is None or first == second or not 1 <= rnd <= rounds or result not in _RESULTS:
+            return None  # not a player, a player against themselves, a round or a result out of range
+        if (board and int(board) < 0) or rnd > withdrawn.get(first, rnd) or rnd > withdrawn.get(second, rnd):
+            return None  # a negative board, or a game after withdrawing
         cell = rnd - 1
         if opponents[first][cell] >= 0 or opponents[second][cell] >= 0:
             return None  # two games in a round: another opponent (refused), or a match (the model's)
+        white_letter, black_letter = _RESULTS[result]
+        if unrated and result not in ("+-", "-+", "--", None):
+            white_letter, black_letter = white_letter.translate(_UNRATED), black_letter.translate(_UNRATED)
         opponents[first][cell], opponents[second][cell] = second, first
         letters[first][cell], letters[second][cell] = white_letter, black_letter
-        if known:
+        if not unknown:
             colours[first][cell], colours[second][cell] = "w", "b"
-        if white_fouls or black_fouls:
-            fouls_of[first][cell], fouls_of[second][cell] = white_fouls, black_fouls
-            any_fouls = True
+        if white_fouls or black_fouls or only_black:
+            fouls = int(white_fouls or 0), int(black_fouls or only_black or 0)
+            if fouls[0] < 0 or fouls[1] < 0:
+                return None
+            if fouls_of is None:
+                fouls_of = [[0] * rounds for _ in range(count)]
+            fouls_of[first][cell], fouls_of[second][cell] = fouls
     last_bye = 0
-    taken = set()
-    for rnd, me, letter in byes:
+    for number, player, kind in bye_rows:
+        rnd, me, letter = int(number), index.get(player), _TOML_BYES.get(kind)
+        if me is None or letter is None or not 1 <= rnd <= rounds:
+            return None
         cell = rnd - 1
-        if opponents[me][cell] >= 0 or (me, cell) in taken:
-            return None  # a bye and a game, or two byes, in one round
-        taken.add((me, cell))
+        if (rnd > withdrawn.get(me, rnd) and letter != "Z") or opponents[me][cell] >= 0 or (
+                letters[me][cell] != "Z" or colours[me][cell] == "B"):
+            return None  # a bye after withdrawing, a bye and a game, or two byes in one round
         letters[me][cell] = letter
+        colours[me][cell] = "B"  # marks the round taken by a bye (put back below)
         last_bye = max(last_bye, rnd)
     return Crosstable(name, ids, [player[1] for player in players], [player[2] for player in players],
                       [player[3] for player in players], rounds, ["".join(row) for row in letters],
-                      ["".join(row) for row in colours], opponents, fouls_of if any_fouls else None, system, None,
+                      ["".join(row).replace("B", "-") for row in colours], opponents, fouls_of, system, None,
                       chain, last_bye)
