@@ -1,24 +1,40 @@
-"""Time the ranking core on large generated Swiss tournaments (issue 2 targets).
+"""Time ``tiebreak standings`` (issue 13): the whole command against tiebreak-core, and the
+ranking in-process.
 
-    python benchmarks/standings.py [--repeat N]
+    python benchmarks/standings.py [--repeat N] [--skip-in-process]
 
-Prints, for the chain BH-C1, BH, SB, DE, WIN, PS, ARO:
-- in-process time of ``compute_standings`` for 1,000 players x 11 rounds and 10,000 x 13
-  (targets: under 50 ms and under 1 s on the 2-core reference machine);
-- the whole ``tiebreak standings FILE.trf --json`` process for 1,000 x 11 (target: under 0.4 s);
-- the cost per game for growing fields, to show it grows linearly with the number of games.
-The tournaments include pairing-allocated and half-point byes, forfeits, double forfeits
-and withdrawals (see benchmarks/generate.py).
+1. The whole process ``tiebreak standings FILE --json --tiebreaks DE,BH-C1,BH,SB,PS,WIN`` on a
+   generated 1,000-player 11-round Swiss (byes, forfeits, double forfeits, withdrawals), as a
+   TRF and as a tournament TOML file, from a plain install (the packages copied into a new
+   virtual environment, bytecode compiled: no editable-install finder at start-up).  When the
+   PyPI package tiebreak-core is installed (``pip install tiebreak-core``), the same file is
+   ranked by it in turn (``benchmarks/tiebreak_core_standings.py``), A B A B ..., and the ratio
+   is taken pair by pair.  CPU time (user + system, from the operating system's accounting of
+   the finished child) and wall time, median and spread; the machine's load before and after.
+   Target: at least 5 times faster than tiebreak-core, whole process.
+2. In-process, parsing included: the columnar path (``ranking.crosstable`` and
+   ``ranking.crosstable_standings``) on 10,000 x 13 (9,999 players: TRF start numbers end at
+   9999) and 1,000 x 11 (CPU time; target under 0.4 s at 10,000 x 13), its peak memory against
+   the memory of the tournament model of the same file (target: under 2x), and the cost per
+   game for growing fields (linear).  The model's own path (``parse_trf`` + ``final_standings``)
+   is timed too, for comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib.util
+import json
+import os
+import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 # The packages and the generators under tests/ (benchmarks may import tests, never the reverse).
@@ -27,62 +43,174 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generators import generate_swiss
 
+from ranking.crosstable import read_trf
+from ranking.crosstable_standings import crosstable_standings
+from ranking.final import final_standings
 from ranking.rules import Rules
-from ranking.standings import compute_standings
-from ranking.trf import write_trf
+from ranking.tomlfile import write_tournament_toml
+from ranking.trf import parse_trf, write_trf
 
-CHAIN = ("BH-C1", "BH", "SB", "DE", "WIN", "PS", "ARO")
+ROOT = Path(__file__).resolve().parents[1]
+CHAIN = ("DE", "BH-C1", "BH", "SB", "PS", "WIN")
+PEER = Path(__file__).with_name("tiebreak_core_standings.py")
+CONSOLE_SCRIPT = """#!{python}
+import sys
+from tiebreak.cli import main
+if __name__ == "__main__":
+    sys.exit(main())
+"""
 
 
-def time_in_process(tournament, repeat: int) -> list[float]:
-    rules = Rules(tiebreaks=CHAIN)
-    compute_standings(tournament, rules)  # warm caches of the interpreter, not of the core
-    timings = []
+def load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def plain_install(folder: Path) -> Path:
+    """A new virtual environment holding the packages a standings command imports, as an
+    installer lays them out (bytecode compiled); returns its ``tiebreak`` script."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    python = folder / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    for package in ("ranking", "tiebreak"):
+        shutil.copytree(ROOT / package, Path(purelib) / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for module in ("tomli_w", "tiebreak_core"):  # what the model's path and the yardstick import
+        spec = importlib.util.find_spec(module)
+        if spec is not None and spec.origin:
+            source = Path(spec.origin).parent
+            shutil.copytree(source, Path(purelib) / source.name, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([str(python), "-m", "compileall", "-q", purelib], check=True, capture_output=True)
+    script = folder / "bin" / "tiebreak"
+    script.write_text(CONSOLE_SCRIPT.format(python=python), encoding="utf-8")
+    script.chmod(0o755)
+    return script
+
+
+def run(command: list[str]) -> tuple[float, float, bytes]:
+    """(CPU seconds of the finished child, wall seconds, its standard output)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tempfile.gettempdir())
+    output = child.stdout.read() if child.stdout else b""
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    if status:
+        raise SystemExit(f"{' '.join(command)} failed (status {status})")
+    return usage.ru_utime + usage.ru_stime, wall, output
+
+
+def spread(values: list[float], unit: float = 1000.0, suffix: str = " ms") -> str:
+    return (f"median {statistics.median(values) * unit:7.1f}{suffix} "
+            f"(min {min(values) * unit:.1f}, max {max(values) * unit:.1f})")
+
+
+def side_by_side(script: Path, path: Path, repeat: int, peer: bool) -> None:
+    ours = [str(script), "standings", str(path), "--json", "--tiebreaks", ",".join(CHAIN)]
+    theirs = [str(script.with_name("python")), str(PEER), str(path), ",".join(CHAIN)]
+    run(ours)
+    if peer:
+        run(theirs)
+    results: dict[str, list[tuple[float, float]]] = {"tiebreak": [], "tiebreak-core": []}
+    same = None
+    for _ in range(repeat):  # A B A B ...: a drifting machine moves both alike
+        cpu, wall, output = run(ours)
+        results["tiebreak"].append((cpu, wall))
+        if peer:
+            peer_cpu, peer_wall, peer_output = run(theirs)
+            results["tiebreak-core"].append((peer_cpu, peer_wall))
+            same = ([row["id"] for row in json.loads(output)["standings"]]
+                    == [row["id"] for row in json.loads(peer_output)["standings"]])
+    print(f"  {path.name}:")
+    for name, timings in results.items():
+        if timings:
+            cpus, walls = [cpu for cpu, _ in timings], [wall for _, wall in timings]
+            print(f"    {name:13} CPU {spread(cpus)}   wall {spread(walls)}")
+    if peer:
+        pairs = list(zip(results["tiebreak"], results["tiebreak-core"], strict=True))
+        cpu_ratio = statistics.median(theirs_[0] / ours_[0] for ours_, theirs_ in pairs)
+        wall_ratio = statistics.median(theirs_[1] / ours_[1] for ours_, theirs_ in pairs)
+        verdict = "ok" if cpu_ratio >= 5 and wall_ratio >= 5 else "UNDER TARGET"
+        print(f"    tiebreak-core / tiebreak, pair by pair: CPU {cpu_ratio:.1f}x, wall {wall_ratio:.1f}x "
+              f"(target 5x: {verdict}); same order of players: {'yes' if same else 'NO'}")
+
+
+def in_process(text: str, repeat: int) -> tuple[float, int]:
+    """(best CPU seconds, standings rows) of the columnar path on ``text``, parsing included."""
+    best = float("inf")
+    rows = 0
     for _ in range(repeat):
-        start = time.perf_counter()
-        compute_standings(tournament, rules)
-        timings.append(time.perf_counter() - start)
-    return timings
+        gc.collect()
+        start = time.process_time()
+        data = crosstable_standings(read_trf(text, "benchmark.trf"), CHAIN)
+        best = min(best, time.process_time() - start)
+        rows = len(data["standings"]) if data else 0
+    return best, rows
 
 
-def time_process(path: Path, repeat: int) -> list[float]:
-    command = [sys.executable, "-m", "ranking", "standings", str(path), "--json", "--tiebreaks", ",".join(CHAIN)]
-    subprocess.run(command, check=True, capture_output=True)
-    timings = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
-        timings.append(time.perf_counter() - start)
-    return timings
+def model_path(text: str) -> float:
+    gc.collect()
+    start = time.process_time()
+    final_standings(parse_trf(text, "benchmark.trf"), Rules(tiebreaks=CHAIN))
+    return time.process_time() - start
 
 
-def describe(timings: list[float]) -> str:
-    return f"median {statistics.median(timings) * 1000:7.1f} ms, best {min(timings) * 1000:7.1f} ms"
+def memory(text: str) -> tuple[float, float]:
+    """(MiB of the tournament model of ``text``, peak MiB of the columnar path on it)."""
+    gc.collect()
+    tracemalloc.start()
+    model = parse_trf(text, "benchmark.trf")
+    size = tracemalloc.get_traced_memory()[0]
+    del model
+    gc.collect()
+    tracemalloc.stop()
+    tracemalloc.start()
+    crosstable_standings(read_trf(text, "benchmark.trf"), CHAIN)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return size / 2**20, peak / 2**20
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=11, help="runs of each command (default 11)")
+    parser.add_argument("--skip-in-process", action="store_true", help="only the whole-process comparison")
     args = parser.parse_args()
-    print(f"chain: {', '.join(CHAIN)}")
-    for players, rounds, target in ((1000, 11, 0.050), (10000, 13, 1.0)):
-        tournament = generate_swiss(players, rounds)
-        timings = time_in_process(tournament, args.repeat if players < 5000 else max(3, args.repeat // 2))
-        verdict = "ok" if statistics.median(timings) < target else "OVER TARGET"
-        print(f"in-process {players:>6} x {rounds:<2} ({len(tournament.games):>6} games): {describe(timings)}"
-              f"  target {target * 1000:.0f} ms: {verdict}")
+    peer = importlib.util.find_spec("tiebreak_core") is not None
+    print(f"chain: {', '.join(CHAIN)}; {load()}")
+    print(f"python {sys.version.split()[0]} ({sysconfig.get_platform()})")
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "swiss-1000x11.trf"
-        path.write_text(write_trf(generate_swiss(1000, 11)), encoding="utf-8")
-        timings = time_process(path, args.repeat)
-        verdict = "ok" if statistics.median(timings) < 0.4 else "OVER TARGET"
-        print(f"process    `tiebreak standings --json` 1000 x 11: {describe(timings)}  target 400 ms: {verdict}")
-    print("cost per game (in-process, 11 rounds):")
+        base = Path(folder)
+        tournament = generate_swiss(1000, 11)
+        trf, toml = base / "swiss-1000x11.trf", base / "swiss-1000x11.toml"
+        trf.write_text(write_trf(tournament), encoding="utf-8")
+        toml.write_text(write_tournament_toml(tournament), encoding="utf-8")
+        script = plain_install(base / "venv")
+        print(f"whole process, {args.repeat} runs each, plain install in a new virtual environment"
+              + ("" if peer else " (tiebreak-core is not installed: `pip install tiebreak-core` to compare)"))
+        for path in (trf, toml):
+            side_by_side(script, path, args.repeat, peer)
+    print(load())
+    if args.skip_in_process:
+        return 0
+    print("in-process, parsing included (columnar path; the model's path for comparison):")
+    for players, rounds in ((1000, 11), (9999, 13)):
+        tournament = generate_swiss(players, rounds)
+        text = write_trf(tournament)
+        cpu, rows = in_process(text, 5)
+        model_cpu = model_path(text)
+        model_mib, peak_mib = memory(text)
+        target = "  target 0.4 s: " + ("ok" if cpu < 0.4 else "OVER TARGET") if players > 5000 else ""
+        print(f"  {players:>5} x {rounds:<2} ({len(tournament.games):>6} games, {rows} rows): CPU {cpu * 1000:6.1f} ms"
+              f" (model's path {model_cpu * 1000:6.1f} ms){target}")
+        print(f"  {'':13}memory: model {model_mib:5.1f} MiB, columnar peak {peak_mib:5.1f} MiB "
+              f"({peak_mib / model_mib:.2f}x the model; target under 2x)")
+    print("cost per game (in-process, columnar path, 11 rounds):")
     for players in (1000, 2000, 4000, 8000):
         tournament = generate_swiss(players, 11)
-        median = statistics.median(time_in_process(tournament, 3))
-        print(f"  {players:>5} players, {len(tournament.games):>6} games: {median * 1000:7.1f} ms,"
-              f" {median / len(tournament.games) * 1e6:5.2f} us per game")
+        cpu, _ = in_process(write_trf(tournament), 3)
+        print(f"  {players:>5} players, {len(tournament.games):>6} games: {cpu * 1000:7.1f} ms,"
+              f" {cpu / len(tournament.games) * 1e6:5.2f} us per game")
+    print(load())
     return 0
 
 

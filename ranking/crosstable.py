@@ -31,10 +31,7 @@ import re
 
 from ranking.errors import InputError
 from ranking.trf_fields import (
-    FIDE_ID,
     LINE_BREAK,
-    MAX_ID,
-    NUMBER,
     parse_162,
     parse_rounds,
     parse_xxs,
@@ -191,10 +188,35 @@ _SEXES = frozenset(" abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _NO_OPPONENT = ("    ", "   0", "  00", " 000", "0000")
 
 
-def _digits(field: str) -> bool:
-    """A TRF number field as ``ranking.trf`` accepts it: blank, or ASCII digits once stripped."""
-    value = field.strip()
-    return not value or (value.isascii() and value.isdigit())
+def _right_aligned(width: int, blank: bool, item: str = "[0-9]", least: int = 1) -> str:
+    """A regular expression for a field of ``width`` columns holding ``item`` characters
+    right-aligned (at least ``least`` of them), or blank."""
+    forms = [" " * (width - length) + f"{item}{{{length}}}" for length in range(least, width + 1)]
+    return "(?:" + "|".join(forms + ([" " * width] if blank else [])) + ")"
+
+
+#: The fields of columns 1-91 of a ``001`` line that ``ranking.trf._parse_player`` checks, as
+#: Tiebreak, Swiss-Manager and Vega write them (right-aligned numbers, letters or blank): one
+#: pattern for the whole column of every line at once.  Other layouts ``ranking.trf`` may accept
+#: are read by it.
+_HEAD_FIELDS = {"start": (5, 8), "rating": (49, 52), "federation": (54, 56), "fide_id": (58, 68),
+                "points": (81, 84), "rank": (86, 89)}
+_POINTS = "|".join(
+    " " * (4 - len(form)) + "".join("[0-9]" if char == "9" else re.escape(char) for char in form)
+    for form in ("9", "99", "999", "9999", "-9", "-99", "-999", "9.9", "99.9", "9.99", "-9.9"))
+_HEAD_PATTERNS = {
+    "start": re.compile(f"{_right_aligned(4, False)}*"),
+    "rating": re.compile(f"{_right_aligned(4, True)}*"),
+    "federation": re.compile("(?:[A-Za-z]{3}|   )*"),
+    "fide_id": re.compile(f"{_right_aligned(11, True)}*"),
+    "points": re.compile(f"(?:{_POINTS}|    )*"),
+    "rank": re.compile(f"{_right_aligned(4, True)}*"),
+}
+
+
+def _column(heads: str, first: int, last: int) -> list[str]:
+    """Columns ``first``..``last`` (1-based) of every line of ``heads`` (91 columns a line)."""
+    return list(map("".join, zip(*(heads[column - 1::91] for column in range(first, last + 1)), strict=True)))
 
 
 def _read_players(lines: list[str], declared: int):
@@ -206,31 +228,31 @@ def _read_players(lines: list[str], declared: int):
 
     The round blocks are read by columns (a slice per column of the blocks), so a line costs a
     few string operations, whatever its number of rounds."""
-    heads = []
-    for line in lines:
-        head = line[:91].ljust(91)
-        start = head[4:8].strip()
-        if not (start.isascii() and start.isdigit()) or not 1 <= int(start) <= MAX_ID or head[8] != " ":
-            return None
-        if head[9] not in _SEXES or not _digits(head[48:52]) or not _digits(head[85:89]) or head[89:91] != "  ":
-            return None
-        federation = head[53:56].strip()
-        fide_id = head[57:68].strip()
-        points = head[80:84].strip()
-        if (federation and not federation.isalpha()) or (fide_id and not FIDE_ID.fullmatch(fide_id)) or (
-                points and not NUMBER.fullmatch(points)):
-            return None
-        rating = head[48:52].strip()
-        heads.append((int(start), head[14:47].strip(), int(rating) if rating else 0, federation, line[91:]))
-    heads.sort(key=lambda head: head[0])
-    ids = [head[0] for head in heads]
-    if len(set(ids)) != len(ids):
+    count = len(lines)
+    heads = "".join([line[:91].ljust(91) for line in lines])  # columns 1-91 of every line, line after line
+    fields = {name: _column(heads, first, last) for name, (first, last) in _HEAD_FIELDS.items()}
+    if not all(pattern.fullmatch("".join(fields[name])) for name, pattern in _HEAD_PATTERNS.items()):
+        return None  # a field laid out otherwise: ranking.trf checks it (and may refuse it)
+    if heads[8::91] != " " * count or heads[89::91] != " " * count or heads[90::91] != " " * count:
+        return None  # columns 9, 90 and 91 are blank
+    if not _SEXES.issuperset(heads[9::91]):
         return None
+    numbers = list(map(int, fields["start"]))
+    if 0 in numbers:
+        return None
+    ratings = [int(field) if field != "    " else 0 for field in fields["rating"]]
+    order = sorted(range(count), key=numbers.__getitem__)
+    ids = [numbers[line] for line in order]
+    if len(set(ids)) != count:
+        return None  # a start number used twice
+    names = [heads[91 * line + 14:91 * line + 47].strip() for line in order]
+    ratings = [ratings[line] for line in order]
+    federations = [fields["federation"][line].strip() for line in order]
+    parts = [lines[line][91:] for line in order]
     opponent_of = {f"{pid:>4}": number for number, pid in enumerate(ids)}
     opponent_of.update(dict.fromkeys(_NO_OPPONENT, -1))
-    count = len(heads)
-    width = max((len(head[4]) + 9) // 10 for head in heads)  # round blocks in the longest line
-    text = "".join([head[4].ljust(10 * width) for head in heads])  # every line's blocks, row after row
+    width = max((len(part) + 9) // 10 for part in parts)  # round blocks in the longest line
+    text = "".join([part.ljust(10 * width) for part in parts])  # every line's blocks, row after row
     cells = count * width
     if text[4::10].strip(" ") or text[6::10].strip(" ") or text[8::10].strip(" ") or text[9::10].strip(" "):
         return None
@@ -287,8 +309,7 @@ def _read_players(lines: list[str], declared: int):
         results = [(row + "Z" * missing)[:rounds] for row in results]
         colours = [(row + "-" * missing)[:rounds] for row in colours]
         opponents = [(row + [-1] * missing)[:rounds] for row in opponents]
-    return (ids, [head[1] for head in heads], [head[2] for head in heads], [head[3] for head in heads],
-            results, colours, opponents, rounds, last_bye)
+    return ids, names, ratings, federations, results, colours, opponents, rounds, last_bye
 
 
 #: What a bye's cell pairs with in ``_mirrored`` (the opponent "-1" reads the sentinel).
@@ -302,12 +323,20 @@ def _mirrored(flat: list[int], letters: list[str], shades: str, width: int) -> b
     (``ranking.trf._game``), checked a round at a time on whole columns of the cells (row after
     row, ``width`` a row)."""
     players = range(len(flat) // width)
+    everyone = list(players)
     for number in range(width):
         column = flat[number::width]
         if any(map(int.__eq__, column, players)):
             return False  # a player paired with themselves
-        lookup = [*column, -1].__getitem__  # -1 (no opponent) reads the sentinel at the end
-        if list(map(lookup, column)) != [me if other >= 0 else -1 for me, other in enumerate(column)]:
+        expected = everyone.copy()  # each player's opponent's opponent: the player, -1 for a bye
+        place = -1
+        try:
+            while True:
+                place = column.index(-1, place + 1)
+                expected[place] = -1
+        except ValueError:
+            pass
+        if list(map([*column, -1].__getitem__, column)) != expected:  # -1 reads the sentinel at the end
             return False
         results = letters[number::width]
         opposite = [*results, _SENTINEL].__getitem__

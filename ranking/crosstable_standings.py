@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 import re
-from itertools import accumulate
 from operator import mul
 
 from ranking.ordering import (
@@ -324,13 +323,18 @@ class _Sheet:
         return result
 
     def progressive(self, cut: int) -> list[Any]:
-        """PS (C.07 7.5): the sum of the running scores, the first ``cut`` left out."""
-        return [sum(list(accumulate(row, initial=0.0))[1 + cut:]) for row in self.points]
+        """PS (C.07 7.5): the sum of the running scores, the first ``cut`` left out: each round's
+        points count once for each running score from that round (or the first kept) on.  The
+        points are quarters (``_quarters``), so this is the sum of the running scores exactly."""
+        last = self.last
+        weights = [last - max(number, cut) for number in range(last)]
+        return [sum(map(mul, row, weights)) if cut < last else 0 for row in self.points]
 
     def wins(self) -> list[Any]:
         """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
-        won = [letter for letter, outcome in self.outcome_of.items() if outcome == 2 and letter != " "]
-        return [sum([letters.count(letter) for letter in won]) for letters in self.letters]
+        others = "".join(letter for letter, outcome in self.outcome_of.items() if outcome != 2 or letter == " ")
+        only_wins = str.maketrans("", "", others)
+        return [len(letters.translate(only_wins)) for letters in self.letters]
 
     def own_results(self, won: bool, black: bool) -> list[Any]:
         """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover);
