@@ -32,11 +32,11 @@ import re
 from ranking.errors import InputError
 from ranking.trf_fields import (
     LINE_BREAK,
+    chain_record,
     parse_162,
     parse_rounds,
     parse_xxs,
     scoring_fields,
-    split_codes,
     system_named,
     system_scheduled,
 )
@@ -140,9 +140,7 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
                 scoring_values.update((parse_xxs if tag == "XXS" else parse_162)(line[4:], number, source))
                 scoring_line = number
             elif tag in ("202", "212"):
-                codes = split_codes(line[4:])
-                if tag == "212" and codes and codes[0].upper() == "PTS":
-                    codes = codes[1:]
+                codes, _ = chain_record(tag, line[4:])  # a primary score matters to team files only
                 if codes:
                     chains[tag] = codes
             elif tag in ("092", "192"):

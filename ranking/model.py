@@ -218,6 +218,7 @@ class TeamByeKind(enum.StrEnum):
     """An unplayed round of a team (FIDE C.07 16.1-16.2; TRF-2026 record 320/240)."""
 
     PAB = "PAB"  # pairing-allocated bye (16.2.1)
+    FPB = "FPB"  # full-point bye (16.2.1; TRF-2026 240 F)
     HPB = "HPB"  # requested half-point bye
     ZPB = "ZPB"  # requested zero-point bye, absence, or after withdrawal
     FORFEIT_WIN = "+F"  # a forfeit win whose scheduled opponent is not recorded
@@ -293,6 +294,8 @@ class Tournament:
     team_rules: str = ""  # a team preset (ranking.presets.TEAM_PRESETS); "" = fide-team or cxa-team
     team_tiebreaks: tuple[str, ...] = ()  # replaces the team preset's chain
     team_match_points: tuple[float, float, float] | None = None  # TRF-2026 362: won, drawn, lost match
+    team_pab: tuple[float, float] | None = None  # TRF-2026 320: a team PAB's match and game points
+    team_primary: str = ""  # "MP" or "GP" ranks the teams first (TRF-2026 212 PTS:MP, PTS:GP); "": the preset's
 
     def player(self, player_id: int) -> Player:
         for player in self.players:

@@ -290,8 +290,8 @@ class Rules:
 class TeamScoring:
     """Match points 2/1/0 by default (CXA 13.2, FIDE), board games scored by ``game``.
 
-    Unplayed matches score (MP, GP); when not given: a pairing-allocated bye and a forfeit win
-    count as a won match with every board won, a half-point bye as a drawn match with every
+    Unplayed matches score (MP, GP); when not given: a pairing-allocated or full-point bye and a
+    forfeit win count as a won match with every board won, a half-point bye as a drawn match with every
     board drawn, a zero-point bye and a forfeit loss as a lost match with nothing
     (RULES.md 1; FIDE C.07 12: "PAB counts as a win on every board").
     """
@@ -302,6 +302,7 @@ class TeamScoring:
     game: Scoring = CHESS
     boards: int = 4
     pab: tuple[float, float] | None = None
+    fpb: tuple[float, float] | None = None
     hpb: tuple[float, float] | None = None
     zpb: tuple[float, float] | None = None
     forfeit_win: tuple[float, float] | None = None
@@ -312,6 +313,7 @@ class TeamScoring:
         boards, game = self.boards, self.game
         table = {
             Kind.PAIRING_BYE: (self.pab, (self.match_win, boards * game.pairing_bye_points)),
+            Kind.FULL_BYE: (self.fpb, (self.match_win, boards * game.full_bye_points)),
             Kind.HALF_BYE: (self.hpb, (self.match_draw, boards * game.half_bye_points)),
             Kind.ZERO_BYE: (self.zpb, (self.match_loss, boards * game.zero_bye)),
             Kind.FORFEIT_WIN: (self.forfeit_win, (self.match_win, boards * game.forfeit_win_points)),

@@ -40,7 +40,8 @@ class TeamRecord(NamedTuple):
         return self.mp if which == "MP" else self.gp
 
 
-_BYE_KINDS = {TeamByeKind.PAB: Kind.PAIRING_BYE, TeamByeKind.HPB: Kind.HALF_BYE, TeamByeKind.ZPB: Kind.ZERO_BYE,
+_BYE_KINDS = {TeamByeKind.PAB: Kind.PAIRING_BYE, TeamByeKind.FPB: Kind.FULL_BYE, TeamByeKind.HPB: Kind.HALF_BYE,
+              TeamByeKind.ZPB: Kind.ZERO_BYE,
               TeamByeKind.FORFEIT_WIN: Kind.FORFEIT_WIN, TeamByeKind.FORFEIT_LOSS: Kind.FORFEIT_LOSS}
 
 

@@ -192,7 +192,7 @@ def _event_board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[in
     (15.2-15.3).  None when a match of the group's teams is known only by its totals: its boards
     are missing, so no board tie-break can be computed."""
     game, boards = sheet.scoring.game, sheet.scoring.boards
-    every_board = {Kind.PAIRING_BYE: game.win, Kind.HALF_BYE: game.half_bye_points,
+    every_board = {Kind.PAIRING_BYE: game.win, Kind.FULL_BYE: game.win, Kind.HALF_BYE: game.half_bye_points,
                    Kind.ZERO_BYE: game.zero_bye, Kind.FORFEIT_WIN: game.forfeit_win_points,
                    Kind.FORFEIT_LOSS: game.forfeit_loss_points}
     totals: dict[int, dict[int, float]] = {}

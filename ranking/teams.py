@@ -18,6 +18,7 @@ from ranking.model import Game, Team, TeamEvent, TeamMatch, Tournament
 from ranking.ordering import runs_of_equal
 from ranking.presets import get_team_preset, team_preset_name
 from ranking.registry import rank_by_chain
+from ranking.rules import Edition
 from ranking.team_sheet import TeamSheet
 from ranking.team_tiebreaks import TEAM_REGISTRY
 
@@ -86,11 +87,14 @@ def team_standings(event: TeamEvent, codes: tuple[str, ...] | list[str] | None =
     return TeamStandings(event, sheet.rounds, primary, chain, tuple(rows))
 
 
-def team_event_of(tournament: Tournament) -> TeamEvent:
+def team_event_of(tournament: Tournament, edition: Edition | None = None) -> TeamEvent:
     """The team event a tournament file describes: its teams, and a match for every pair of
     teams whose members met in a round (boards in board order), plus the matches given by
     totals or as forfeits and the team byes.  The team preset is ``team_rules`` (default
-    ``cxa-team`` for xiangqi, ``fide-team`` for chess); ``team_tiebreaks`` replaces its chain."""
+    ``cxa-team`` for xiangqi, ``fide-team`` for chess); ``team_tiebreaks`` replaces its chain and
+    ``team_primary`` its primary score (TRF-2026 ``212``); ``team_match_points`` and ``team_pab``
+    replace its match points and its PAB's (TRF-2026 ``362``, ``320``).  ``edition`` (the
+    command line's ``--fide-edition``) sets the C.07 edition of the team tie-breaks."""
     if not tournament.teams:
         raise InputError("the tournament has no teams: add [[teams]] with id, name and roster")
     preset = get_team_preset(team_preset_name(tournament))
@@ -117,9 +121,15 @@ def team_event_of(tournament: Tournament) -> TeamEvent:
     if tournament.team_match_points is not None:  # TRF-2026 362: the event's own match points
         win, draw, loss = tournament.team_match_points
         scoring = replace(scoring, match_win=win, match_draw=draw, match_loss=loss)
+    if tournament.team_pab is not None:  # TRF-2026 320: what the event's PAB is worth
+        scoring = replace(scoring, pab=tournament.team_pab)
     rules = preset.rules
     if tournament.team_tiebreaks:
         rules = replace(rules, tiebreaks=tuple(tournament.team_tiebreaks))
+    if tournament.team_primary:
+        rules = replace(rules, primary=tournament.team_primary)
+    if edition is not None:
+        rules = replace(rules, options=replace(rules.options, fide_edition=edition))
     rules = replace(rules, round_robin=tournament.system.is_round_robin)
     return TeamEvent(tournament.name, tournament.teams, tournament.rounds, tuple(matches),
                      tuple(tournament.team_byes), scoring, rules, tournament.players)

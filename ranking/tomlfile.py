@@ -78,6 +78,9 @@ _TOURNAMENT_KEYS = (
     "playoff",
     "team_rules",
     "team_tiebreaks",
+    "team_primary",
+    "team_match_points",
+    "team_pab",
 )
 _PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
 _GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
@@ -346,6 +349,14 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
             raise r.fail(f"[tournament]: team_rules: {error.message}", at("team_rules")) from None
     team_tiebreaks = tuple(_get(r, info, "team_tiebreaks", list, "[tournament]", at,
                                 expected='an array of team codes such as ["GP", "EDE"]') or ())
+    team_primary = _str(r, info, "team_primary", "[tournament]", at)
+    if team_primary not in ("", "MP", "GP"):
+        raise r.fail(f'[tournament]: team_primary = {_show(team_primary)}: expected "MP" or "GP"', at("team_primary"))
+    team_pab = _numbers(r, info, "team_pab", 2, at, "[match points, game points] such as [2, 4]")
+    team_match_points = _numbers(r, info, "team_match_points", 3, at, "[win, draw, loss] such as [2, 1, 0]")
+    if team_match_points is not None and not team_match_points[0] > team_match_points[1] >= team_match_points[2]:
+        raise r.fail("[tournament]: team_match_points: a won match must score more than a drawn one, a drawn one "
+                     "at least a lost one", at("team_match_points"))
 
     used = max([g.round for g in games] + [b.round for b in byes], default=0)
     if "rounds" in info:
@@ -390,13 +401,28 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         team_byes=team_byes,
         team_rules=team_rules,
         team_tiebreaks=team_tiebreaks,
-        team_match_points=_team_match_points(r, records, at),
+        team_match_points=team_match_points or _team_match_points(r, records, at),
+        team_pab=team_pab,
+        team_primary=team_primary,
     )
+
+
+def _numbers(r: _Reader, info: Mapping[str, Any], key: str, count: int, at: Callable[[str | None], int | None],
+             expected: str) -> tuple[float, ...] | None:
+    """``key``: an array of ``count`` finite numbers, or None when absent."""
+    value = _get(r, info, key, list, "[tournament]", at, expected=expected)
+    if value is None:
+        return None
+    if len(value) != count or not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                                      for v in value):
+        raise r.fail(f"[tournament]: {key} = {_show(value)}: expected {expected}", at(key))
+    return tuple(float(v) for v in value)
 
 
 def _team_match_points(r: _Reader, records: list[tuple[str, str]],
                        at: Callable[[str | None], int | None]) -> tuple[float, float, float] | None:
-    """A kept TRF-2026 ``362`` record (team match points) means what it means in a TRF."""
+    """A TRF-2026 ``362`` record kept by an earlier version (before ``team_match_points``) means
+    what it means in a TRF."""
     text = next((rest for tag, rest in records if tag == TEAM_SCORING), None)
     if text is None:
         return None
@@ -788,6 +814,12 @@ def write_tournament_toml(t: Tournament) -> str:
         info["team_rules"] = t.team_rules
     if t.team_tiebreaks:
         info["team_tiebreaks"] = list(t.team_tiebreaks)
+    if t.team_primary:
+        info["team_primary"] = t.team_primary
+    if t.team_match_points is not None:
+        info["team_match_points"] = [_num(value) for value in t.team_match_points]
+    if t.team_pab is not None:
+        info["team_pab"] = [_num(value) for value in t.team_pab]
     if records:
         info["records"] = [[tag, rest] for tag, rest in records]
     sections = {

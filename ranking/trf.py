@@ -51,11 +51,11 @@ from ranking.trf_fields import (
     LINE_BREAK,
     MAX_ID,
     NUMBER,
+    chain_record,
     parse_162,
     parse_rounds,
     parse_xxs,
     scoring_fields,
-    split_codes,
     system_named,
     system_scheduled,
 )
@@ -75,6 +75,7 @@ TEAM_PAB = "320"
 TEAM_FORFEIT = "330"
 TEAM_ORDER = "300"
 TEAM_SCORING = "362"
+BYES26 = "240"
 TEAM_FORFEITS = ("+-", "-+", "--")
 _MAX_TEAM = 999
 
@@ -236,12 +237,14 @@ class _Reading:
     records: list[tuple[str, str]] = field(default_factory=list)
     declared_rounds: tuple[int, int] | None = None  # (rounds, line)
     scoring_values: dict[str, tuple[float, int]] = field(default_factory=dict)
-    chains: dict[str, tuple[tuple[str, ...], int]] = field(default_factory=dict)
+    chains: dict[str, tuple[tuple[str, ...], int, str]] = field(default_factory=dict)  # (codes, line, primary)
     system_texts: dict[str, str] = field(default_factory=dict)
     teams16: list[_TeamLine] = field(default_factory=list)
     teams26: list[_TeamLine] = field(default_factory=list)
     team_match_points: tuple[float, float, float] | None = None
-    pab_lines: list[tuple[list[tuple[int, int]], int]] = field(default_factory=list)  # ([(round, team)], line)
+    pab_lines: list[tuple[tuple[float, float], list[tuple[int, int]], int]] = field(
+        default_factory=list)  # ((MP, GP), [(round, team)], line)
+    bye_lines: list[tuple[str, int]] = field(default_factory=list)  # 240 records: (text, line)
     forfeit_lines: list[tuple[TeamMatch, int]] = field(default_factory=list)
     order_lines: list[_BoardOrder] = field(default_factory=list)
 
@@ -252,11 +255,12 @@ class _Reading:
         if not self.players:
             raise InputError("no player records (001 lines): expected at least one player", source=self.source)
         rounds = self._rounds()
-        teams, team_matches, team_byes, rounds = self._team_records(rounds)
+        teams, team_matches, team_byes, team_pab, rounds = self._team_records(rounds)
         games, byes = _pair_up(self.players, self.source)
         if teams:
             games = _order_boards(games, teams, self.order_lines, self.source)
         players = tuple(self.players[pid].player for pid in sorted(self.players))
+        chain, team_chain, team_primary = self._chains(bool(teams))
         return Tournament(
             name=self.name or "",
             players=players,
@@ -265,12 +269,15 @@ class _Reading:
             byes=byes,
             system=self._system(players, games),
             game=GameKind.CHESS,
-            rules=self._rules(),
+            rules=self._rules(chain),
             records=tuple(self.records),
             teams=teams,
             team_matches=tuple(team_matches),
             team_byes=tuple(sorted(team_byes, key=lambda b: (b.round, b.team))),
+            team_tiebreaks=team_chain,
             team_match_points=self.team_match_points,
+            team_pab=team_pab,
+            team_primary=team_primary,
         )
 
     def _rounds(self) -> int:
@@ -286,24 +293,44 @@ class _Reading:
                             f"{rounds_line} says the tournament has {rounds} rounds", late.line)
         return rounds
 
-    def _team_records(self, rounds: int) -> tuple[tuple[Team, ...], list[TeamMatch], list[TeamBye], int]:
-        """Teams (``310`` wins over ``013``, whose lines then stay records), team byes
-        (``320``) and forfeited matches (``330``); ``300`` checked against the teams."""
+    def _team_records(self, rounds: int) -> tuple[tuple[Team, ...], list[TeamMatch], list[TeamBye],
+                                                  tuple[float, float] | None, int]:
+        """Teams (``310`` wins over ``013``, whose lines then stay records), team byes (``320``
+        PABs, worth the match and game points the ``320`` records give, and the ``240`` full-,
+        half- and zero-point byes of a team file) and forfeited matches (``330``); ``300``
+        checked against the teams."""
         if self.teams26:
             team_lines = self.teams26
         else:
             team_lines = self.teams16
             self.records = [(tag, rest) for tag, rest in self.records if tag != TEAM16]
         teams = _check_teams(team_lines, self.players, self.source)
+        if teams:  # a team file's 240 records are team byes, read into team_byes
+            self.records = [(tag, rest) for tag, rest in self.records if tag != BYES26]
         team_ids = {team.id for team in teams}
         team_byes: list[TeamBye] = []
         team_matches: list[TeamMatch] = []
         last_team_round = 0
-        for pabs, line_number in self.pab_lines:
+        team_pab: tuple[float, float] | None = None
+        bye_lines: dict[tuple[int, int], int] = {}  # (round, team) -> the line giving its bye
+        for values, pabs, line_number in self.pab_lines:
+            if team_pab is not None and values != team_pab:
+                first = next(line for given, _, line in self.pab_lines if given == team_pab)
+                raise self.fail(f"320: a PAB worth {values[0]:g} MP and {values[1]:g} GP, but line {first} gives "
+                                f"{team_pab[0]:g} MP and {team_pab[1]:g} GP", line_number)
+            team_pab = values
             for rnd, team_id in pabs:
                 _known_team(team_id, team_ids, TEAM_PAB, line_number, self.source)
+                self._one_bye(bye_lines, rnd, team_id, TEAM_PAB, line_number)
                 team_byes.append(TeamBye(rnd, team_id, TeamByeKind.PAB))
                 last_team_round = max(last_team_round, rnd)
+        for text, line_number in self.bye_lines if teams else ():
+            kind, rnd, listed = _parse_240(text, line_number, self.source)
+            for team_id in listed:
+                _known_team(team_id, team_ids, BYES26, line_number, self.source)
+                self._one_bye(bye_lines, rnd, team_id, BYES26, line_number)
+                team_byes.append(TeamBye(rnd, team_id, kind))
+            last_team_round = max(last_team_round, rnd)
         for match, line_number in self.forfeit_lines:
             for team_id in (match.first, match.second):
                 _known_team(team_id, team_ids, TEAM_FORFEIT, line_number, self.source)
@@ -317,11 +344,39 @@ class _Reading:
             last_team_round = max(last_team_round, order.round)
         if last_team_round > rounds:
             if self.declared_rounds is not None:
-                lines = [ln for _, ln in [*self.pab_lines, *self.forfeit_lines]] + [o.line for o in self.order_lines]
+                lines = ([ln for *_, ln in self.pab_lines] + [ln for _, ln in self.forfeit_lines]
+                         + [ln for _, ln in self.bye_lines] + [o.line for o in self.order_lines])
                 raise self.fail(f"a team record names round {last_team_round}, but line {self.declared_rounds[1]} "
                                 f"says the tournament has {rounds} rounds", max(lines))
             rounds = last_team_round
-        return teams, team_matches, team_byes, rounds
+        return teams, team_matches, team_byes, team_pab, rounds
+
+    def _one_bye(self, given: dict[tuple[int, int], int], rnd: int, team: int, tag: str, line: int) -> None:
+        """A team has one bye a round (TRF-2026 320, 240)."""
+        if (rnd, team) in given:
+            raise self.fail(f"{tag}: team {team} already has a bye in round {rnd} (line {given[(rnd, team)]})", line)
+        given[(rnd, team)] = line
+
+    def _chains(self, teams: bool) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+        """The individual chain, the team chain and the team primary score of ``212``/``202``.
+
+        Without teams: the chain of ``212``, else of ``202``.  In a team file a record is the
+        team chain when its ``212`` starts with ``PTS:MP`` or ``PTS:GP`` (ranked by match or game
+        points first), or when its codes are team codes and not all individual ones (``EDE``,
+        ``BH:MP``, ``MPVGP``, ...); otherwise it is the individual chain, as in any file.  So a
+        file can carry both: ``write_trf`` writes the team chain in ``212`` and the individual
+        one in ``202``."""
+        found = [self.chains[tag] for tag in CHAIN_TAGS[::-1] if tag in self.chains]  # 212 first
+        if not teams:
+            return (found[0][0] if found else ()), (), ""
+        individual: tuple[str, ...] | None = None
+        team: tuple[tuple[str, ...], str] | None = None
+        for codes, _, primary in found:
+            if team is None and (primary or _team_codes(codes)):
+                team = (codes, primary)
+            elif individual is None and not primary:
+                individual = codes
+        return individual or (), *(team or ((), ""))
 
     def _system(self, players: tuple[Player, ...], games: tuple[Game, ...]) -> System:
         """``092``, else ``192``, else what the games say (``infer_system``)."""
@@ -332,13 +387,12 @@ class _Reading:
                     return system
         return infer_system(players, games)
 
-    def _rules(self) -> Rules | None:
-        """The scoring of ``XXS``/``162`` and the chain of ``212``, else ``202``."""
-        if not (self.scoring_values or self.chains):
+    def _rules(self, chain: tuple[str, ...]) -> Rules | None:
+        """The scoring of ``XXS``/``162`` and the individual chain (``_chains``)."""
+        if not (self.scoring_values or chain):
             return None
         scoring = Scoring(**scoring_fields({k: v for k, (v, _) in self.scoring_values.items()}, self.source,
                                            max((ln for _, ln in self.scoring_values.values()), default=None)))
-        chain = self.chains.get("212", self.chains.get("202", ((), 0)))[0]
         return Rules(scoring=scoring, tiebreaks=chain)
 
 
@@ -374,11 +428,9 @@ def _read_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_chain(reading: _Reading, tag: str, line: str, number: int) -> None:
-    codes = split_codes(line[4:])
-    if tag == "212" and codes and codes[0].upper() == "PTS":
-        codes = codes[1:]
-    if codes:
-        reading.chains[tag] = (codes, number)
+    codes, primary = chain_record(tag, line[4:])
+    if codes or primary:
+        reading.chains[tag] = (codes, number, primary)
 
 
 def _read_team16(reading: _Reading, tag: str, line: str, number: int) -> None:
@@ -391,7 +443,13 @@ def _read_team26(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_team_pab(reading: _Reading, tag: str, line: str, number: int) -> None:
-    reading.pab_lines.append((_parse_320(line[4:], number, reading.source), number))
+    reading.pab_lines.append((*_parse_320(line[4:], number, reading.source), number))
+
+
+def _read_byes(reading: _Reading, tag: str, line: str, number: int) -> None:
+    """``240``: a team file's team byes (``_Reading._team_records``); kept otherwise."""
+    reading.bye_lines.append((line[4:], number))
+    _read_other(reading, tag, line, number)
 
 
 def _read_team_forfeit(reading: _Reading, tag: str, line: str, number: int) -> None:
@@ -403,9 +461,8 @@ def _read_team_order(reading: _Reading, tag: str, line: str, number: int) -> Non
 
 
 def _read_team_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
-    """``362``: read once onto the tournament; the record is kept as written."""
+    """``362``: read onto the tournament (``write_trf`` writes it from there)."""
     reading.team_match_points = team_match_points_of(line[4:], number, reading.source)
-    _read_other(reading, tag, line, number)
 
 
 def _read_other(reading: _Reading, tag: str, line: str, number: int) -> None:
@@ -431,6 +488,7 @@ _READERS: dict[str, Callable[[_Reading, str, str, int], None]] = {
     TEAM_FORFEIT: _read_team_forfeit,
     TEAM_ORDER: _read_team_order,
     TEAM_SCORING: _read_team_scoring,
+    BYES26: _read_byes,
 }
 
 
@@ -531,7 +589,7 @@ def _known_team(team_id: int, team_ids: set[int], tag: str, number: int, source:
         )
 
 
-def _parse_320(rest: str, number: int, source: str) -> list[tuple[int, int]]:
+def _parse_320(rest: str, number: int, source: str) -> tuple[tuple[float, float], list[tuple[int, int]]]:
     """TRF-2026 ``320``: PAB match points (5-8), game points (10-13), then the PAB team of
     round 1, 2, ... (15-17, 19-21, ...; ``000`` = none).  Read as blank-separated fields."""
     tokens = rest.split()
@@ -552,7 +610,48 @@ def _parse_320(rest: str, number: int, source: str) -> list[tuple[int, int]]:
             )
         if int(token):
             found.append((rnd, int(token)))
-    return found
+    return (float(tokens[0]), float(tokens[1])), found
+
+
+_240_KINDS = {"F": TeamByeKind.FPB, "H": TeamByeKind.HPB, "Z": TeamByeKind.ZPB}
+
+
+def _parse_240(rest: str, number: int, source: str) -> tuple[TeamByeKind, int, list[int]]:
+    """TRF-2026 ``240`` in a team file: the kind of bye (5: ``F`` full-point, ``H`` half-point,
+    ``Z`` zero-point), the round (7-9) and the teams that get it (11-14, 16-19, ...).  Read as
+    blank-separated fields."""
+    tokens = rest.split()
+    kind = _240_KINDS.get(tokens[0].upper()) if tokens else None
+    if (
+        kind is None
+        or len(tokens) < 3
+        or not all(_DIGITS.fullmatch(token) for token in tokens[1:])
+        or not 1 <= int(tokens[1]) <= _MAX_ID
+        or not all(1 <= int(token) <= _MAX_TEAM for token in tokens[2:])
+    ):
+        raise InputError(
+            "240: expected the kind of bye (F, H or Z), the round and the teams that get it "
+            f"(such as '240 H 003  026  047'), got {rest.strip()!r}",
+            source=source,
+            line=number,
+        )
+    return kind, int(tokens[1]), [int(token) for token in tokens[2:]]
+
+
+def _team_codes(codes: tuple[str, ...]) -> bool:
+    """Codes that name team tie-breaks (every one a team code) and not only individual ones."""
+    from ranking.team_tiebreaks import TEAM_REGISTRY  # team files with a chain only (start-up time)
+    from ranking.tiebreaks import REGISTRY  # team files with a chain only (start-up time)
+
+    def known(registry, code: str) -> bool:
+        try:
+            registry.parse(code)
+        except InputError:
+            return False
+        return True
+
+    return bool(codes) and all(known(TEAM_REGISTRY, code) for code in codes) and not all(
+        known(REGISTRY, code) for code in codes)
 
 
 def _parse_330(rest: str, number: int, source: str) -> TeamMatch:
@@ -936,21 +1035,22 @@ def write_trf(
     points: Mapping[int, float] | None = None,
     ranks: Mapping[int, int] | None = None,
 ) -> str:
-    """The tournament as TRF-16 text (FIDE C.04 Annex 2), one ``001`` line per player.
+    """The tournament as TRF text (FIDE C.04 Annex 2; TRF-2026 for teams), one ``001`` line
+    per player.
 
     Order: ``012`` name, the kept records in order (records whose tag is not 3 characters,
     such as a TOML slug, are left out), ``XXR`` rounds, ``XXS`` when the scoring is not
     chess 1/½/0, ``212 PTS,...`` when the rules have a tie-break chain, ``092`` when the
-    system is a round robin (or would not be inferred) and no ``092`` is kept, then the
-    players by starting number with the points and rank columns filled from ``points`` and
-    ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
-    round with results, are written as zero-point byes.  Teams follow the players
-    (``_team_lines``): ``013`` when numbered 1..n (else ``310``), ``320`` for team PABs (with
-    the preset's PAB MP/GP), ``330`` for forfeited team matches, ``300`` for a team whose
-    players in a match, by board, are not in roster order.  TRF has no board numbers (only
-    the order within a team match), fouls, clubs, game kind, team preset, team matches given
-    by totals, or team byes other than PAB: those are lost.  Raises InputError when a value does not fit its columns
-    or a player has two entries in one round.
+    system is a round robin (or would not be inferred) and no ``092`` is kept, ``362`` (in the
+    columns of ``162``) when the team match points are the event's own, then the players by
+    starting number with the points and rank columns filled from ``points`` and ``ranks`` when
+    given.  A withdrawn player's rounds after the withdrawal, up to the last round with results,
+    are written as zero-point byes.  A team chain (or a team primary score) is written as
+    ``212 PTS:MP,...`` (``PTS:GP`` for an event ranked by game points first), the individual
+    chain then as ``202``.  Teams follow the players (``_team_lines``).  TRF has no board
+    numbers (only the order within a team match), fouls, clubs, game kind, team preset, team
+    matches given by totals, or team forfeits without their opponent: those are lost.  Raises
+    InputError when a value does not fit its columns or a player has two entries in one round.
     """
     t = tournament
     if _LINE_BREAK.search(t.name):
@@ -961,6 +1061,8 @@ def write_trf(
     for tag, rest in t.records:
         if len(tag) != 3 or any(ch.isspace() for ch in tag) or tag in _REGENERATED or tag.startswith("###"):
             continue  # not a TRF record (e.g. a TOML slug), or written from the model below
+        if tag == BYES26 and t.teams:
+            continue  # a team file's 240 records are its team byes, written from them below
         if _LINE_BREAK.search(rest):
             raise InputError(f"record {tag} contains a line break: TRF holds one line per record")
         kept.append((tag, rest))
@@ -972,37 +1074,71 @@ def write_trf(
     lines += [f"{tag} {rest}".rstrip() for tag, rest in kept]
     if t.rounds:
         lines.append(f"XXR {t.rounds}")
-    if t.rules is not None:
-        if t.rules.scoring != CHESS:
-            lines.append(_xxs(t.rules.scoring))
-        if t.rules.tiebreaks:
-            if any("," in code or not code.strip() or _LINE_BREAK.search(code) for code in t.rules.tiebreaks):
-                raise InputError(
-                    "a tie-break code is blank or contains a comma or a line break: it cannot be written to 212"
-                )
-            lines.append("212 " + ",".join(("PTS", *(code.strip() for code in t.rules.tiebreaks))))
+    if t.rules is not None and t.rules.scoring != CHESS:
+        lines.append(_xxs(t.rules.scoring))
+    chain = t.rules.tiebreaks if t.rules is not None else ()
+    team_chain = bool(t.teams) and bool(t.team_tiebreaks or t.team_primary)
+    if team_chain:
+        lines.append("212 " + ",".join((f"PTS:{t.team_primary or 'MP'}", *_codes(t.team_tiebreaks))))
+    if chain:
+        lines.append(("202 " if team_chain else "212 PTS,") + ",".join(_codes(chain)))
     if type_at is None and (t.system.is_round_robin or _derived_system(kept, t) is not t.system):
         lines.append(f"{TYPE} {TYPE_NAMES[t.system]}")
+    if t.teams and t.team_match_points is not None:
+        lines.append(_362(t.team_match_points))
 
-    entries = _entries(t)
+    entries = _entries(t, _forfeited_boards(t))
     for player in sorted(t.players, key=lambda p: p.id):
         lines.append(_player_line(player, t.rounds, entries.get(player.id, {}), points, ranks))
-    lines += _team_lines(t, kept)
+    lines += _team_lines(t, kept, points is not None and ranks is not None)
     return "\n".join(lines) + "\n"
 
 
 #: Tags ``parse_trf`` turns into fields (never kept in ``records``) and ``write_trf`` writes
 #: from those fields.  ``092`` is kept (its text says more than the system) unless it is
 #: exactly the canonical name of ``TYPE_NAMES``; a second ``012`` is kept.
-_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS, TEAM26, TEAM_PAB, TEAM_FORFEIT, TEAM_ORDER})
+_REGENERATED = frozenset({PLAYER, *ROUNDS_TAGS, *SCORING_TAGS, *CHAIN_TAGS, TEAM26, TEAM_PAB, TEAM_FORFEIT, TEAM_ORDER,
+                          TEAM_SCORING})
 
 
-def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
-    """Team records after the players: ``013`` (TRF-16) when the teams are numbered 1..n in
-    order, else ``310`` (TRF-2026, which carries the number; also when ``013`` lines are kept,
-    i.e. the file had both); then ``320`` for the pairing-allocated byes, ``330`` for the
-    forfeited matches and ``300`` for each team that played a match (games between members of
-    two teams) in a board order other than its roster's."""
+def _codes(codes: Iterable[str]) -> list[str]:
+    """Tie-break codes for ``202``/``212``: none blank or holding a comma or a line break."""
+    codes = list(codes)
+    if any("," in code or not code.strip() or _LINE_BREAK.search(code) for code in codes):
+        raise InputError("a tie-break code is blank or contains a comma or a line break: it cannot be written to 212")
+    return [code.strip() for code in codes]
+
+
+def _columns(value: float, width: int, what: str) -> str:
+    """A number in TRF's ``11.5`` format, right-aligned in ``width`` columns."""
+    text = f"{value:{width}.1f}"
+    if len(text) > width or float(text) != value:
+        raise InputError(f"{what} {value:g} does not fit TRF's {width} columns with one decimal")
+    return text
+
+
+def _362(match_points: tuple[float, float, float]) -> str:
+    """TRF-2026 ``362`` in the columns of ``162``: each code in 5-6, 14-15, 23-24, its points in
+    the 4 columns after it."""
+    won, drawn, lost = (_columns(value, 4, "362: match points") for value in match_points)
+    return f"{TEAM_SCORING} TW{won}   TD{drawn}   TL{lost}"
+
+
+def _trf_2026_teams(t: Tournament) -> bool:
+    """Whether the team records are TRF-2026's (310 numbers the teams that 320, 240, 330, 300
+    and 362 refer to; 013 is to be phased out)."""
+    return bool(t.team_byes or any(match.forfeit for match in t.team_matches) or t.team_match_points is not None
+                or t.team_pab is not None or t.team_tiebreaks or t.team_primary or _board_order_lines(t))
+
+
+def _team_lines(t: Tournament, kept: list[tuple[str, str]], standings: bool) -> list[str]:
+    """Team records after the players, in the columns of TRF-2026: ``013`` (TRF-16) when the
+    teams are numbered 1..n in order and nothing else of TRF-2026 is written, else ``310``
+    (with the match points, game points and place of the team standings when the players'
+    points and places are written: ``standings``); then ``320`` for the pairing-allocated byes
+    (with the event's PAB match and game points), ``240`` for the full-, half- and zero-point
+    byes, ``330`` for the forfeited matches and ``300`` for each team that played a match
+    (games between members of two teams) in a board order other than its roster's."""
     if not t.teams:
         if t.team_matches or t.team_byes:
             raise InputError("team matches or team byes without teams: TRF numbers them by team record")
@@ -1016,7 +1152,13 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
                 raise InputError(f"team {team.name!r}: player {pid} is not in the tournament's players")
     sixteen = [team.id for team in t.teams] == list(range(1, len(t.teams) + 1)) and not any(
         tag == TEAM16 for tag, _ in kept
-    )
+    ) and not _trf_2026_teams(t)
+    # The 320 values and the 310 standings need the event's team scoring; loading team standings
+    # for every TRF read would cost start-up time (and only team files need it).
+    from ranking.teams import team_event_of, team_standings
+
+    event = team_event_of(t)
+    rows = {row.team.id: row for row in team_standings(event).rows} if standings and not sixteen else {}
     lines = []
     for team in t.teams:
         roster = " ".join(f"{pid:>4}" for pid in team.roster)
@@ -1026,24 +1168,33 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
         else:
             if not 1 <= team.id <= _MAX_TEAM:
                 raise InputError(f"team {team.id}: TRF team numbers are 1-999")
-            lines.append(f"{TEAM26} {team.id:>3} {name:<32} {'':<5} {'':>6} {'':>6} {'':>6} {'':>3}  {roster}".rstrip())
+            row = rows.get(team.id)
+            match_points = _columns(row.match_points, 6, "310: match points") if row else ""
+            game_points = _columns(row.game_points, 6, "310: game points") if row else ""
+            place = f"{row.rank:>3}" if row and row.rank <= 999 else ""
+            lines.append(f"{TEAM26} {team.id:>3} {name:<32} {'':<5} {'':>6} {match_points:>6} {game_points:>6} "
+                         f"{place:>3}  {roster}".rstrip())
     pabs: dict[int, list[int]] = defaultdict(list)
+    byes: dict[tuple[str, int], list[int]] = defaultdict(list)
     for bye in t.team_byes:
         if bye.kind is TeamByeKind.PAB:
             pabs[bye.round].append(bye.team)
+        elif bye.kind in _240_LETTERS:
+            byes[(_240_LETTERS[bye.kind], bye.round)].append(bye.team)
     if pabs:
-        # The 320 record needs the event's team scoring; loading team standings for every
-        # TRF read would cost start-up time (and only team files with byes need it).
-        from ranking.teams import team_event_of
-
-        match_points, game_points = team_event_of(t).scoring.unplayed(Kind.PAIRING_BYE)
+        match_points, game_points = (_columns(value, 4, "320: PAB points")
+                                     for value in event.scoring.unplayed(Kind.PAIRING_BYE))
         last = max(pabs)
         for layer in range(max(len(teams) for teams in pabs.values())):
             fields = []
             for rnd in range(1, last + 1):
                 teams = sorted(pabs.get(rnd, ()))
                 fields.append(f"{teams[layer] if layer < len(teams) else 0:03d}")
-            lines.append(f"{TEAM_PAB} {match_points:4.1f} {game_points:4.1f} {' '.join(fields)}")
+            lines.append(f"{TEAM_PAB} {match_points} {game_points} {' '.join(fields)}")
+    for (letter, rnd), teams in sorted(byes.items(), key=lambda item: (item[0][1], item[0][0])):
+        if not 1 <= rnd <= _MAX_TEAM:
+            raise InputError(f"round {rnd}: TRF's 240 holds rounds 1-999")
+        lines.append(f"{BYES26} {letter} {rnd:03d}" + "".join(f"  {team:03d}" for team in sorted(teams)))
     for match in sorted(t.team_matches, key=lambda m: (m.round, m.first)):
         if match.forfeit is None:
             continue  # totals or boards: TRF has no team-match record for them
@@ -1052,6 +1203,40 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
         lines.append(f"{TEAM_FORFEIT} {match.forfeit} {match.round:03d} {match.first:03d} {match.second:03d}")
     lines += _board_order_lines(t)
     return lines
+
+
+_240_LETTERS = {TeamByeKind.FPB: "F", TeamByeKind.HPB: "H", TeamByeKind.ZPB: "Z"}
+
+
+def _forfeited_boards(t: Tournament) -> list[Game]:
+    """The boards of each forfeited team match (``330``) whose players have no games in that
+    round: the k-th members of the two rosters meet on board k, the first team with white on
+    the odd boards, each board forfeited as the match is (C.07 12: a forfeit counts on every
+    board).  FIDE's reference program reads a forfeited match from its boards in the player
+    lines."""
+    if not t.teams:
+        return []
+    rosters = {team.id: team.roster for team in t.teams}
+    busy = {(game.round, pid) for game in t.games for pid in (game.white, game.black)}
+    busy |= {(bye.round, bye.player) for bye in t.byes if bye.kind is not ByeKind.ZERO}  # not mere absences
+    boards = []
+    results = {"+-": Result.WHITE_WINS_FORFEIT, "-+": Result.BLACK_WINS_FORFEIT, "--": Result.DOUBLE_FORFEIT}
+    for match in t.team_matches:
+        if match.forfeit not in results:
+            continue
+        first, second = rosters.get(match.first, ()), rosters.get(match.second, ())
+        pairs = list(zip(first, second, strict=False))
+        if any((match.round, pid) in busy for pair in pairs for pid in pair):
+            continue  # the file gives the boards (or the players played elsewhere): nothing to add
+        for board, (own, other) in enumerate(pairs, start=1):
+            result = results[match.forfeit]
+            if board % 2:
+                boards.append(Game(match.round, own, other, result, board))
+            else:  # the second team has white on the even boards
+                swapped = {Result.WHITE_WINS_FORFEIT: Result.BLACK_WINS_FORFEIT,
+                           Result.BLACK_WINS_FORFEIT: Result.WHITE_WINS_FORFEIT}.get(result, result)
+                boards.append(Game(match.round, other, own, swapped, board))
+    return boards
 
 
 def _board_order_lines(t: Tournament) -> list[str]:
@@ -1111,8 +1296,9 @@ def _xxs(s: Scoring) -> str:
     return "XXS " + " ".join(parts)
 
 
-def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
-    """player -> round -> (opponent, colour, letter) for every game, bye and withdrawal."""
+def _entries(t: Tournament, extra: Iterable[Game] = ()) -> dict[int, dict[int, tuple[str, str, str]]]:
+    """player -> round -> (opponent, colour, letter) for every game (and the ``extra`` ones,
+    which take the place of a zero-point bye), bye and withdrawal."""
     entries: dict[int, dict[int, tuple[str, str, str]]] = defaultdict(dict)
     known = {p.id for p in t.players}
 
@@ -1125,7 +1311,8 @@ def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
             raise InputError(f"player {pid} has two games or byes in round {rnd}: TRF holds one per round")
         entries[pid][rnd] = value
 
-    for g in t.games:
+    extra = tuple(extra)
+    for g in (*t.games, *extra):
         if g.result is None:
             white_letter = black_letter = " "
         else:
@@ -1134,7 +1321,10 @@ def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
         white_colour, black_colour = ("w", "b") if g.colours_known else ("-", "-")
         put(g.white, g.round, (f"{g.black:>4}", white_colour, white_letter))
         put(g.black, g.round, (f"{g.white:>4}", black_colour, black_letter))
+    taken = {(pid, g.round) for g in extra for pid in (g.white, g.black)}
     for b in t.byes:
+        if b.kind is ByeKind.ZERO and (b.player, b.round) in taken:
+            continue  # an absence in a round whose board the forfeited match fills
         put(b.player, b.round, ("0000", "-", b.kind.value))
     last = t.rounds_with_results
     for w in t.withdrawals:

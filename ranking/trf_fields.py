@@ -165,6 +165,20 @@ def split_codes(rest: str) -> tuple[str, ...]:
     return tuple(code.strip() for code in parts if code.strip())
 
 
+def chain_record(tag: str, rest: str) -> tuple[tuple[str, ...], str]:
+    """The codes of a ``202``/``212`` record and the primary score a ``212`` starts with:
+    ``PTS`` (the points; ""), ``PTS:MP`` or ``PTS:GP`` (a team event ranked by match or by game
+    points first; TRF-2026's ``:MP``/``:GP`` point systems), left out of the codes.
+
+    >>> chain_record("212", "PTS:GP, MP, BH:GP"), chain_record("202", "BH, SB")
+    ((('MP', 'BH:GP'), 'GP'), (('BH', 'SB'), ''))
+    """
+    codes = split_codes(rest)
+    if tag == "212" and codes and codes[0].upper() in ("PTS", "PTS:MP", "PTS:GP"):
+        return codes[1:], codes[0].upper()[4:]
+    return codes, ""
+
+
 def system_named(text: str) -> str | None:
     """The system a ``092``/``192`` type text names (``"swiss"``, ``"round-robin"``,
     ``"double-round-robin"``), or None when it does not say."""

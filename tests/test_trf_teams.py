@@ -147,9 +147,9 @@ def test_310_320_330_are_read_into_teams_byes_and_forfeits() -> None:
     )
     assert t.team_matches == (TeamMatch(2, 1, 3, forfeit="+-"),)
     assert t.rounds == 3 and t.system is System.ROUND_ROBIN
+    assert (t.team_match_points, t.team_pab) == ((2.0, 1.0, 0.0), (2.0, 2.0))  # 362 and 320's values, read
     tags = [tag for tag, _ in t.records]
-    assert "362" in tags  # kept verbatim (team scoring comes from the team preset)
-    assert not {"310", "320", "330", "013"} & set(tags)
+    assert not {"310", "320", "330", "013", "362"} & set(tags)  # read into the tournament, written from it
 
 
 def test_team_standings_of_the_2026_file() -> None:
@@ -163,20 +163,25 @@ def test_team_standings_of_the_2026_file() -> None:
     ]
 
 
-def test_the_2026_file_round_trips_and_is_written_with_013_320_330() -> None:
+def test_the_2026_file_round_trips_and_is_written_in_fide_s_layout() -> None:
+    """TRF-2026 throughout: 310 (013 cannot number the teams that 320 and 330 name), 362 in
+    the columns of 162, the forfeited match on its boards in the player lines (issue 15)."""
     t = parse_trf(read(CUP_2026))
     text = write_trf(t)
     lines = text.splitlines()
     assert [line[:3] for line in lines if line[:3] in {"013", "310", "320", "330", "362"}] == [
         "362",
-        "013",
-        "013",
-        "013",
+        "310",
+        "310",
+        "310",
         "320",
         "330",
     ]
+    assert "362 TW 2.0   TD 1.0   TL 0.0" in lines
     assert "320  2.0  2.0 003 002 001" in lines
     assert "330 +- 002 001 003" in lines
+    ask = next(line for line in lines if line.startswith("001    1"))
+    assert ask[101:109] == "   5 w +"  # round 2, board 1: a forfeit win against Fjell
     assert parse_trf(text) == t
 
 
@@ -327,14 +332,19 @@ def test_the_roster_order_decides_the_boards_without_300() -> None:
     assert boards_of(parse_trf(text))[1] == (2, [(1, 5, 2), (2, 1, 4), (3, 3, 6)])
 
 
-def test_362_sets_the_team_match_points_and_is_kept_verbatim() -> None:
+def test_362_sets_the_team_match_points_and_is_written_in_the_columns_of_162() -> None:
+    """Read onto the tournament, no longer kept verbatim (issue 15: FIDE's reference program
+    reads TW, TD, TL in columns 5-6, 14-15 and 23-24 and their points in the four after)."""
     t = parse_trf(read(OUT_OF_ORDER))
-    assert ("362", "TW 3.0   TD 1.0   TL 0.0") in t.records
+    assert t.team_match_points == (3.0, 1.0, 0.0) and "362" not in {tag for tag, _ in t.records}
     assert "362 TW 3.0   TD 1.0   TL 0.0" in write_trf(t).splitlines()
     scoring = team_event_of(t).scoring
     assert (scoring.match_win, scoring.match_draw, scoring.match_loss) == (3.0, 1.0, 0.0)
-    for rest in ("W 2.0 D 1.0 L 0.0", "tw 2 td 1 tl 0", "TD 0.5"):
-        assert ("362", rest) in parse_trf(HEAD + "362 " + rest + "\n").records
+    for rest, values in (("W 2.0 D 1.0 L 0.0", (2.0, 1.0, 0.0)), ("tw 2 td 1 tl 0", (2.0, 1.0, 0.0)),
+                         ("TD 0.5", (2.0, 0.5, 0.0)), ("TW 3 TD 1.5   TL 0", (3.0, 1.5, 0.0))):
+        loose = parse_trf(HEAD + t013("Team", 1, 2) + "362 " + rest + "\n")
+        assert loose.team_match_points == values
+        assert f"362 TW{values[0]:4.1f}   TD{values[1]:4.1f}   TL{values[2]:4.1f}" in write_trf(loose).splitlines()
 
 
 BASE_300 = read(OUT_OF_ORDER).replace("300 001 001 002 0002 0001 0000\n", "")
