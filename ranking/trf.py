@@ -1078,8 +1078,9 @@ def write_trf(
         lines.append(_xxs(t.rules.scoring))
     chain = t.rules.tiebreaks if t.rules is not None else ()
     team_chain = bool(t.teams) and bool(t.team_tiebreaks or t.team_primary)
-    if team_chain:
-        lines.append("212 " + ",".join((f"PTS:{t.team_primary or 'MP'}", *_codes(t.team_tiebreaks))))
+    if team_chain:  # PTS:MP also where the codes alone would read as an individual chain
+        primary = t.team_primary or ("" if _team_codes(t.team_tiebreaks) else "MP")
+        lines.append("212 " + ",".join((f"PTS:{primary}" if primary else "PTS", *_codes(t.team_tiebreaks))))
     if chain:
         lines.append(("202 " if team_chain else "212 PTS,") + ",".join(_codes(chain)))
     if type_at is None and (t.system.is_round_robin or _derived_system(kept, t) is not t.system):

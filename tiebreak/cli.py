@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
+    from ranking.model import Tournament
     from ranking.rules import Rules
+    from ranking.teams import TeamStandings
 
 EXIT_BAD_INPUT = 2
 
@@ -55,10 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--points", metavar="W,D,L", help="points for a win, draw and loss, e.g. 2,1,0")
     standings.add_argument("--tiebreaks", metavar="CODES", help="the tie-break chain, e.g. BH-C1,BH,SB,DE")
     standings.add_argument("--fide-edition", choices=[edition.value for edition in Edition],
-                           help="FIDE C.07 edition for unplayed rounds (default 2026)")
+                           help="FIDE C.07 edition for unplayed rounds, of the team tie-breaks too (default 2026)")
     standings.add_argument("--json", action="store_true", help="print the standings as JSON")
     standings.add_argument("--teams", action="store_true",
-                           help="team standings too (a file with [[teams]]); JSON gets a \"teams\" list")
+                           help="team standings too (a file with teams: TOML [[teams]], TRF 310 or 013); "
+                           "JSON gets \"team_tiebreaks\" and a \"teams\" list")
+    standings.add_argument("--team-tiebreaks", metavar="CODES",
+                           help="the team tie-break chain (implies --teams), e.g. MPVGP,BH:MP/C1,EMGSB,EDEBT; "
+                           "`tiebreak tiebreaks` lists the team codes")
     commands.add_parser("presets", help="list the rule presets")
     commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
 
@@ -242,10 +248,8 @@ def standings_command(args: argparse.Namespace) -> int:
     final = final_standings(tournament, rules, args.after_round)
     standings, playoffs = final.standings, final.playoffs
     teams = None
-    if args.teams:
-        from ranking.teams import team_event_of, team_standings  # team files only (start-up time)
-
-        teams = team_standings(team_event_of(tournament), after_round=args.after_round)
+    if args.teams or args.team_tiebreaks is not None:
+        teams = team_standings_of(tournament, args.input, args.team_tiebreaks, args.fide_edition, args.after_round)
     if args.json:
         import json  # only once there is something to print
 
@@ -263,6 +267,28 @@ def standings_command(args: argparse.Namespace) -> int:
             print()
             print(team_table(teams))
     return 0
+
+
+def team_standings_of(tournament: Tournament, path: str, tiebreaks: str | None, fide_edition: str | None,
+                      after_round: int | None) -> TeamStandings:
+    """DESIGN.md "Team events": the team standings under the chain ``--team-tiebreaks`` (else the
+    file's: TOML ``team_tiebreaks``, TRF-2026 ``212``/``202`` with team codes, else the team
+    preset's) and the C.07 edition ``--fide-edition``."""
+    from ranking.codes import split_codes  # team files only (start-up time)
+    from ranking.rules import Edition  # team files only (start-up time)
+    from ranking.teams import team_event_of, team_standings  # team files only (start-up time)
+
+    event = team_event_of(tournament, Edition(fide_edition) if fide_edition else None)
+    if tiebreaks is not None:
+        return team_standings(event, tuple(split_codes(tiebreaks)), after_round=after_round)
+    try:
+        return team_standings(event, after_round=after_round)
+    except InputError as error:
+        if not tournament.team_tiebreaks or "tie-break" not in error.message:
+            raise
+        raise InputError(f"the team tie-break chain in the file: {error.message}; choose a chain with "
+                         "--team-tiebreaks", source=path, line=_chain_line(path, ("212", "202", "team_tiebreaks"))
+                         ) from None
 
 
 def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,
@@ -298,17 +324,21 @@ def check_file_chain(rules: Rules, path: str) -> None:
     try:
         parse_chain(rules.tiebreaks)
     except InputError as error:
-        line = None
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                for number, text in enumerate(handle, start=1):
-                    if text.startswith(("212", "202", "tiebreaks")):
-                        line = number
-                        break
-        except OSError:
-            pass
         raise InputError(f"the tie-break chain in the file: {error.message}; "
-                         "choose a chain with --tiebreaks or --rules", source=path, line=line) from None
+                         "choose a chain with --tiebreaks or --rules", source=path,
+                         line=_chain_line(path, ("212", "202", "tiebreaks"))) from None
+
+
+def _chain_line(path: str, starts: tuple[str, ...]) -> int | None:
+    """The first line of the file at ``path`` that starts with one of ``starts``, if any."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, start=1):
+                if text.startswith(starts):
+                    return number
+    except OSError:
+        pass
+    return None
 
 
 
