@@ -288,7 +288,7 @@ def _read_players(lines: list[str], declared: int):
                 return None
             place = letters.find(letter, place + 1)
     used = 0
-    for end in range(width, cells + 1, width):
+    for end in range(width, cells + 1, width or 1):  # (no line has a round block: width 0, no cells)
         recorded = width
         while recorded and end - width + recorded - 1 in holes:
             recorded -= 1
@@ -299,9 +299,10 @@ def _read_players(lines: list[str], declared: int):
     if width and not _mirrored(flat, fixed, shades, width):
         return None
     fixed_text = "".join(fixed)
-    results = [fixed_text[start:start + width] for start in range(0, cells, width)]
-    colours = [shades[start:start + width] for start in range(0, cells, width)]
-    opponents = [flat[start:start + width] for start in range(0, cells, width)]
+    starts = range(0, cells, width) if width else [0] * count
+    results = [fixed_text[start:start + width] for start in starts]
+    colours = [shades[start:start + width] for start in starts]
+    opponents = [flat[start:start + width] for start in starts]
     if rounds != width:  # pad with rounds with nothing recorded, or drop those after the last
         missing = rounds - width
         results = [(row + "Z" * missing)[:rounds] for row in results]

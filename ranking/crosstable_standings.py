@@ -165,13 +165,15 @@ def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[tuple[st
     order = sorted(range(len(ids)), key=lambda me: (-scores[me], ids[me]))
     criteria = [sheet.criterion(spec) for spec in specs]
     groups, columns = apply_chain(runs_of_equal(order, scores.__getitem__), criteria, ids)
+    codes = list(columns)
+    values = list(zip(*columns.values(), strict=True)) if codes else [()] * len(ids)  # each player's, in chain order
+    names = table.names
     rows = []
     position = 0
     for group in groups:
         for member in group:
-            rows.append({"rank": position + 1, "id": ids[member], "name": table.names[member],
-                         "points": scores[member],
-                         "tiebreaks": {code: column[member] for code, column in columns.items()}})
+            rows.append({"rank": position + 1, "id": ids[member], "name": names[member], "points": scores[member],
+                         "tiebreaks": dict(zip(codes, values[member], strict=True))})
         position += len(group)
     return {"tournament": table.name, "after_round": last,
             "points": {"win": scoring["win"], "draw": scoring["draw"], "loss": scoring["loss"]},

@@ -13,6 +13,9 @@ Layout::
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
     options = { keep_rounds = 7 }    # changes only the options named
     records = [["022", "Hanoi"]]     # TRF records kept for export (written by Tiebreak)
+    team_rules = "fide-team"         # team events: a team preset; team_tiebreaks replaces its chain,
+    team_primary = "GP"              # ... the score ranked first, team_match_points = [2, 1, 0] its
+    team_pab = [2, 4]                # ... match points and team_pab a PAB's [MP, GP] (TRF-2026 362, 320)
 
     [[players]]   id, name, rating, federation, club, title, sex, fide_id, birth
     [[games]]     round, board, white (or red), black, result, fouls = {white|red, black}, rated,

@@ -1,15 +1,16 @@
-"""FIDE Tournament Report File: a strict TRF-16 / TRF-2026 reader and a TRF-16 writer.
+"""FIDE Tournament Report File: a strict TRF-16 / TRF-2026 reader and writer.
 
 Sources: FIDE C.04 Annex 2 "TRF-16" (Krause 2006, approved Elista 2015) for the ``001``
 player record and the ``012``-``132`` tournament records; the TEC's TRF-2026 (approved by
 FIDE Council 12/05/2025) for ``###`` comments, ``142`` (rounds), ``162`` (scoring) and
 ``202``/``212`` (tie-breaks), ``310`` (teams), ``320`` (team pairing-allocated byes),
-``330`` (forfeited team matches), ``300`` (out-of-order boards) and ``362`` (team match
-points); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR``
-(rounds) and ``XXS`` (scoring).
+``240`` (byes), ``330`` (forfeited team matches), ``300`` (out-of-order boards) and ``362``
+(team match points); the JaVaFo Advanced User Manual ("TRF(x)") for ``XXR`` (rounds) and
+``XXS`` (scoring).
 
 ``parse_trf`` turns text into a ``Tournament``; ``write_trf`` turns a ``Tournament`` back
-into TRF-16 text.  Both are pure: no file I/O (``tiebreak.files`` reads files).
+into TRF text (TRF-16, with TRF-2026's records for what TRF-16 cannot hold).  Both are pure:
+no file I/O (``tiebreak.files`` reads files).
 
 >>> t = parse_trf('''012 Mini
 ... 001    1      Alpha, A                          2100                             1.0    1     2 w 1
@@ -163,13 +164,16 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used);
     ``XXS`` (JaVaFo) and ``162`` (TRF-2026) scoring; ``212`` (without its leading ``PTS``),
     else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
-    when there is no comma).  ``092`` (else ``192``) names the system, else
+    when there is no comma); in a team file a ``212`` starting with ``PTS:MP``/``PTS:GP``, or
+    a record of team codes, is the team chain instead (``_Reading._chains``: ``team_tiebreaks``,
+    and ``team_primary`` ``MP``/``GP`` for an event ranked by match or game points first).
+    ``092`` (else ``192``) names the system, else
     ``infer_system`` decides.  ``###`` comments and blank lines are skipped; every other
     record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``,
     except a ``092`` that is exactly a canonical name of ``TYPE_NAMES`` ("Swiss", "Round
     Robin", "Double Round Robin"): ``system`` carries it and ``write_trf`` writes it back,
-    so that ``parse_trf(write_trf(t)) == t``.  TRF-2026 ``240`` bye records and NRS records
-    are kept verbatim, not interpreted.  In player lines the start number, rating, FIDE id
+    so that ``parse_trf(write_trf(t)) == t``.  TRF-2026 ``240`` bye records of an individual
+    event and NRS records are kept verbatim, not interpreted.  In player lines the start number, rating, FIDE id
     (digits), federation (letters), points and rank must be what their columns hold.
 
     Teams: TRF-16 ``013`` (name in columns 5-36, start numbers in 4-column fields from
@@ -179,9 +183,12 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     pairing number and wins over ``013``, whose lines are then kept in ``records``.  Start
     numbers are read forgivingly as blank-separated numbers after the name (``0000`` = an
     empty slot).  ``320`` (PAB match points 5-8, game points 10-13, the PAB team of each round
-    from column 15 every 4, ``000`` = none) gives ``team_byes``; its MP/GP values are not kept
-    (the team preset's PAB scoring applies).  ``330`` (``+-``/``-+``/``--``, round, white team,
-    black team) gives forfeited ``team_matches``.  Both are read as blank-separated fields.
+    from column 15 every 4, ``000`` = none) gives ``team_byes`` and ``team_pab``, what a PAB is
+    worth (every ``320`` must say the same).  A team file's ``240`` (``F``/``H``/``Z`` in 5,
+    round 7-9, teams from 11-14 every 5) gives full-, half- and zero-point ``team_byes``; a team
+    has one bye a round.  ``330`` (``+-``/``-+``/``--``, round, white team, black team) gives
+    forfeited ``team_matches``; its boards may be in the player lines (as FIDE's reference
+    program wants them) or missing.  These are read as blank-separated fields.
 
     Board order of a team match (the games between members of two teams in a round): the
     roster order (``310``/``013``), unless a TRF-2026 ``300`` record (round 5-7, the team
@@ -193,7 +200,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     not kept).  Listed players must be that team's members who played that match.
     ``362`` (team match points: ``TW``/``TD``/``TL`` codes, each followed by its points, as
     ``162`` lays them out; a bare ``W``/``D``/``L`` is accepted) gives
-    ``Tournament.team_match_points`` and is kept verbatim in ``records``.
+    ``Tournament.team_match_points`` (``write_trf`` writes it in ``162``'s columns).
 
     Each tag has its reader (``_READERS``); ``_Reading.tournament`` checks the file as a whole.
 

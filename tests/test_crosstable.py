@@ -216,6 +216,14 @@ def test_mutated_files_are_read_alike_or_left_to_the_model(seed: int) -> None:
             same_standings(edited, kind, tiebreaks=CHAINS[1], answered=False)
 
 
+def test_players_without_any_round() -> None:
+    """A TRF before the first round: no line has a round block (found by hypothesis)."""
+    head = "001 {:>4}      Player {:<26} 2000"
+    text = "012 Before round 1\nXXR 5\n" + "".join(head.format(pid, pid) + "\n" for pid in (1, 2, 3))
+    for chain in CHAINS:
+        same_standings(text, "trf", tiebreaks=chain)
+
+
 @pytest.mark.parametrize("path", sorted(DATA.glob("**/*.trf")), ids=lambda path: str(path.relative_to(DATA)))
 def test_every_trf_of_the_tests(path: Path) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
