@@ -173,20 +173,16 @@ def test_files_with_rules_beyond_a_chain_go_to_the_model() -> None:
     assert table is not None and crosstable_standings(table) is None
 
 
-@pytest.mark.parametrize("path", sorted((DATA / "trf" / "errors").glob("*.trf")), ids=lambda path: path.stem)
-def test_malformed_trf_is_left_to_the_model(path: Path) -> None:
-    text = path.read_text(encoding="utf-8")
-    with pytest.raises(InputError):
-        parse_trf(text, path.name)
-    assert read_trf(text, path.name) is None
+MALFORMED = sorted((DATA / "trf" / "errors").glob("*.trf")) + sorted((DATA / "toml" / "errors").glob("*.toml"))
 
 
-@pytest.mark.parametrize("path", sorted((DATA / "toml" / "errors").glob("*.toml")), ids=lambda path: path.stem)
-def test_malformed_toml_is_left_to_the_model(path: Path) -> None:
+@pytest.mark.parametrize("path", MALFORMED, ids=lambda path: path.name)
+def test_malformed_files_are_left_to_the_model(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
+    model, columnar = (parse_trf, read_trf) if path.suffix == ".trf" else (parse_tournament_toml, read_toml)
     with pytest.raises(InputError):
-        parse_tournament_toml(text, path.name)
-    assert read_toml(text, path.name) is None
+        model(text, path.name)
+    assert columnar(text, path.name) is None
 
 
 def _mutations(text: str, seed: int, alphabet: str) -> list[str]:
