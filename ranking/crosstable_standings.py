@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import gc
 import re
-from operator import mul
+from itertools import repeat
+from operator import add, mul, sub
 
 from ranking.ordering import (
     FIDE_RR_CHAIN,
@@ -180,6 +181,14 @@ def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[tuple[st
             "tiebreaks": list(tiebreaks), "standings": rows}
 
 
+def _added(totals: list[Any], columns: list[list[Any]]) -> list[Any]:
+    """``totals`` plus each column in turn, element by element: each total is the ``sum`` of its
+    row, added in the same order."""
+    for column in columns:
+        totals = list(map(add, totals, column))
+    return totals
+
+
 def _quarters(value: float) -> bool:
     """A finite multiple of 1/4 of moderate size (and no negative zero): sums of such values are
     exact in any order."""
@@ -212,13 +221,22 @@ class _Sheet:
         whole = last == table.rounds
         self.letters = table.results if whole else [row[:last] for row in table.results]
         self.opponents = table.opponents if whole else [row[:last] for row in table.opponents]
-        self.points = [list(map(points.__getitem__, row)) for row in self.letters]
-        self.scores = [sum(row) for row in self.points]
+        count = len(self.letters)
+        # A round at a time, every player at once: a few calls a round rather than a few a player.
+        self.by_round = list(zip(*self.letters, strict=True)) if last and count else []
+        self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
+        self.scores = _added([0] * count, self.points_by_round)
+        self.points = [list(row) for row in zip(*self.points_by_round, strict=True)] if last else [[]] * count
         self.vurs = self._vurs()
-        self.seen = [score + (sum([draw - value for value, category in zip(row, cats, strict=True) if category == 5])
-                              if cats else 0)  # C.07 16.3: category-5 rounds count as draws for opponents
-                     for score, row, cats in zip(self.scores, self.points, self._categories, strict=True)]
-        self._contributions: list[tuple[list[float], list[float], list[bool] | None]] | None = None
+        self.seen = list(self.scores)  # C.07 16.3: category-5 rounds count as draws for opponents
+        for me, cats in enumerate(self._categories):
+            if cats:
+                self.seen[me] = self.scores[me] + sum([draw - value for value, category
+                                                       in zip(self.points[me], cats, strict=True) if category == 5])
+        #: The players whose every round is a game over the board (their BH and SB are added up a
+        #: round at a time); the others' are added up player by player (``contribution``).
+        self.plain = [me for me, letters in enumerate(self.letters) if last and _GAMES.issuperset(letters)]
+        self._contributions: dict[int, tuple[list[float], list[float], list[bool] | None]] = {}
         self._games: dict[int, list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
 
     def _vurs(self) -> list[list[bool] | None]:
@@ -258,70 +276,100 @@ class _Sheet:
         """A game over the board, or a round robin's forfeit (C.07 15.2)."""
         return letter in _GAMES or (self.round_robin and opponent >= 0 and letter in _FORFEITS)
 
-    def contributions(self) -> list[tuple[list[float], list[float], list[bool] | None]]:
-        """Per player: the opponents' scores as BH and SB count them, the share of each game won
+    def contribution(self, me: int) -> tuple[list[float], list[float], list[bool] | None]:
+        """Player ``me``'s opponents' scores as BH and SB count them, the share of each game won
         and the VURs (C.07 8.1, 9.1, 16.3-16.5; ``ranking.tiebreaks._contributions``).  Pending
         games and a round robin's free round add nothing; a Swiss unplayed round counts a dummy:
         the player's own score (2024), capped in 2026 by the scheduled opponent's adjusted score
         for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2)."""
-        if self._contributions is not None:
-            return self._contributions
+        found = self._contributions.get(me)
+        if found is not None:
+            return found
         seen, share, round_robin = self.seen, self.share, self.round_robin
-        edition, cap = self.edition, self.draw * self.last
-        result = []
-        for me, (letters, opponents, vurs) in enumerate(zip(self.letters, self.opponents, self.vurs, strict=True)):
-            if _GAMES.issuperset(letters):  # every round played: the usual row (shares: ``shares``)
-                result.append((list(map(seen.__getitem__, opponents)), None, None))
+        letters, opponents, vurs = self.letters[me], self.opponents[me], self.vurs[me]
+        own, cap = self.scores[me], self.draw * self.last
+        values, fractions, flags = [], [], []
+        for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
+            if letter == " " or (round_robin and opponent < 0):
                 continue
-            own = self.scores[me]
-            values, fractions, flags = [], [], []
-            for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
-                if letter == " " or (round_robin and opponent < 0):
-                    continue
-                if letter in _GAMES or (round_robin and letter in _FORFEITS):
-                    values.append(seen[opponent])
-                    flags.append(False)
+            if letter in _GAMES or (round_robin and letter in _FORFEITS):
+                values.append(seen[opponent])
+                flags.append(False)
+            else:
+                if self.edition == "2024":
+                    values.append(own)
+                elif opponent >= 0:
+                    values.append(min(own, seen[opponent]))
                 else:
-                    if edition == "2024":
-                        values.append(own)
-                    elif opponent >= 0:
-                        values.append(min(own, seen[opponent]))
-                    else:
-                        values.append(min(own, cap))
-                    flags.append(vurs[number] if vurs is not None else False)
-                fractions.append(share(letter))
-            result.append((values, fractions, flags if any(flags) else None))
-        self._contributions = result
-        return result
+                    values.append(min(own, cap))
+                flags.append(vurs[number] if vurs is not None else False)
+            fractions.append(share(letter))
+        found = self._contributions[me] = (values, fractions, flags if any(flags) else None)
+        return found
+
+    def _plain_by_round(self) -> tuple[list[tuple[int, ...]], list[tuple[str, ...]]]:
+        """The opponents and the letters of the players in ``plain``, a round at a time."""
+        rows = self.plain
+        if not rows:
+            return [], []
+        return (list(zip(*[self.opponents[me] for me in rows], strict=True)),
+                list(zip(*[self.letters[me] for me in rows], strict=True)))
 
     def buchholz(self, cut: int, median: int) -> list[Any]:
-        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks._buchholz_totals``)."""
-        if not (cut or median):
-            return [sum(values) for values, _, _ in self.contributions()]
-        result = []
-        for values, _, flags in self.contributions():
-            if cut == 1 and not median and values and flags is None:
-                result.append(sum(values) - min(values))  # Cut-1 without VURs: drop the lowest (C.07 14.1)
+        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks._buchholz_totals``).  The
+        players in ``plain`` without a cut, or with Cut-1 (no VUR to cut: drop the lowest, C.07
+        14.1), are added up a round at a time, in the order ``sum`` adds."""
+        result: list[Any] = [None] * len(self.letters)
+        rest = range(len(result))
+        if cut + median == 0 or (cut == 1 and not median):
+            opponents, _ = self._plain_by_round()
+            seen = self.seen.__getitem__
+            values = [list(map(seen, column)) for column in opponents]
+            totals = _added([0] * len(self.plain), values)
+            if cut and values:
+                lowest = values[0]
+                for column in values[1:]:
+                    lowest = list(map(min, lowest, column))
+                totals = list(map(sub, totals, lowest))
+            for me, total in zip(self.plain, totals, strict=True):
+                result[me] = total
+            rest = [me for me in rest if result[me] is None]
+        for me in rest:
+            values, _, flags = self.contribution(me)
+            if not (cut or median):
+                result[me] = sum(values)
+            elif cut == 1 and not median and values and flags is None:
+                result[me] = sum(values) - min(values)  # Cut-1 without VURs: drop the lowest (C.07 14.1)
             else:
                 vurs = flags or [False] * len(values)
-                result.append(cut_values([(value, value, vur) for value, vur in zip(values, vurs, strict=True)],
-                                         cut + median, median, 0))
+                result[me] = cut_values([(value, value, vur) for value, vur in zip(values, vurs, strict=True)],
+                                        cut + median, median, 0)
         return result
 
     def sonneborn_berger(self, cut: int, median: int) -> list[Any]:
         """SB (C.07 9.1): each opponent's score times the share of the game won; a cut drops the
         14.1.1 least significant product, or the VUR product with the lowest contribution when it
-        is not lower (16.5.1)."""
-        rows = [(values, map(self.share, letters) if shares is None else shares, flags)
-                for (values, shares, flags), letters in zip(self.contributions(), self.letters, strict=True)]
+        is not lower (16.5.1).  Without a cut the players in ``plain`` are added up a round at a
+        time, in the order ``sum`` adds."""
+        result: list[Any] = [None] * len(self.letters)
+        rest = range(len(result))
         if not (cut or median):
-            return [sum(map(mul, values, shares)) for values, shares, _ in rows]
-        result = []
-        for values, shares, flags in rows:
+            opponents, letters = self._plain_by_round()
+            seen, share = self.seen.__getitem__, self.share
+            products = [list(map(mul, map(seen, column), map(share, shares)))
+                        for column, shares in zip(opponents, letters, strict=True)]
+            for me, total in zip(self.plain, _added([0] * len(self.plain), products), strict=True):
+                result[me] = total
+            rest = [me for me in rest if result[me] is None]
+        for me in rest:
+            values, shares, flags = self.contribution(me)
+            if not (cut or median):
+                result[me] = sum(map(mul, values, shares))
+                continue
             vurs = flags or [False] * len(values)
             items = [(value * share, (value, value * share), vur)
                      for value, share, vur in zip(values, shares, vurs, strict=True)]
-            result.append(cut_values(items, cut + median, median, 0))
+            result[me] = cut_values(items, cut + median, median, 0)
         return result
 
     def progressive(self, cut: int) -> list[Any]:
@@ -329,14 +377,16 @@ class _Sheet:
         points count once for each running score from that round (or the first kept) on.  The
         points are quarters (``_quarters``), so this is the sum of the running scores exactly."""
         last = self.last
-        weights = [last - max(number, cut) for number in range(last)]
-        return [sum(map(mul, row, weights)) if cut < last else 0 for row in self.points]
+        if cut >= last:
+            return [0] * len(self.letters)
+        weighted = [list(map(mul, column, repeat(last - max(number, cut))))
+                    for number, column in enumerate(self.points_by_round)]
+        return _added([0] * len(self.letters), weighted)
 
     def wins(self) -> list[Any]:
         """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
-        others = "".join(letter for letter, outcome in self.outcome_of.items() if outcome != 2 or letter == " ")
-        only_wins = str.maketrans("", "", others)
-        return [len(letters.translate(only_wins)) for letters in self.letters]
+        won = {letter: int(outcome == 2 and letter != " ") for letter, outcome in self.outcome_of.items()}.__getitem__
+        return _added([0] * len(self.letters), [list(map(won, letters)) for letters in self.by_round])
 
     def own_results(self, won: bool, black: bool) -> list[Any]:
         """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover);
