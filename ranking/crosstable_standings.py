@@ -226,18 +226,21 @@ class _Sheet:
         self.by_round = list(zip(*self.letters, strict=True)) if last and count else []
         self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
         self.scores = _added([0] * count, self.points_by_round)
-        self.points = [list(row) for row in zip(*self.points_by_round, strict=True)] if last else [[]] * count
         self.vurs = self._vurs()
         self.seen = list(self.scores)  # C.07 16.3: category-5 rounds count as draws for opponents
         for me, cats in enumerate(self._categories):
             if cats:
                 self.seen[me] = self.scores[me] + sum([draw - value for value, category
-                                                       in zip(self.points[me], cats, strict=True) if category == 5])
+                                                       in zip(self.row_points(me), cats, strict=True) if category == 5])
         #: The players whose every round is a game over the board (their BH and SB are added up a
         #: round at a time); the others' are added up player by player (``contribution``).
         self.plain = [me for me, letters in enumerate(self.letters) if last and _GAMES.issuperset(letters)]
         self._contributions: dict[int, tuple[list[float], list[float], list[bool] | None]] = {}
         self._games: dict[int, list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
+
+    def row_points(self, me: int) -> list[float]:
+        """Player ``me``'s points in rounds 1..``last``."""
+        return [column[me] for column in self.points_by_round]
 
     def _vurs(self) -> list[list[bool] | None]:
         """Each player's VURs (C.07 16.1: requested byes and forfeit losses; in a round robin only
@@ -417,7 +420,8 @@ class _Sheet:
         seen = self.seen
         return [sum(value for value, letter, opponent in zip(points, letters, opponents, strict=True)
                     if self._counts_as_game(letter, opponent) and seen[opponent] >= threshold)
-                for points, letters, opponents in zip(self.points, self.letters, self.opponents, strict=True)]
+                for points, letters, opponents in zip(map(self.row_points, range(len(self.letters))), self.letters,
+                                                      self.opponents, strict=True)]
 
     def aro(self, cut: int) -> list[Any]:
         """ARO (C.07 10.1): the average rating of the rated opponents met in rated games over the
@@ -454,7 +458,7 @@ class _Sheet:
         for me in group:
             if me not in games:
                 games[me] = [(opponent, value) for value, letter, opponent
-                             in zip(self.points[me], self.letters[me], self.opponents[me], strict=True)
+                             in zip(self.row_points(me), self.letters[me], self.opponents[me], strict=True)
                              if counts(letter, opponent)]
         members = set(group)
         totals: dict[tuple[int, int], list[float]] = {}
