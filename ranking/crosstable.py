@@ -32,6 +32,7 @@ import re
 from ranking.errors import InputError
 from ranking.trf_fields import (
     LINE_BREAK,
+    MAX_ID,
     chain_record,
     parse_162,
     parse_rounds,
@@ -437,8 +438,8 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
     players = sorted((int(pid), player_name, int(rating or 0), federation)
                      for pid, player_name, rating, federation, *_ in player_rows)
     ids = [player[0] for player in players]
-    if not ids or ids[0] < 1 or len(set(ids)) != len(ids) or any(player[2] < 0 for player in players):
-        return None
+    if not ids or ids[0] < 1 or len(set(ids)) != len(ids) or any(not 0 <= player[2] <= MAX_ID for player in players):
+        return None  # no player, a start number below 1 or used twice, a rating out of 0-9999
     index = {str(pid): number for number, pid in enumerate(ids)}
     withdrawn: dict[int, int] = {}
     for player, after in withdrawal_rows:
