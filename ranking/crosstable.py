@@ -248,7 +248,10 @@ def _read_players(lines: list[str], declared: int):
     ratings = [ratings[line] for line in order]
     federations = [fields["federation"][line].strip() for line in order]
     parts = [lines[line][91:] for line in order]
-    opponent_of = {f"{pid:>4}": number for number, pid in enumerate(ids)}
+    starts = [fields["start"][line] for line in order]  # as written: right-aligned (_HEAD_PATTERNS)
+    opponent_of = dict(zip(starts, range(count), strict=True))
+    if "0" in "".join(starts)[::4]:  # a number written with leading zeros: opponents may be written without
+        opponent_of.update((f"{pid:>4}", number) for number, pid in enumerate(ids))
     opponent_of.update(dict.fromkeys(_NO_OPPONENT, -1))
     width = max((len(part) + 9) // 10 for part in parts)  # round blocks in the longest line
     text = "".join([part.ljust(10 * width) for part in parts])  # every line's blocks, row after row
@@ -290,6 +293,9 @@ def _read_players(lines: list[str], declared: int):
             place = letters.find(letter, place + 1)
     used = 0
     for end in range(width, cells + 1, width or 1):  # (no line has a round block: width 0, no cells)
+        if end - 1 not in holes:
+            used = width  # a line with its last block filled: no line uses more
+            break
         recorded = width
         while recorded and end - width + recorded - 1 in holes:
             recorded -= 1

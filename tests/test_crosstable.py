@@ -220,6 +220,29 @@ def test_players_without_any_round() -> None:
         same_standings(text, "trf", tiebreaks=chain)
 
 
+def _zero_padded(text: str, opponents_too: bool) -> str:
+    """The TRF with its starting numbers (columns 5-8) written 0012, and its opponents too."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("001 "):
+            line = f"{line[:4]}{int(line[4:8]):04d}{line[8:]}"
+            if opponents_too:
+                blocks = [line[at:at + 10] for at in range(91, len(line), 10)]
+                padded = [f"{int(b[:4]):04d}{b[4:]}" if b[:4].strip().isdigit() else b for b in blocks]
+                line = line[:91] + "".join(padded)
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("opponents_too", [False, True])
+def test_starting_numbers_written_with_leading_zeros(opponents_too: bool) -> None:
+    text = write_trf(generate_swiss(30, 5, seed=4))
+    padded = _zero_padded(text, opponents_too)
+    assert padded != text
+    for chain in (None, CHAINS[1]):
+        same_standings(padded, "trf", tiebreaks=chain)
+
+
 @pytest.mark.parametrize("path", sorted(DATA.glob("**/*.trf")), ids=lambda path: str(path.relative_to(DATA)))
 def test_every_trf_of_the_tests(path: Path) -> None:
     text = path.read_text(encoding="utf-8", errors="replace")
