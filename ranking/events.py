@@ -16,6 +16,8 @@ from typing import Any
 
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, Result, Tournament, Withdrawal
+from ranking.rules import CHESS
+from ranking.spelling import written_result
 
 
 class EventKind(enum.StrEnum):
@@ -179,8 +181,9 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
         return None
     if game.result is not None:
         if not correct:
-            raise InputError(f"round {round_number} board {board} already has {game.result.value}; "
-                             f"give --correct to replace it with {result.value}")
+            scoring = state.base.rules.scoring if state.base.rules is not None else CHESS
+            raise InputError(f"round {round_number} board {board} already has {written_result(game.result, scoring)}; "
+                             f"give --correct to replace it with {written_result(result, scoring)}")
         return Event(EventKind.CORRECTION, {**data, "previous": game.result.value})
     return Event(EventKind.FORFEIT if result.is_forfeit else EventKind.RESULT, data)
 

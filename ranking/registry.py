@@ -262,6 +262,8 @@ def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Regi
                 key: Callable[[int], Any] = keys.__getitem__
             else:
                 values = entry.compute(sheet, spec)
+                if getattr(sheet, "decimals", None) is not None:  # 0.1-point scoring: 2.9000000000000004 is 2.9
+                    values = [round(value, sheet.decimals) if isinstance(value, float) else value for value in values]
                 key = sort_key(values, entry.lower_is_better)
             columns[spec.code] = values
             for group in groups:  # members are in starting-number order, and sorted() is stable

@@ -78,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     result.add_argument("slug", metavar="SLUG")
     result.add_argument("round", metavar="ROUND", type=int)
     result.add_argument("board", metavar="BOARD", type=int)
-    result.add_argument("result", metavar="RESULT", help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1)")
+    result.add_argument("result", metavar="RESULT",
+                        help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1, and every spelling the bot reads: "
+                             "红胜, 和, đen thắng, hòa, tablas, ...)")
     result.add_argument("--correct", action="store_true", help="replace a different result already entered")
     withdraw = store_command("withdraw", "record that a player withdrew")
     withdraw.add_argument("slug", metavar="SLUG")
@@ -97,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_dash_results(list(sys.argv[1:] if argv is None else argv)))
     try:
         if args.command == "presets":
             print(presets_table())
@@ -156,6 +158,20 @@ def standings_command(args: argparse.Namespace) -> int:
 
 
 
+
+
+def _dash_results(argv: list[str]) -> list[str]:
+    """``tiebreak result SLUG ROUND BOARD -+`` (``--``, ``-:+``, ...): the result, not an option.
+
+    argparse takes a word starting with ``-`` for an option (and swallows ``--`` as "end of
+    options"), so such a result gets a word joiner in front, which the result reader drops.
+    """
+    from ranking.spelling import WORD_JOINER, parse_result  # loaded only for ``result`` (start-up time)
+
+    if "result" not in argv[:1]:
+        return argv
+    return [WORD_JOINER + word if word.startswith("-") and word not in ("-h", "--help", "--correct", "--config")
+            and parse_result(word) is not None else word for word in argv]
 
 
 def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None,

@@ -23,8 +23,10 @@ from ranking.events import (
     withdrawal_event,
 )
 from ranking.final import final_standings
-from ranking.model import Tournament
+from ranking.model import Result, Tournament
 from ranking.playoffs import PlayoffStandings
+from ranking.spelling import WORD_JOINER, parse_result, written_result
+from ranking.standings import default_rules
 from tiebreak import library
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
@@ -127,22 +129,28 @@ def pair_command(store: Store, args: argparse.Namespace) -> None:
 
 
 def result_command(store: Store, args: argparse.Namespace) -> None:
+    result = parse_result(args.result)
+    if result is None:
+        raise InputError(f"unknown result {args.result.lstrip(WORD_JOINER)!r}: expected 1-0, 0-1, 1/2-1/2 "
+                         "(or 2-0, 0-2, 1-1, =, 红胜, hòa, ... as the bot reads them), +-, -+ or --")
+
     def decide(state):
-        event = result_event(state, args.round, args.board, args.result, correct=args.correct)
+        event = result_event(state, args.round, args.board, result, correct=args.correct)
         return [event] if event else []
 
     appended = store.append(args.slug, decide, _source())
     state = store.state(args.slug)
     game = state.game(args.round, args.board)
     names = {player.id: player.name for player in state.base.players}
+    scoring = default_rules(state.snapshot()).scoring
     if not appended:
         what = "already recorded, nothing changed"
     elif appended[0].event.kind is EventKind.CORRECTION:
-        what = f"corrected (was {appended[0].event.data['previous']})"
+        what = f"corrected (was {written_result(Result(appended[0].event.data['previous']), scoring)})"
     else:
         what = "recorded"
     print(f"round {args.round} board {args.board}: {printable(names[game.white])} - {printable(names[game.black])} "
-          f"{game.result.value if game.result else ''}: {what}")
+          f"{written_result(game.result, scoring) if game.result else ''}: {what}")
 
 
 def withdraw_command(store: Store, args: argparse.Namespace) -> None:
