@@ -7,7 +7,8 @@ Layout::
     name = "Hanoi Xiangqi Open 2026"
     game = "xiangqi"                 # "chess" (default) | "xiangqi"
     system = "swiss"                 # "swiss" | "round-robin" | "double-round-robin"; else inferred
-    rounds = 9                       # else the last round named by a game or bye
+    rounds = 9                       # else the last round named by a game or bye, and at least
+                                     # a round robin's n-1 (n: odd field; doubled: double RR)
     rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
     scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
@@ -57,7 +58,7 @@ from ranking.rules import Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
-__all__ = ["parse_tournament_toml", "write_tournament_toml"]
+__all__ = ["parse_tournament_toml", "with_tournament_keys", "write_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
@@ -358,8 +359,8 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 f"rounds of at least {used}",
                 at("rounds"),
             )
-    else:
-        rounds = used
+    else:  # a round robin's rounds follow from its field (players, or teams in a team event)
+        rounds = max(used, _system(r, info, at, players, games).scheduled_rounds(len(teams) or len(players)))
     for k, w in enumerate(withdrawals):
         if w.after_round > rounds:
             raise r.fail(
@@ -368,10 +369,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
             )
     _check_schedule(r, games, byes, withdrawals)
 
-    if "system" in info:
-        system = _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
-    else:
-        system = infer_system(players, games)
+    system = _system(r, info, at, players, games)
 
     return Tournament(
         name=name,
@@ -392,6 +390,14 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         team_tiebreaks=team_tiebreaks,
         team_match_points=_team_match_points(r, records, at),
     )
+
+
+def _system(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None],
+            players: tuple[Player, ...], games: tuple[Game, ...]) -> System:
+    """``system``, else what the games say (``infer_system``)."""
+    if "system" in info:
+        return _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
+    return infer_system(players, games)
 
 
 def _team_match_points(r: _Reader, records: list[tuple[str, str]],
@@ -624,7 +630,9 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
 def _check_schedule(
     r: _Reader, games: tuple[Game, ...], byes: tuple[Bye, ...], withdrawals: tuple[Withdrawal, ...]
 ) -> None:
-    """One opponent (or one bye) per player per round; nothing but zero byes after withdrawing.
+    """One opponent (or one bye) per player per round; after withdrawing nothing but zero byes,
+    and games (paired before the withdrawal, or in a round robin's schedule) without a result
+    or lost by forfeit (RULES.md 5).
 
     Several games between the same two players in one round are allowed: they form a match
     (CXA 14.2, VN 21.2).
@@ -634,10 +642,12 @@ def _check_schedule(
     for k, g in enumerate(games):
         line = r.lines.entry("games", k)
         for player, opponent in ((g.white, g.black), (g.black, g.white)):
-            if g.round > withdrawn.get(player, g.round):
+            forfeited = g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
+                Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)
+            if g.round > withdrawn.get(player, g.round) and not forfeited:
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
-                    f"withdrawing after round {withdrawn[player]}",
+                    f"withdrawing after round {withdrawn[player]} (expected no result, or a forfeit they lose)",
                     line,
                 )
             previous = where_in_round.setdefault((player, g.round), ("game", opponent))
@@ -773,23 +783,7 @@ def write_tournament_toml(t: Tournament) -> str:
     that no preset carries is not written.  The first ``("slug", ...)`` record becomes
     ``slug``; other records go to ``records``.
     """
-    info: dict[str, Any] = {}
-    records = list(t.records)
-    slug = next((k for k, (tag, _) in enumerate(records) if tag == SLUG), None)
-    if slug is not None:
-        info["slug"] = records.pop(slug)[1]
-    info["name"] = t.name
-    info["game"] = t.game.value
-    info["system"] = t.system.value
-    info["rounds"] = t.rounds
-    if t.rules is not None:
-        info.update(_rules_table(t.rules))
-    if t.team_rules:
-        info["team_rules"] = t.team_rules
-    if t.team_tiebreaks:
-        info["team_tiebreaks"] = list(t.team_tiebreaks)
-    if records:
-        info["records"] = [[tag, rest] for tag, rest in records]
+    info = _tournament_table(t)
     sections = {
         "players": [_player_table(p) for p in t.players],
         "games": [_game_table(g) for g in t.games],
@@ -808,6 +802,51 @@ def write_tournament_toml(t: Tournament) -> str:
         for entry in entries:
             chunks.append(f"[[{name}]]\n" + _entry_text(entry))
     return "\n".join(chunks)
+
+
+def _tournament_table(t: Tournament) -> dict[str, Any]:
+    """The ``[tournament]`` table of ``t``."""
+    info: dict[str, Any] = {}
+    records = list(t.records)
+    slug = next((k for k, (tag, _) in enumerate(records) if tag == SLUG), None)
+    if slug is not None:
+        info["slug"] = records.pop(slug)[1]
+    info["name"] = t.name
+    info["game"] = t.game.value
+    info["system"] = t.system.value
+    info["rounds"] = t.rounds
+    if t.rules is not None:
+        info.update(_rules_table(t.rules))
+    if t.team_rules:
+        info["team_rules"] = t.team_rules
+    if t.team_tiebreaks:
+        info["team_tiebreaks"] = list(t.team_tiebreaks)
+    if records:
+        info["records"] = [[tag, rest] for tag, rest in records]
+    return info
+
+
+def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournament:
+    """``t`` with keys of its ``[tournament]`` table changed (a value of None removes the key),
+    read as a file with that table would be read and checked the same way: ``name``, ``game``,
+    ``system``, ``rules``, ``scoring``, ``tiebreaks``, ``options``, ``playoff``, ``records``,
+    ``team_rules``, ``team_tiebreaks``.  Rounds, players and games are ``t``'s own.
+
+    >>> from ranking.model import Player
+    >>> t = Tournament("Open", (Player(1, "A"),), 5)
+    >>> with_tournament_keys(t, {"rules": "cxa-swiss-bh", "name": "Hà Nội Open"}).rules.scoring.win
+    2.0
+    """
+    info = _tournament_table(t)
+    for key, value in changes.items():
+        if value is None:
+            info.pop(key, None)
+        else:
+            info[key] = value
+    read = parse_tournament_toml(tomli_w.dumps({"tournament": info}), source="the setting")
+    return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
+                   team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
+                   team_match_points=read.team_match_points)
 
 
 def _entry_text(entry: Mapping[str, Any]) -> str:

@@ -148,7 +148,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     ``InputError`` naming ``source``, the line and what was expected.  Both players of a
     game must list each other in the same round with fitting colours and results.
 
-    Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used);
+    Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used, and at
+    least a round robin's ``System.scheduled_rounds``);
     ``XXS`` (JaVaFo) and ``162`` (TRF-2026) scoring; ``212`` (without its leading ``PTS``),
     else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
     when there is no comma).  ``092`` (else ``192``) names the system, else
@@ -246,13 +247,16 @@ class _Reading:
         if teams:
             games = _order_boards(games, teams, self.order_lines, self.source)
         players = tuple(self.players[pid].player for pid in sorted(self.players))
+        system = self._system(players, games)
+        if self.declared_rounds is None:  # no XXR/142: a round robin's rounds follow from its field
+            rounds = max(rounds, system.scheduled_rounds(len(teams) or len(players)))
         return Tournament(
             name=self.name or "",
             players=players,
             rounds=rounds,
             games=games,
             byes=byes,
-            system=self._system(players, games),
+            system=system,
             game=GameKind.CHESS,
             rules=self._rules(),
             records=tuple(self.records),

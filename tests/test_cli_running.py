@@ -94,3 +94,49 @@ def test_points_must_be_finite_and_tenths_print_as_written(tmp_path: Path) -> No
     rows = json.loads(shown.stdout)["standings"]
     tied = [row for row in rows if row["points"] == 2.9]
     assert len(tied) == 3 and all(row["rank"] <= 6 for row in tied)
+
+
+# -- 11.1: a round robin without rounds ---------------------------------------------------------
+
+def test_a_round_robin_without_rounds_has_n_minus_1_and_can_be_paired(config: Path, tmp_path: Path) -> None:
+    tournament = replace(load_tournament(EXAMPLES / "xiangqi-rr.toml"), games=())
+    text = write_tournament_toml(tournament).replace(f"rounds = {tournament.rounds}\n", "")
+    assert "rounds =" not in text
+    (tmp_path / "rr.toml").write_text(text, encoding="utf-8")
+    (tmp_path / "drr.toml").write_text(text.replace('system = "round-robin"', 'system = "double-round-robin"'),
+                                       encoding="utf-8")
+    assert tiebreak(config, "import", str(tmp_path / "rr.toml"), "--slug", "rr").returncode == 0
+    assert tiebreak(config, "import", str(tmp_path / "drr.toml"), "--slug", "drr").returncode == 0
+    for number in range(1, 10):
+        paired = tiebreak(config, "pair", "rr")
+        assert paired.returncode == 0, paired.stderr
+        assert f"paired round {number} of rr" in paired.stdout
+    refused(tiebreak(config, "pair", "rr"), "every round of the round robin is paired (9 rounds)")
+    for _ in range(18):
+        assert tiebreak(config, "pair", "drr").returncode == 0
+    refused(tiebreak(config, "pair", "drr"), "(18 rounds)")
+
+
+# -- 11.2: a withdrawn player's games are forfeits ------------------------------------------------
+
+def test_a_played_result_for_a_withdrawn_player_is_refused(config: Path, xiangqi: str) -> None:
+    assert tiebreak(config, "withdraw", xiangqi, "1", "--after-round", "0").returncode == 0
+    before = events_in(config)
+    refused(tiebreak(config, "result", xiangqi, "1", "1", "1-0"),
+            "player 1 withdrew after round 0: round 1 board 1 is a forfeit under the event's withdrawal rule "
+            "(enter -+)")
+    refused(tiebreak(config, "result", xiangqi, "1", "1", "+-"), "(enter -+)")
+    assert events_in(config) == before
+    assert tiebreak(config, "result", xiangqi, "1", "1", "-+").returncode == 0
+    exported = tiebreak(config, "export", xiangqi, "--format", "toml", "-o", "back.toml")
+    assert exported.returncode == 0, exported.stderr
+    again = tiebreak(config, "import", str(config.parent / "back.toml"), "--slug", "back")
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(tiebreak(config, "standings", "back", "--json").stdout)
+            == json.loads(tiebreak(config, "standings", xiangqi, "--json").stdout))
+
+
+def test_a_withdrawal_before_a_round_the_player_played_is_refused(config: Path, xiangqi: str) -> None:
+    assert tiebreak(config, "result", xiangqi, "1", "1", "1-0").returncode == 0
+    refused(tiebreak(config, "withdraw", xiangqi, "1", "--after-round", "0"),
+            "player 1 has a result in round 1 (1-0): they withdrew after round 1 or later")
