@@ -469,15 +469,21 @@ def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
     state = request.state()
     names = player_names(state.base)
     replies = []
-    for prefs in request.store.subscribers(request.slug):
-        if prefs.chat_id is None:
+    for subscriber in request.store.subscribers(request.slug):
+        if subscriber.chat_id is None:
             continue
-        tr = translator(prefs.language, request.service.settings.language)
+        tr = translator(subscriber.language, request.service.settings.language)
+        heading = f"<b>{escape(state.base.name)}</b>\n"
         for (round_number, board), game in state.games.items():
-            if round_number == number and prefs.player_id in (game.white, game.black):
-                replies.append(Reply(escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
-                                                      white=names[game.white], black=names[game.black])),
-                                     chat_id=prefs.chat_id))
+            if round_number == number and subscriber.player_id in (game.white, game.black):
+                replies.append(Reply(heading + escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
+                                                                white=names[game.white], black=names[game.black])),
+                                     chat_id=subscriber.chat_id))
+        for round_number, player in state.byes:
+            if round_number == number and player == subscriber.player_id:
+                replies.append(Reply(heading + escape(tr.format(M.ROUND_HEADING, round=number) + ": "
+                                                      + tr.format(M.BYE_LINE, name=names[player])),
+                                     chat_id=subscriber.chat_id))
     return replies
 
 

@@ -8,6 +8,7 @@ it passes) and returns the replies; ``bot/handlers.py`` routes the updates to th
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot import messages as M
 from bot.callbacks import Action, Press, button
@@ -150,28 +151,30 @@ def iam(request: TournamentRequest, argument: str) -> list[Reply]:
     if not numbers or int(numbers[0]) not in ids:
         return request.say(M.IAM_USAGE)
     chosen = ids[int(numbers[0])]
-    request.remember(tournament=request.slug, player_id=chosen.id)
-    return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name)
+    request.prefs()  # remembers the private chat, where the pairings go
+    request.store.save_identity(replace(request.identity(), player_id=chosen.id))
+    return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name, tournament=request.name())
 
 
-@anyone
-def me(request: Request) -> list[Reply]:
-    """/me: the card of the player the user said they are."""
-    prefs = request.prefs()
-    slug = request.selected()
-    if slug is None or prefs.player_id is None or prefs.tournament != slug:
-        return request.say(M.WHO_ARE_YOU)
-    return packed(player_blocks(request.store.state(slug), prefs.player_id, request.tr))
+@needs_tournament
+def me(request: TournamentRequest) -> list[Reply]:
+    """/me: the card of the player the user said they are in their tournament."""
+    identity = request.identity()
+    if identity.player_id is None:
+        return request.say(M.WHO_ARE_YOU, tournament=request.name())
+    return packed(player_blocks(request.state(), identity.player_id, request.tr))
 
 
-@anyone
-def subscribe(request: Request, on: bool = True) -> list[Reply]:
-    """/subscribe (``on``) and /unsubscribe: the user's pairing when a round is paired."""
-    prefs = request.prefs()
-    if on and (prefs.player_id is None or prefs.tournament is None):
-        return request.say(M.SUBSCRIBE_NEEDS_PLAYER)
-    request.remember(subscribed=on)
-    return request.say(M.SUBSCRIBED if on else M.UNSUBSCRIBED)
+@needs_tournament
+def subscribe(request: TournamentRequest, on: bool = True) -> list[Reply]:
+    """/subscribe (``on``) and /unsubscribe: the user's pairing in their tournament when a
+    round of it is paired."""
+    identity = request.identity()
+    if on and identity.player_id is None:
+        return request.say(M.SUBSCRIBE_NEEDS_PLAYER, tournament=request.name())
+    request.prefs()
+    request.store.save_identity(replace(identity, subscribed=on))
+    return request.say(M.SUBSCRIBED if on else M.UNSUBSCRIBED, tournament=request.name())
 
 
 # -- the language ------------------------------------------------------------------------------------------

@@ -231,7 +231,7 @@ def test_names_are_escaped_everywhere(service: BotService, store: SQLiteStore) -
     assert "<b>3. Lê &lt;i&gt;Văn&lt;/i&gt; &amp;amp; Co: place" in text_of(replies["player by number"])
     assert "&lt;script&gt;alert(1)&lt;/script&gt;: place 1" in text_of(replies["me"])
     assert "Open &lt;b&gt;&amp;&lt;/b&gt; Cup" in text_of(replies["standings"])
-    assert text_of(replies["iam"]) == f"You are player 1: {escape(EVIL)}"
+    assert text_of(replies["iam"]) == f"You are player 1 of Open &lt;b&gt;&amp;&lt;/b&gt; Cup: {escape(EVIL)}"
     assert "A&amp;B – &lt;script&gt;alert(1)&lt;/script&gt; 0-1 recorded" in text_of(replies["result"])
     assert "“&lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;”" in text_of(replies["result"])
     assert visible(text_of(replies["standings"])).count(shorten(EVIL, 18)) == 1
@@ -318,12 +318,13 @@ def test_player_by_name_and_number(service: BotService, store: SQLiteStore) -> N
 
 def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").gettext(M.WHO_ARE_YOU))
+    assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").format(
+        M.WHO_ARE_YOU, tournament="Atlantic Open 2026"))
     assert text_of(players.iam(service, who(PLAYER), "")) == "Write your starting number, e.g. /iam 12"
     assert text_of(players.iam(service, who(PLAYER), "99")) == "Write your starting number, e.g. /iam 12"
-    assert text_of(players.iam(service, who(PLAYER), "3")) == "You are player 3: Silva, João Pedro"
-    prefs = store.user(PLAYER)
-    assert (prefs.tournament, prefs.player_id, prefs.chat_id) == ("swiss", 3, PLAYER)
+    assert text_of(players.iam(service, who(PLAYER), "3")) == (
+        "You are player 3 of Atlantic Open 2026: Silva, João Pedro")
+    assert (store.user(PLAYER).chat_id, store.identity(PLAYER, "swiss").player_id) == (PLAYER, 3)
     me = players.me(service, who(PLAYER))
     assert_telegram_html(me)
     assert text_of(me) == text_of(players.player(service, who(PLAYER), "3"))
@@ -332,12 +333,13 @@ def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
 
 def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) -> None:
     slug = import_round_robin(store)
+    name = store.state(slug).base.name
     assert text_of(players.subscribe(service, who(PLAYER))) == (
-        escape(translator("en").gettext(M.SUBSCRIBE_NEEDS_PLAYER)))
+        escape(translator("en").format(M.SUBSCRIBE_NEEDS_PLAYER, tournament=name)))
     players.iam(service, who(PLAYER), "9")
     players.language(service, who(PLAYER), "zh")
-    assert text_of(players.subscribe(service, who(PLAYER))) == translator("zh").gettext(M.SUBSCRIBED)
-    assert store.user(PLAYER).subscribed
+    assert text_of(players.subscribe(service, who(PLAYER))) == translator("zh").format(M.SUBSCRIBED, tournament=name)
+    assert store.identity(PLAYER, slug).subscribed
     players.iam(service, who(STRANGER), "1")  # not subscribed: no message
 
     replies = arbiters.pair(service, who(CHIEF))
@@ -346,10 +348,11 @@ def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) 
     assert [reply for reply in replies if reply.chat_id not in (None, PLAYER)] == []
     assert len(to_player) == 1
     name_of = names(store, slug)
-    assert to_player[0].text == escape(translator("zh").format(M.YOUR_PAIRING, round=1, board=2, white=name_of[2],
-                                                               black=name_of[9]))
+    assert to_player[0].text == f"<b>{escape(name)}</b>\n" + escape(translator("zh").format(
+        M.YOUR_PAIRING, round=1, board=2, white=name_of[2], black=name_of[9]))
 
-    assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").gettext(M.UNSUBSCRIBED)
+    assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").format(
+        M.UNSUBSCRIBED, tournament=name)
     assert [reply for reply in arbiters.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
 
 
@@ -762,10 +765,12 @@ def test_withdraw(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
     assert text_of(arbiters.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
     assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Player 24, Sato, Haruto, withdrawn after round 6"
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (
-        "Player 23, Mensah, Kwame, withdrawn after round 3")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (  # played round 4: cannot have left
+        "Refused: player 23 has a result in round 4 (0-1): they withdrew after round 4 or later")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 6")) == (
+        "Player 23, Mensah, Kwame, withdrawn after round 6")
     withdrawals = store.state(slug).withdrawals
-    assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 3}
+    assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 6}
     assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
     assert text_of(arbiters.withdraw(service, who(CHIEF), "99")).startswith(
         "Refused: player 99 is not in the tournament")
