@@ -136,6 +136,14 @@ class ByeKind(enum.StrEnum):
         """Half- and zero-point byes are the requested byes of FIDE C.07 16.1."""
         return self in (ByeKind.HALF, ByeKind.ZERO)
 
+    @property
+    def word(self) -> str:
+        """The name a tournament TOML file gives it: ``pab``, ``full``, ``half``, ``zero``."""
+        return _BYE_WORDS[self]
+
+
+_BYE_WORDS = {ByeKind.PAIRING: "pab", ByeKind.FULL: "full", ByeKind.HALF: "half", ByeKind.ZERO: "zero"}
+
 
 @dataclass(frozen=True, slots=True)
 class Player:

@@ -53,7 +53,7 @@ from ranking.model import (
     Tournament,
     Withdrawal,
 )
-from ranking.presets import PRESETS, get_preset, get_team_preset
+from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
 from ranking.rules import Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
@@ -108,7 +108,7 @@ _BYE_KINDS = {
     "h": ByeKind.HALF,
     "z": ByeKind.ZERO,
 }
-_BYE_NAMES = {ByeKind.PAIRING: "pab", ByeKind.FULL: "full", ByeKind.HALF: "half", ByeKind.ZERO: "zero"}
+_BYE_NAMES = {kind: kind.word for kind in ByeKind}
 _SYSTEMS = {s.value: s for s in System}
 _GAMES = {g.value: g for g in GameKind}
 
@@ -901,14 +901,8 @@ def _scoring_table(s: Scoring) -> dict[str, Any]:
 
 def _preset_for(rules: Rules) -> tuple[str, Rules] | None:
     """The preset ``rules`` is (or was made from): equal, else the same description."""
-    for name, preset in PRESETS.items():
-        if preset == rules:
-            return name, preset
-    if rules.description:
-        for name, preset in PRESETS.items():
-            if preset.description == rules.description:
-                return name, preset
-    return None
+    name = preset_of(rules)
+    return None if name is None else (name, PRESETS[name])
 
 
 def _rules_table(rules: Rules) -> dict[str, Any]:

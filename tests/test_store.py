@@ -169,7 +169,7 @@ def test_withdraw_then_standings_apply_the_rule(config: Path) -> None:
     (["import", str(Path(__file__).parent / "data" / "cli" / "broken.trf")], "broken.trf:5"),
     (["import", str(EXAMPLES / "chess-swiss.trf")], "already exists"),
     (["import", str(EXAMPLES / "chess-swiss.trf"), "--slug", "bad slug"], "--slug 'bad slug'"),
-    (["pair", "chess-swiss"], "is a Swiss: pair the round with your pairing program"),
+    (["pair", "chess-swiss"], "every round is paired: the event has 7 rounds"),
     (["export", "nope"], "no tournament 'nope'"),
 ])
 def test_bad_requests_are_one_line_exit_2_and_write_nothing(config: Path, args: list[str], message: str) -> None:

@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import typing
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -26,13 +27,21 @@ from ranking.final import final_standings
 from ranking.presets import get_preset
 from ranking.rules import Edition, Rules, Scoring
 from ranking.standings import default_rules, parse_chain
+from tiebreak.cli_running import add_running_commands
 from tiebreak.tables import playoff_lines, presets_table, standings_table, team_table, tiebreaks_table
 
 EXIT_BAD_INPUT = 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line (DESIGN.md "Errors") that names the help."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (`{self.prog} --help` says more)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="tiebreak",
         description="Standings for chess and xiangqi tournaments with FIDE, CXA and VN tie-breaks.",
     )
@@ -68,12 +77,16 @@ def build_parser() -> argparse.ArgumentParser:
     exporting.add_argument("slug", metavar="SLUG")
     exporting.add_argument("--format", choices=["trf", "toml"], default="toml")
     exporting.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
-    pairing = store_command("pair", "pair the next round (round robins from the Berger tables; "
-                                     "Swiss rounds from the TRF of your pairing program)")
+    pairing = store_command("pair", "pair the next round and print its boards (round robins from the Berger "
+                                     "tables, Swiss events by the FIDE Dutch system), or import a round paired "
+                                     "elsewhere and say where it differs from the Dutch system")
     pairing.add_argument("slug", metavar="SLUG")
-    pairing.add_argument("--trf", metavar="FILE", help="the TRF in which your pairing program paired the round")
+    pairing.add_argument("--trf", metavar="FILE", help="a TRF in which another program paired the round")
     pairing.add_argument("--pairs", metavar="FILE",
                          help="the pairs list JaVaFo or bbpPairings wrote (-p): a count, then WHITE BLACK lines")
+    pairing.add_argument("--unfinished", action="store_true",
+                         help="pair a Swiss round although boards of earlier rounds have no result "
+                              "(they count as draws for the pairing)")
     result = store_command("result", "enter the result of one board")
     result.add_argument("slug", metavar="SLUG")
     result.add_argument("round", metavar="ROUND", type=int)
@@ -86,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     withdraw.add_argument("slug", metavar="SLUG")
     withdraw.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
     withdraw.add_argument("--after-round", type=int, metavar="N", help="default: the last round with a result")
-    playoff = store_command("playoff", "show the play-offs (RULES.md 6), or enter a play-off game's result")
+    playoff = store_command("playoff", "show the play-offs for tied places, or enter a play-off game's result")
     playoff.add_argument("slug", metavar="SLUG")
     playoff.add_argument("game", nargs="*", metavar="ROUND WHITE BLACK RESULT",
                          help="a play-off game: its play-off round, the starting numbers as they played, the result")
@@ -95,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     log.add_argument("--json", action="store_true", help="one JSON object per event")
     standings.add_argument("--config", metavar="PATH",
                            help="configuration file, when INPUT is a stored tournament's slug")
+    add_running_commands(commands, store_command)
     return parser
 
 
@@ -107,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tiebreaks_table())
         elif args.command == "standings":
             return standings_command(args)
+        elif args.command == "pairings":  # no store: the Dutch engine on a file
+            from tiebreak.running_commands import pairings_command  # loaded only for it (start-up time)
+
+            return pairings_command(args)
         else:  # the store's commands: sqlite3 and the event log load only for them (start-up time)
             from tiebreak import commands
 
