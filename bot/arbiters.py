@@ -51,7 +51,8 @@ from ranking import (
 )
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
-from tiebreak.library import export_text, import_tournament, pairing_from_file, scheduled_pairing
+from tiebreak.library import export_text, import_tournament, pairing_from_file
+from tiebreak.running import check_imported
 from tiebreak.store import Submission
 
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
@@ -384,61 +385,10 @@ def _result_choices(tournament: Tournament) -> list[list[tuple[str, str]]]:
 # -- other commands -----------------------------------------------------------------------------------
 
 @arbiters_only
-def undo(request: TournamentRequest) -> list[Reply]:
-    """/undo: take back the arbiter's last entry that is still in force (with its fouls)."""
-    store, slug = request.store, request.slug
-    actor = f"tg:{request.who.user_id}"
-    undone = {entry.event.data.get("undo") for entry in store.log(slug)}
-    last = next((entry for entry in reversed(store.log(slug))
-                 if entry.actor == actor and entry.id not in undone and "undo" not in entry.event.data
-                 and entry.event.kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION)), None)
-    if last is None:
-        return request.say(M.NOTHING_TO_UNDO)
-    data = last.event.data
-    fouls = [entry for entry in store.log(slug)
-             if entry.event.kind is EventKind.FOUL and entry.actor == actor and entry.at == last.at
-             and entry.message_id == last.message_id and entry.id not in undone
-             and "undo" not in entry.event.data and entry.event.data.get("round") == data["round"]
-             and entry.event.data.get("board") == data["board"]]
-
-    def decide(state: TournamentState) -> list[Event]:
-        game = state.game(data["round"], data["board"])
-        if game.result is None or game.result.value != data["result"]:
-            return []  # changed since by someone else: nothing of this entry is left to undo
-        if last.event.kind is EventKind.CORRECTION:
-            events = [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
-                                                   "result": data["previous"], "previous": data["result"],
-                                                   "undo": last.id})]
-        else:
-            events = [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
-                                                  "previous": data["result"], "undo": last.id})]
-        for foul in fouls:  # the fouls entered on the same line are taken back with it
-            events.append(Event(EventKind.FOUL, {**foul.event.data, "count": -foul.event.data.get("count", 1),
-                                                 "undo": foul.id}))
-        return events
-
-    if not store.append(slug, decide, request.source):
-        return request.say(M.NOTHING_TO_UNDO)
-    return request.say(M.UNDONE, what=f"R{data['round']} B{data['board']} {data['result']}")
-
-
-@arbiters_only
-def pair(request: TournamentRequest) -> list[Reply]:
-    """/pair: the next round of a round robin (Swiss rounds come as a file: ``pair_from_file``)."""
-    tournament = request.tournament()
-    if not tournament.system.is_round_robin:
-        return request.say(M.SWISS_PAIR_HELP)
-    try:
-        _, games, byes = scheduled_pairing(tournament)
-    except InputError:
-        return request.say(M.ALL_ROUNDS_PAIRED)
-    return _store_pairing(request, games, byes)
-
-
-@arbiters_only
 def pair_from_file(request: TournamentRequest, file_name: str, content: Upload,
                    size: int | None = None) -> list[Reply]:
-    """A paired round sent as a file (TRF, or a list of pairs) with the caption /pair."""
+    """A round paired elsewhere, sent as a file (TRF, or a list of pairs) with the caption
+    /pair: stored, then compared with the FIDE Dutch system's pairing (Swiss events)."""
     received = _receive(request, content, size)
     if isinstance(received, list):
         return received
@@ -447,21 +397,46 @@ def pair_from_file(request: TournamentRequest, file_name: str, content: Upload,
         _, games, byes = pairing_from_file(request.tournament(), text, file_name)
     except InputError as error:
         return request.refuse(error)
-    return _store_pairing(request, games, byes)
+    return store_pairing(request, games, byes, compare=True)
 
 
-def _store_pairing(request: TournamentRequest, games: Sequence[Game], byes: Sequence[Bye]) -> list[Reply]:
+def store_pairing(request: TournamentRequest, games: Sequence[Game], byes: Sequence[Bye],
+                  compare: bool = False) -> list[Reply]:
+    """Store a round's pairing, show it, tell the subscribers (naming the tournament) and
+    whoever waits for changes (the site build); ``compare``: say how it differs from the
+    Dutch pairing."""
     number = games[0].round if games else byes[0].round
     try:
-        request.store.append(request.slug, lambda state: [pairing_event(state, number, games, byes)],
-                             request.source)
+        appended = request.store.append(request.slug, lambda state: [pairing_event(state, number, games, byes)],
+                                        request.source)
     except InputError as error:
         return request.refuse(error)
+    if not appended:  # this very update paired the round before (bot.answers answers it so)
+        return request.say(M.ALREADY_HANDLED)
     request.service.changed(request.slug)
     tr = request.tr
-    replies = packed([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
-                      *round_blocks(request.state(), number, tr)])
-    return replies + _notify_pairings(request, number)
+    blocks = [escape(tr.format(M.PAIRED, round=number, boards=len(games))), *round_blocks(request.state(), number, tr)]
+    if compare:
+        blocks += dutch_comparison(request, number)
+    return packed(blocks) + _notify_pairings(request, number)
+
+
+def dutch_comparison(request: TournamentRequest, number: int) -> list[str]:
+    """How round ``number`` as stored differs from the Dutch pairing (nothing for round robins)."""
+    tr = request.tr
+    try:
+        check = check_imported(request.tournament(), number)
+    except InputError as error:
+        return [escape(tr.format(M.CANNOT_PAIR, round=number, reason=error.message))]
+    if check is None:
+        return []
+    lines = [tr.format(M.RULE_BROKEN, rule=violation.rule, text=violation.text) for violation in check.violations]
+    if check.same:
+        lines.append(tr.gettext(M.DUTCH_SAME))
+    else:
+        lines.append(tr.gettext(M.DUTCH_DIFFERS))
+        lines += [f"• {difference.text}" for difference in check.differences]
+    return [escape("\n".join(lines))]
 
 
 def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:

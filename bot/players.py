@@ -40,6 +40,8 @@ def start(request: Request, payload: str = "") -> list[Reply]:
     if slug and slug in request.store.slugs():
         request.remember(tournament=slug)
         blocks.insert(0, _selected_line(request, slug))
+    elif slug:
+        blocks.insert(0, escape(tr.format(M.UNKNOWN_SLUG, slug=slug[:64])))
     if request.is_arbiter(request.selected()):
         blocks.append(escape(tr.gettext(M.HELP_ARBITER)))
     return packed(blocks)
@@ -77,10 +79,15 @@ def _selected_line(request: Request, slug: str) -> str:
 
 @needs_tournament
 def standings(request: TournamentRequest, argument: str = "") -> list[Reply]:
-    """/standings [N]: the first N rows (default 20) of the standings."""
-    numbers = [int(word) for word in re.findall(r"\d+", argument)]
-    top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
-    return packed(standings_blocks(request.tournament(), request.tr, top))
+    """/standings [N] [all]: the first N rows (default 20) of the standings; ``all`` shows every
+    tie-break column (a phone shows the first four well)."""
+    words = argument.lower().split()
+    every = "all" in words
+    numbers = [word for word in words if word != "all"]
+    if len(numbers) > 1 or (numbers and not (numbers[0].isascii() and numbers[0].isdigit())):
+        return request.say(M.STANDINGS_USAGE)
+    top = int(numbers[0]) if numbers else STANDINGS_DEFAULT_TOP
+    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every))
 
 
 @needs_tournament
@@ -107,12 +114,17 @@ def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
     """/round [N]: the boards of round N (default: the last paired round)."""
     state = request.state()
     paired = state.paired_rounds()
+    words = argument.split()
+    if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit())):
+        return request.say(M.ROUND_USAGE)
     if not paired:
         return request.say(M.NOTHING_PAIRED)
-    numbers = [int(word) for word in re.findall(r"\d+", argument)]
-    number = numbers[0] if numbers else max(paired)
+    number = int(words[0]) if words else max(paired)
+    rounds = state.base.rounds
+    if not 1 <= number <= max(rounds, 1):
+        return request.say(M.ROUND_OUT_OF_RANGE, round=number, rounds=rounds)
     if number not in paired:
-        return request.say(M.ROUND_NOT_PAIRED, round=number)
+        return request.say(M.ROUND_NOT_PAIRED_OF, round=number, rounds=rounds)
     return packed(round_blocks(state, number, request.tr))
 
 

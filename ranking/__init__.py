@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     # rules and presets
     "Rules": "ranking.rules", "Scoring": "ranking.rules", "Options": "ranking.rules", "Edition": "ranking.rules",
     "ByeValue": "ranking.rules", "DirectEncounterMode": "ranking.rules", "PreviousMode": "ranking.rules",
-    "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules",
+    "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules", "Outcome": "ranking.rules",
     "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",
     "TeamScoring": "ranking.rules",
     "PRESETS": "ranking.presets", "get_preset": "ranking.presets",
@@ -62,7 +62,11 @@ _EXPORTS: dict[str, str] = {
     "TournamentState": "ranking.events",
     "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
     "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
-    "playoff_result_event": "ranking.events",
+    "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
+    "setting_event": "ranking.events",
+    # settings and result spellings
+    "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
+    "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
     # files as text
     "parse_trf": "ranking.trf", "write_trf": "ranking.trf",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
@@ -99,8 +103,10 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         bye_event,
         foul_event,
         pairing_event,
+        player_added_event,
         playoff_result_event,
         result_event,
+        setting_event,
         withdrawal_event,
     )
     from ranking.final import FinalStandings, final_standings
@@ -130,6 +136,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         DirectEncounterMode,
         Edition,
         Options,
+        Outcome,
         PlayoffFormat,
         PlayoffRule,
         PreviousMode,
@@ -150,6 +157,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         team_legend,
         team_scorecards,
     )
+    from ranking.settings import SETTINGS, parse_setting
+    from ranking.spelling import parse_result, written_result
     from ranking.standings import (
         StandingRow,
         Standings,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from bot import arbiters
+from bot import running
 from bot.service import BotService, BotSettings, Who
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
@@ -39,5 +39,5 @@ def service(store: SQLiteStore) -> BotService:
     """The xiangqi round robin, round 1 paired (boards 1-10, 2-9, 3-8, 4-7, 5-6), no result yet."""
     store.create(SLUG, replace(load_tournament(XIANGQI), games=()), Source("cli:test"))
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
-    arbiters.pair(service, Who(CHIEF, CHIEF))
+    running.pair(service, Who(CHIEF, CHIEF))
     return service

@@ -25,6 +25,7 @@ from bot.formatting import MESSAGE_LIMIT, escape, pack, utf16_length
 from bot.handlers import press
 from bot.messages import translator
 from bot.replies import Reply
+from bot.running import pair, undo
 from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind, result_event
 from ranking.model import Player
@@ -85,7 +86,7 @@ def test_a_stale_replace_button_never_overwrites_a_newer_correction(service: Bot
 def test_a_replace_button_whose_result_was_taken_back_is_refused(service: BotService, store: SQLiteStore) -> None:
     arbiters.text(service, who(CHIEF), "R1 B3 1-0")
     [question] = arbiters.text(service, who(CHIEF), "R1 B3 0-1")
-    assert text_of(arbiters.undo(service, who(CHIEF))).startswith("Undone")
+    assert text_of(undo(service, who(CHIEF))).startswith("Undone")
     replies = press(service, who(CHIEF), buttons(question)[0].data)
     assert result_of(store, 3) is None
     assert "no longer has 1-0 (changed meanwhile)" in html.unescape(text_of(replies))
@@ -137,8 +138,8 @@ def test_every_refused_privileged_attempt_is_recorded(service: BotService, store
         (arbiters.import_file, ("x.toml", XIANGQI.read_bytes()), "/import", "not a chief arbiter"),
         (arbiters.arbiters, (f"add {STRANGER}",), f"/arbiters add {STRANGER}", "not a chief arbiter"),
         (arbiters.withdraw, ("3",), "/withdraw 3", "not an arbiter"),
-        (arbiters.pair, (), "/pair", "not an arbiter"),
-        (arbiters.undo, (), "/undo", "not an arbiter"),
+        (pair, (), "/pair", "not an arbiter"),
+        (undo, (), "/undo", "not an arbiter"),
         (arbiters.playoff_result, ("1 2 1-0",), "/playoff 1 2 1-0", "not an arbiter"),
     ]
     asked = []

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
-from bot import arbiters, players
+from bot import arbiters, players, running
 from bot import messages as M
 from bot.callbacks import Action, encode
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
@@ -123,7 +123,7 @@ def import_swiss(store: SQLiteStore, slug: str = "swiss", *, unplayed_last_round
 def rr(service: BotService, store: SQLiteStore) -> str:
     """The xiangqi round robin with round 1 paired (Berger: 1-10, 2-9, 3-8, 4-7, 5-6) and no result."""
     slug = import_round_robin(store)
-    replies = arbiters.pair(service, who(CHIEF))
+    replies = running.pair(service, who(CHIEF))
     assert replies[0].text.startswith(escape(translator("en").format(M.PAIRED, round=1, boards=5)))
     return slug
 
@@ -283,11 +283,11 @@ def test_round_n(service: BotService, store: SQLiteStore) -> None:
         result = {"1/2-1/2": "½-½"}.get(g.result.value, g.result.value)
         assert re.search(rf"{re.escape(white)}\s+{re.escape(result)}\s+{re.escape(black)}$", shown), row
     for bye in (b for b in tournament.byes if b.round == 3):
-        assert f"Bye: {escape(name_of[bye.player])} ({bye.kind.value})" in third
+        assert f"Bye: {escape(name_of[bye.player])} (half-point bye)" in third
     current = text_of(players.round(service, who(PLAYER)))
     assert "Round 7" in current
     assert current.count("…") >= 11  # no results yet
-    assert text_of(players.round(service, who(PLAYER), "9")) == "Round 9 is not paired yet"
+    assert text_of(players.round(service, who(PLAYER), "9")) == "Round 9: the tournament has 7 rounds."
     assert "第3轮" in text_of(players.round(service, who(PLAYER, "zh-hans"), "3"))
 
 
@@ -302,7 +302,7 @@ def test_player_by_name_and_number(service: BotService, store: SQLiteStore) -> N
     # Lindqvist had a half-point bye in round 6: a row without an opponent.
     lindqvist = text_of(players.player(service, who(PLAYER), "5"))
     assert "Lindqvist, Erik" in lindqvist
-    assert re.search(r"\n6\s+H\b", lindqvist)
+    assert re.search(r"\n 6\s+half-point bye\s+½", lindqvist)
     several = text_of(players.player(service, who(PLAYER), "AR"))
     matching = [p for p in store.tournament("swiss").players if "ar" in p.name.casefold()]
     assert len(matching) > 3
@@ -342,7 +342,7 @@ def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) 
     assert store.identity(PLAYER, slug).subscribed
     players.iam(service, who(STRANGER), "1")  # not subscribed: no message
 
-    replies = arbiters.pair(service, who(CHIEF))
+    replies = running.pair(service, who(CHIEF))
     assert_telegram_html(replies)
     to_player = [reply for reply in replies if reply.chat_id == PLAYER]
     assert [reply for reply in replies if reply.chat_id not in (None, PLAYER)] == []
@@ -353,7 +353,7 @@ def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) 
 
     assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").format(
         M.UNSUBSCRIBED, tournament=name)
-    assert [reply for reply in arbiters.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
+    assert [reply for reply in running.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
 
 
 def test_language_by_argument_and_by_callback(service: BotService, store: SQLiteStore) -> None:
@@ -501,7 +501,7 @@ def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: 
 
 
 def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
+    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     arbiters.text(service, who(CHIEF), "R1 B3 0-1")
     [question] = arbiters.text(service, who(CHIEF), "R1 B2 1/2")
@@ -509,27 +509,27 @@ def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore,
     assert game(store, rr, 1, 2).result is Result.DRAW
 
     arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
-    assert text_of(arbiters.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
+    assert text_of(running.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
 
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1/2-1/2"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 1-1. The board now has 2-0."
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B3 0-1"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 3 0-2. The board now has no result."
     assert game(store, rr, 1, 3).result is None
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1-0"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 2-0. The board now has no result."
     assert game(store, rr, 1, 2).result is None
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
+    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     log = store.log(rr)
     assert [entry.event.kind for entry in log[-3:]] == [EventKind.CORRECTION, EventKind.ANNULMENT,
                                                         EventKind.ANNULMENT]
     assert all("undo" in entry.event.data for entry in log[-3:])
-    assert text_of(arbiters.undo(service, who(STRANGER))) == "Only arbiters can enter results."
+    assert text_of(running.undo(service, who(STRANGER))) == "Only arbiters can enter results."
 
 
 def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: SQLiteStore, rr: str) -> None:
     """README: "/undo takes back your last entry"; the foul written on the same line is part of it."""
     arbiters.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
     assert game(store, rr, 1, 1).fouls_black == 2
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B1 0-1"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 1 0-2. The board now has no result."
     assert game(store, rr, 1, 1).result is None
     assert game(store, rr, 1, 1).fouls_black == 0  # fails: the FOUL event stays in force
 
@@ -557,7 +557,7 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
     assert arbiters.text(service, update, message)
-    assert arbiters.text(service, update, message) == []  # fails: answered (and recorded) a second time
+    assert arbiters.text(service, update, message) == []  # answered once (bot/answers.py repeats the answer)
     assert [row["update_id"] for row in store.submissions()].count(update.update_id) == 1
 
 
@@ -646,7 +646,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
                                             language="es"),
                          on_round_complete=lambda slug, number: finished.append((slug, number)))
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     first = arbiters.text(service, who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     assert len(first) == 1 and finished == []
     last = arbiters.text(service, who(CHIEF, "en"), "R1 B5 0-1")
@@ -672,7 +672,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
 def test_round_completion_by_taps(store: SQLiteStore) -> None:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF}), channel=-1001234567890))
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     arbiters.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     key = store.tournament_key(slug)
     replies = press(service, who(CHIEF, "vi"), f"ec|{key}|1|5|1-0")
@@ -706,8 +706,8 @@ def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, sto
     assert text_of(arbiters.enter(service, who(STRANGER))) == refused
     assert text_of(press(service, who(STRANGER), f"eb|{key}|1|2")) == refused
     assert text_of(press(service, who(STRANGER), f"ec|{key}|1|2|1-0")) == refused
-    assert text_of(arbiters.pair(service, who(STRANGER))) == refused
-    assert text_of(arbiters.undo(service, who(STRANGER))) == refused
+    assert text_of(running.pair(service, who(STRANGER))) == refused
+    assert text_of(running.undo(service, who(STRANGER))) == refused
     assert text_of(arbiters.withdraw(service, who(STRANGER), "3")) == refused
     assert text_of(arbiters.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
     chief_only = escape(translator("en").gettext(M.CHIEF_ONLY))
@@ -721,7 +721,7 @@ def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -
     nothing = who(CHIEF)
     assert text_of(arbiters.text(service, nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     accepted = who(CHIEF, chat=-100999)
     arbiters.text(service, accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
     refused = who(STRANGER)
@@ -778,11 +778,15 @@ def test_withdraw(service: BotService, store: SQLiteStore) -> None:
 
 
 def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) -> None:
-    replies = arbiters.pair(service, who(CHIEF))
+    """Round 1 has no results yet: /pair asks first (issue 11.10), and pairs on Yes."""
+    [question] = running.pair(service, who(CHIEF))
+    assert question.text == "Boards without a result: R1 B1, R1 B2, R1 B3, R1 B4, R1 B5. Pair round 2 anyway?"
+    assert kinds(store, rr).count(EventKind.ROUND_PAIRED) == 1
+    replies = press(service, who(CHIEF), buttons(question)[0].data)
     assert_telegram_html(replies)
     text = text_of(replies)
     assert text.startswith("Round 2 paired; boards: 5\n<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>\nRound 2\n")
-    assert "红 Red" in text
+    assert "Red" in text and "红" not in text  # English words in English
     state = store.state(rr)
     assert sorted(state.paired_rounds()) == [1, 2]
     assert sorted((b, g.white, g.black) for (r, b), g in state.games.items() if r == 2) == [
@@ -790,12 +794,12 @@ def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) ->
     assert kinds(store, rr).count(EventKind.ROUND_PAIRED) == 2
 
 
-def test_pair_is_refused_for_a_swiss_and_when_every_round_is_paired(service: BotService, store: SQLiteStore) -> None:
+def test_pair_is_refused_when_every_round_is_paired(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(arbiters.pair(service, who(CHIEF))) == escape(translator("en").gettext(M.SWISS_PAIR_HELP))
+    assert text_of(running.pair(service, who(CHIEF))) == "Every round is already paired."
     store.create("full", load_tournament(XIANGQI), CLI)
     players.start(service, who(CHIEF), "full")
-    assert text_of(arbiters.pair(service, who(CHIEF))) == "Every round is already paired."
+    assert text_of(running.pair(service, who(CHIEF))) == "Every round is already paired."
 
 
 def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store: SQLiteStore) -> None:

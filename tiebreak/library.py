@@ -74,7 +74,7 @@ class ConfiguredImport:
 def import_configured(store: Store, config: Config, source: Source | None = None) -> list[ConfiguredImport]:
     """Import the ``[[tournaments]]`` files of config.toml that the store does not have yet
     (``tiebreak import --from-config``, and the bot and the site before they start)."""
-    known = set(store.slugs())
+    known = set(store.slugs(archived=True))  # an archived tournament is still in the store
     done = []
     for path in config.tournament_files:
         tournament = load_tournament(path)

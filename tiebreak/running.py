@@ -197,6 +197,11 @@ def undo_last(store: Store, slug: str, actor: str, source: Source) -> Undone | N
     if not mine:
         return None
     last = mine[-1]
+    if last.event.kind is EventKind.FOUL:  # a foul written on a result's line: the entry is the result
+        last = next((entry for entry in reversed(mine) if entry.event.kind is not EventKind.FOUL
+                     and entry.at == last.at and entry.message_id == last.message_id
+                     and entry.event.data.get("board") == last.event.data["board"]
+                     and entry.event.data.get("round") == last.event.data["round"]), last)
     data = last.event.data
     together = [entry for entry in mine if entry.event.kind is EventKind.FOUL and entry is not last
                 and entry.at == last.at and entry.message_id == last.message_id
