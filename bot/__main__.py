@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.console or not token:
             user = args.user_id or min(settings.arbiters, default=1)
-            asyncio.run(run_console(service, user, args.language))
+            asyncio.run(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"))
         else:
             protect_logs(token)
             asyncio.run(delivery.run(build_application(token, service), settings))

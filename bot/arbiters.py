@@ -42,12 +42,14 @@ from ranking import (
     Result,
     Tournament,
     TournamentState,
+    default_rules,
     final_standings,
     foul_event,
     pairing_event,
     playoff_result_event,
     result_event,
     withdrawal_event,
+    written_result,
 )
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
@@ -100,6 +102,7 @@ def handled_before(request: Request) -> list[Reply]:
     if slug is not None and who.message_id is not None:
         state = request.store.state(slug)
         names = player_names(state.base)
+        written = _writer(state.base)
         for entry in request.store.log(slug):
             data = entry.event.data
             if (entry.actor, entry.chat_id, entry.message_id) != (f"tg:{who.user_id}", who.chat_id, who.message_id) \
@@ -107,9 +110,10 @@ def handled_before(request: Request) -> list[Reply]:
                 continue
             game = state.game(data["round"], data["board"])
             values = {"round": data["round"], "board": data["board"], "white": names[game.white],
-                      "black": names[game.black], "result": data["result"]}
+                      "black": names[game.black], "result": written(Result(data["result"]))}
             if entry.event.kind is EventKind.CORRECTION:
-                lines.append(escape(tr.format(M.RESULT_CORRECTED, previous=data["previous"], **values)))
+                lines.append(escape(tr.format(M.RESULT_CORRECTED, previous=written(Result(data["previous"])),
+                                              **values)))
             else:
                 lines.append(escape(tr.format(M.RESULT_RECORDED, **values)))
     return packed(lines) if lines else request.say(M.ALREADY_HANDLED)
@@ -144,6 +148,7 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
         nonlocal called
         called = True
         names = player_names(state.base)
+        written = _writer(state.base)
         events: list[Event] = []
         for entry in entries:
             try:
@@ -153,28 +158,34 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 continue
             white, black = names[game.white], names[game.black]
             result = entry.result.value
+            shown = written(entry.result)
             current = game.result.value if game.result is not None else None
             stale = correct and replacing is not None and current != replacing and current != result
             if stale and current is None:
                 refused.append(tr.format(M.RESULT_GONE, round=entry.round, board=entry.board, white=white,
-                                         black=black, old=replacing))
+                                         black=black, old=written(Result(replacing))))
                 continue
             if (current is not None and game.result is not entry.result and not correct) or stale:
-                asked.append(_replace_question(request, entry, white, black, current, result, stale))
+                asked.append(_replace_question(request, entry, white, black, current, result, written, stale))
                 continue
-            event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+            try:  # e.g. a played result for a player who has withdrawn: the core says why not
+                event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+            except InputError as error:
+                refused.append(tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text, reason=str(error))
+                               if entry.line else tr.format(M.REQUEST_REFUSED, reason=str(error)))
+                continue
             if event is None:
                 recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
-                                                 board=entry.board, white=white, black=black, result=result)))
+                                                 board=entry.board, white=white, black=black, result=shown)))
             elif event.kind is EventKind.CORRECTION:
                 events.append(event)
                 recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=result,
-                                                 previous=event.data["previous"])))
+                                                 white=white, black=black, result=shown,
+                                                 previous=written(Result(event.data["previous"])))))
             else:
                 events.append(event)
                 recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=result)))
+                                                 white=white, black=black, result=shown)))
             if entry.foul_side:
                 events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
                 fouler = white if entry.foul_side == "white" else black
@@ -197,14 +208,14 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
 
 
 def _replace_question(request: TournamentRequest, entry: ResultEntry, white: str, black: str, old: str, new: str,
-                      changed: bool = False) -> Reply:
-    """"Round 3, board 5: A – B already has 1-0. Replace 1-0 with 0-1?" with Yes and No; Yes
-    carries ``old``, so a press after someone else changed the board asks again
-    (``changed``: this is that second question)."""
+                      written: Callable[[Result], str], changed: bool = False) -> Reply:
+    """"Round 3, board 5: A – B already has 2-0. Replace 2-0 with 0-2?" (in the event's
+    points) with Yes and No; Yes carries ``old``, so a press after someone else changed the
+    board asks again (``changed``: this is that second question)."""
     tr = request.tr
     question = tr.format(M.CHANGED_MEANWHILE if changed else M.ALREADY_HAS, round=entry.round, board=entry.board,
-                         white=white, black=black, old=old)
-    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=old, new=new)
+                         white=white, black=black, old=written(Result(old)))
+    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=written(Result(old)), new=written(Result(new)))
     key = request.store.tournament_key(request.slug)
     return Reply(escape(question), buttons=((
         button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, new, old),
@@ -324,8 +335,12 @@ def choose_result(request: TournamentRequest, press: Press, board: Board) -> lis
     """``Action.RESULT``: a result was chosen; ask to confirm it."""
     tr = request.tr
     result = press.fields[3]
+    try:
+        shown = _writer(board.state.base)(Result(result))
+    except ValueError:
+        return request.say(M.NOT_UNDERSTOOD)
     text = escape(tr.format(M.RECORD_QUESTION, round=board.round, board=board.number, white=board.white,
-                            black=board.black, result=result))
+                            black=board.black, result=shown))
     rows = ((button(tr.gettext(M.CONFIRM), Action.CONFIRM, board.key, board.round, board.number, result),
              button(tr.gettext(M.BACK), Action.BOARD, board.key, board.round, board.number)),)
     return [Reply(text, buttons=rows, edit=True)]
@@ -349,7 +364,7 @@ def replace_result(request: TournamentRequest, press: Press, board: Board) -> li
 @_on_board
 def keep_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
     """``Action.KEEP``: No to "Replace 1-0 with 0-1?"."""
-    kept = board.game.result.value if board.game.result else "…"
+    kept = _writer(board.state.base)(board.game.result) if board.game.result else "…"
     return request.say(M.KEPT, result=kept, edit=True)
 
 
@@ -374,12 +389,19 @@ def _enter_pressed(request: TournamentRequest, press: Press, board: Board, corre
 
 
 def _result_choices(tournament: Tournament) -> list[list[tuple[str, str]]]:
-    """The result choices of the /enter keyboard, in the game's own words."""
-    if tournament.game is GameKind.XIANGQI:
-        played = [("红胜 1-0", "1-0"), ("和 ½-½", "1/2-1/2"), ("黑胜 0-1", "0-1")]
-    else:
-        played = [("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1")]
+    """The result choices of the /enter keyboard, in the game's own words and points."""
+    written = _writer(tournament, "½")
+    results = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+    words = ("红胜 ", "和 ", "黑胜 ") if tournament.game is GameKind.XIANGQI else ("", "", "")
+    played = [(word + written(result), result.value) for word, result in zip(words, results, strict=True)]
     return [played, [("+-", "+-"), ("--", "--"), ("-+", "-+")]]
+
+
+def _writer(tournament: Tournament, half: str = "1/2") -> Callable[[Result], str]:
+    """Results as the event scores them: ``1-0``, ``1/2-1/2`` (``½-½`` on a button); ``2-0``,
+    ``1-1`` under 2/1/0 (issue 14.1)."""
+    scoring = default_rules(tournament).scoring
+    return lambda result: written_result(result, scoring, half)
 
 
 # -- other commands -----------------------------------------------------------------------------------
@@ -526,7 +548,7 @@ def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
         return request.say(M.PLAYOFF_NOT_SCHEDULED, white=f"{white}. {names[white]}", black=f"{black}. {names[black]}")
     request.service.changed(slug)
     recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=found[0].round, white=names[white], black=names[black],
-                                result=result.value))
+                                result=_writer(request.tournament())(result)))
     return packed([recorded, *playoff_blocks(request.tournament(), tr)])
 
 

@@ -139,9 +139,9 @@ def undone_text(request: TournamentRequest, done: Undone) -> str:
         return tr.format(M.UNDONE_FOUL, player=names[fouler], round=done.round, board=done.board,
                          fouls=f"{done.fouls[0]}-{done.fouls[1]}")
     scoring = default_rules(tournament).scoring
-    now = written_result(Result(done.result), scoring, "½") if done.result else tr.gettext(M.NO_RESULT)
+    now = written_result(Result(done.result), scoring) if done.result else tr.gettext(M.NO_RESULT)
     return tr.format(M.UNDONE_RESULT, round=done.round, board=done.board,
-                     result=written_result(Result(data["result"]), scoring, "½"), now=now)
+                     result=written_result(Result(data["result"]), scoring), now=now)
 
 
 # -- players and byes ---------------------------------------------------------------------------

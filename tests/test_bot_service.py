@@ -24,7 +24,8 @@ from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind
 from ranking.model import ByeKind, Game, Player, Result, System, Tournament
-from ranking.standings import compute_standings
+from ranking.spelling import written_result
+from ranking.standings import compute_standings, default_rules
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
 from tiebreak.files import load_tournament
@@ -134,10 +135,19 @@ def names(store: SQLiteStore, slug: str) -> dict[int, str]:
 
 def recorded(store: SQLiteStore, slug: str, round_number: int, board: int, result: str, lang: str = "en",
              message: str = M.RESULT_RECORDED, **extra: object) -> str:
+    """The confirmation of ``result`` (as stored, e.g. ``1/2-1/2``), which the bot writes in the
+    event's own points (``1-1`` under 2/1/0, issue 14.1)."""
     g = game(store, slug, round_number, board)
     name_of = names(store, slug)
+    written = in_event_terms(store, slug)
+    extra = {key: written(value) if key == "previous" else value for key, value in extra.items()}
     return escape(translator(lang).format(message, round=round_number, board=board, white=name_of[g.white],
-                                          black=name_of[g.black], result=result, **extra))
+                                          black=name_of[g.black], result=written(result), **extra))
+
+
+def in_event_terms(store: SQLiteStore, slug: str):
+    scoring = default_rules(store.tournament(slug)).scoring
+    return lambda value: written_result(Result(value), scoring)
 
 
 # -- choosing a tournament -------------------------------------------------------------------
@@ -471,7 +481,7 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
     before = len(store.log(rr))
     [question] = arbiters.text(service, who(CHIEF, "es"), "R1 B2 0-1")
     assert_telegram_html([question])
-    assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="1-0", new="0-1")))
+    assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="2-0", new="0-2")))
     key = store.tournament_key(rr)
     assert [(b.text, b.data) for b in buttons(question)] == [("Sí", f"fix|{key}|1|2|0-1|1-0"),
                                                              ("No", f"keep|{key}|1|2")]
@@ -495,7 +505,7 @@ def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: 
     [question] = arbiters.text(service, who(CHIEF), "R1 B2 ½-½")
     before = len(store.log(rr))
     [kept] = press(service, who(CHIEF, "zh"), buttons(question)[1].data)
-    assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="1-0"))
+    assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="2-0"))  # 2/1/0 points
     assert len(store.log(rr)) == before
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
@@ -578,7 +588,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     assert results.edit
     assert results.text == escape(f"Round 1, board 3: {name_of[3]} – {name_of[8]}") + "\nChoose the result"
     assert [[(b.text, b.data) for b in row] for row in results.buttons] == [
-        [("红胜 1-0", f"er|{key}|1|3|1-0"), ("和 ½-½", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-1", f"er|{key}|1|3|0-1")],
+        [("红胜 2-0", f"er|{key}|1|3|1-0"), ("和 1-1", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-2", f"er|{key}|1|3|0-1")],
         [("+-", f"er|{key}|1|3|+-"), ("--", f"er|{key}|1|3|--"), ("-+", f"er|{key}|1|3|-+")],
         [("Back", f"menu|{key}")],
     ]
@@ -588,7 +598,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     [confirm] = press(service, who(CHIEF), buttons(results)[1].data)
     assert_telegram_html([confirm])
     assert confirm.edit
-    assert confirm.text == escape(f"Record round 1, board 3: {name_of[3]} – {name_of[8]} 1/2-1/2?")
+    assert confirm.text == escape(f"Record round 1, board 3: {name_of[3]} – {name_of[8]} 1-1?")
     assert [(b.text, b.data) for b in buttons(confirm)] == [("Confirm", f"ec|{key}|1|3|1/2-1/2"),
                                                             ("Back", f"eb|{key}|1|3")]
     assert game(store, rr, 1, 3).result is None  # not before the confirmation
