@@ -45,6 +45,7 @@ from ranking.model import (
 )
 from ranking.rounds import Kind
 from ranking.rules import CHESS, Rules, Scoring
+from ranking.trf_extras import MARK, apply_extras, extra_lines
 
 __all__ = ["infer_system", "parse_trf", "system_from_type", "write_trf"]
 
@@ -153,7 +154,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     ``XXS`` (JaVaFo) and ``162`` (TRF-2026) scoring; ``212`` (without its leading ``PTS``),
     else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
     when there is no comma).  ``092`` (else ``192``) names the system, else
-    ``infer_system`` decides.  ``###`` comments and blank lines are skipped; every other
+    ``infer_system`` decides.  ``###`` comments and blank lines are skipped, except Tiebreak's
+    own ``### tiebreak`` records (``ranking.trf_extras``), which are applied; every other
     record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``,
     except a ``092`` that is exactly a canonical name of ``TYPE_NAMES`` ("Swiss", "Round
     Robin", "Double Round Robin"): ``system`` carries it and ``write_trf`` writes it back,
@@ -203,6 +205,9 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     reading = _Reading(source)
     for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         line = raw.rstrip(" \t")
+        if line.startswith(MARK):  # Tiebreak's own comment records (ranking.trf_extras)
+            reading.extras.append((number, line))
+            continue
         if not line.strip() or line.startswith("###"):
             continue
         tag = line[:3]
@@ -213,7 +218,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
                 line=number,
             )
         _READERS.get(tag, _read_other)(reading, tag, line, number)
-    return reading.tournament()
+    tournament = reading.tournament()
+    return apply_extras(tournament, reading.extras, source) if reading.extras else tournament
 
 
 @dataclass
@@ -234,6 +240,7 @@ class _Reading:
     pab_lines: list[tuple[list[tuple[int, int]], int]] = field(default_factory=list)  # ([(round, team)], line)
     forfeit_lines: list[tuple[TeamMatch, int]] = field(default_factory=list)
     order_lines: list[_BoardOrder] = field(default_factory=list)
+    extras: list[tuple[int, str]] = field(default_factory=list)  # ``### tiebreak`` records
 
     def fail(self, message: str, line: int | None) -> InputError:
         return InputError(message, source=self.source, line=line)
@@ -1087,8 +1094,11 @@ def write_trf(
     (``_team_lines``): ``013`` when numbered 1..n (else ``310``), ``320`` for team PABs (with
     the preset's PAB MP/GP), ``330`` for forfeited team matches, ``300`` for a team whose
     players in a match, by board, are not in roster order.  TRF has no board numbers (only
-    the order within a team match), fouls, clubs, game kind, team preset, team matches given
-    by totals, or team byes other than PAB: those are lost.  Raises InputError when a value does not fit its columns
+    the order within a team match), team preset, team matches given by totals, or team byes
+    other than PAB: those are lost.  The game, the slug, the rules' options and play-off rule,
+    clubs, fouls, withdrawals and play-off games follow in ``### tiebreak`` comment records
+    (``ranking.trf_extras``), which other programs skip and ``parse_trf`` reads back.
+    Raises InputError when a value does not fit its columns
     or a player has two entries in one round.
     """
     t = tournament
@@ -1127,6 +1137,7 @@ def write_trf(
     for player in sorted(t.players, key=lambda p: p.id):
         lines.append(_player_line(player, t.rounds, entries.get(player.id, {}), points, ranks))
     lines += _team_lines(t, kept)
+    lines += extra_lines(t)
     return "\n".join(lines) + "\n"
 
 
@@ -1275,11 +1286,10 @@ def _entries(t: Tournament) -> dict[int, dict[int, tuple[str, str, str]]]:
         put(g.black, g.round, (f"{g.white:>4}", black_colour, black_letter))
     for b in t.byes:
         put(b.player, b.round, ("0000", "-", b.kind.value))
-    last = t.rounds_with_results
-    for w in t.withdrawals:
+    for w in t.withdrawals:  # every later round, so a pairing program never pairs the player again
         if w.player not in known:
             raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
-        for rnd in range(w.after_round + 1, last + 1):
+        for rnd in range(w.after_round + 1, t.rounds + 1):
             if rnd not in entries[w.player]:
                 entries[w.player][rnd] = ("0000", "-", ByeKind.ZERO.value)
     return entries
