@@ -54,6 +54,7 @@ from ranking import (
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
 from tiebreak.library import export_text, import_tournament, pairing_from_file
+from tiebreak.notices import totals_warnings
 from tiebreak.running import check_imported
 from tiebreak.store import Submission
 
@@ -598,7 +599,11 @@ def import_file(request: Request, file_name: str, content: Upload, argument: str
     except InputError as error:
         return request.refuse(error)
     request.remember(tournament=slug)
-    return request.say(M.IMPORTED, name=tournament.name, slug=slug, players=len(tournament.players))
+    text = received.decode("utf-8", errors="replace")
+    warnings = totals_warnings(text, tournament, final_standings(tournament).points(), file_name)
+    return packed([escape(request.tr.format(M.IMPORTED, name=tournament.name, slug=slug,
+                                            players=len(tournament.players))),
+                   *(escape(request.tr.format(M.WARNING_LINE, warning=line)) for line in warnings[:10])])
 
 
 @needs_tournament

@@ -90,6 +90,8 @@ MORE_TIEBREAKS = N_("More tie-breaks: {codes} (/standings all shows every column
 # Translators: {command} is what the user typed, e.g. /foo.
 UNKNOWN_COMMAND = N_("Unknown command {command}: /help lists the commands.")
 UNKNOWN_SLUG = N_("No tournament “{slug}”: /tournaments lists them.")
+# Translators: {warning} comes from the ranking core, in English.
+WARNING_LINE = N_("Warning: {warning}")
 NO_SUCH_BOARD = N_("Round {round} has no board {board}")
 # Translators: asked before a correction; {old} and {new} are
 # results such as 1-0 and 0-1.

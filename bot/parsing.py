@@ -28,6 +28,8 @@ Decisions (the README's table repeats the examples):
 - Input is NFKC-normalised, so full-width digits and punctuation (``１－０``, ``：``) read as
   ASCII; dashes (– — −) read as ``-``; letters are case-insensitive and diacritics are optional
   (``hoà`` = ``hòa`` = ``hoa``).  Traditional characters 紅 勝 負 規 輪 臺 read as simplified.
+- Chinese numerals before 轮, 台 or 桌 are numbers: ``第三轮第五台 红胜``, ``三轮五台 和``,
+  ``第十二台``.
 - ``B5`` or a bare ``5`` is a board of ``current_round``; with no current round it is the
   problem ``NO_ROUND``.  Two bare numbers (``3 5 1-0``, ``3:5 1-0``) are round and board, as
   in ``tiebreak result open 3 5 1-0``.
@@ -266,8 +268,31 @@ def _is_comment(line: str) -> bool:
     return stripped.startswith(("#", "//", "＃", "／／"))
 
 
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+               "九": 9}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千]{1,8}(?= ?[轮台桌])")
+
+
+def _cjk_value(numeral: str) -> int:
+    """三 3, 十二 12, 二十 20, 一百零五 105 (a bare 十 is 10)."""
+    total = digit = 0
+    for char in numeral:
+        if char in _CJK_UNITS:
+            total += (digit or 1) * _CJK_UNITS[char]
+            digit = 0
+        else:
+            digit = _CJK_DIGITS[char]  # 零 in 一百零五 only holds the place
+    return total + digit
+
+
+def _arabic_numbers(text: str) -> str:
+    """Chinese numerals before 轮, 台 or 桌 as digits: 第三轮第五台 is 第3轮第5台."""
+    return _CJK_NUMBER.sub(lambda match: str(_cjk_value(match.group())), text)
+
+
 def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEntry | Problem:
-    display = normalise(text)
+    display = _arabic_numbers(normalise(text))
     folded = fold(display)
 
     def problem(reason: ProblemReason, detail: str = "") -> Problem:

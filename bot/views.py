@@ -30,6 +30,7 @@ from ranking import (
     written_result,
 )
 from tiebreak.i18n import Translator
+from tiebreak.notices import chain_warnings
 from tiebreak.tables import format_column
 
 STANDINGS_DEFAULT_TOP = 20
@@ -105,6 +106,7 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
     blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
     if len(codes) < len(every):
         blocks.append(escape(tr.format(M.MORE_TIEBREAKS, codes=", ".join(every[len(codes):]))))
+    blocks += [escape(tr.format(M.WARNING_LINE, warning=line)) for line in chain_warnings(standings)]
     if playoffs is not None and playoffs.groups:
         names = {row.player.id: row.player.name for row in standings.rows}
         lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []

@@ -330,3 +330,44 @@ def test_set_help_names_every_setting() -> None:
 
     for key in SETTINGS:
         assert key in SETTING_KEYS, key
+
+
+# -- 11.10: the smaller ones ----------------------------------------------------------------------
+
+def test_tiebreaks_wrap_to_the_terminal_and_explain_one_code(tmp_path: Path) -> None:
+    import os
+
+    env = {**os.environ, "COLUMNS": "80"}
+    listing = subprocess.run([str(TIEBREAK), "tiebreaks"], capture_output=True, text=True, env=env)
+    assert listing.returncode == 0
+    from tiebreak.tables import display_width
+
+    assert max(display_width(line) for line in listing.stdout.splitlines()) <= 80
+    one = subprocess.run([str(TIEBREAK), "tiebreaks", "BH-C1"], capture_output=True, text=True)
+    assert one.stdout.splitlines()[0] == "BH-C1: Buchholz without the lowest opponent's score"
+    assert "FIDE C.07 8.1" in one.stdout
+    team = subprocess.run([str(TIEBREAK), "tiebreaks", "EDE"], capture_output=True, text=True)
+    assert team.stdout.startswith("EDE: Extended direct encounter")
+    refused(subprocess.run([str(TIEBREAK), "tiebreaks", "XX"], capture_output=True, text=True),
+            "unknown tie-break 'XX'")
+
+
+def test_a_cut_that_leaves_nothing_is_said(tmp_path: Path) -> None:
+    shown = subprocess.run([str(TIEBREAK), "standings", str(EXAMPLES / "chess-swiss.trf"), "--tiebreaks", "BH-C9,SB"],
+                           capture_output=True, text=True)
+    assert shown.returncode == 0
+    assert "warning: BH-C9 cuts 9 values but there are 7 rounds: it is 0 for everyone" in shown.stderr
+    fine = subprocess.run([str(TIEBREAK), "standings", str(EXAMPLES / "chess-swiss.trf")], capture_output=True,
+                          text=True)
+    assert fine.stderr == ""
+
+
+def test_a_trf_whose_printed_points_disagree_is_imported_with_a_warning(config: Path, tmp_path: Path) -> None:
+    lines = (EXAMPLES / "chess-swiss.trf").read_text(encoding="utf-8").splitlines()
+    number = next(k for k, line in enumerate(lines, start=1) if line.startswith("001    1"))
+    lines[number - 1] = lines[number - 1][:80] + " 5.5" + lines[number - 1][84:]
+    wrong = tmp_path / "wrong.trf"
+    wrong.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    imported = tiebreak(config, "import", str(wrong))
+    assert imported.returncode == 0
+    assert f"warning: {wrong}:{number}: player 1 has 5.5 points printed, but the results give 6" in imported.stderr

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import typing
 from collections.abc import Sequence
@@ -28,7 +29,15 @@ from ranking.presets import get_preset
 from ranking.rules import Edition, Rules, Scoring
 from ranking.standings import default_rules, parse_chain
 from tiebreak.cli_running import add_running_commands
-from tiebreak.tables import playoff_lines, presets_table, standings_table, team_table, tiebreaks_table
+from tiebreak.notices import chain_warnings, file_warnings, warn
+from tiebreak.tables import (
+    playoff_lines,
+    presets_table,
+    standings_table,
+    team_table,
+    tiebreak_explained,
+    tiebreaks_listing,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -60,7 +69,10 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--teams", action="store_true",
                            help="team standings too (a file with [[teams]]); JSON gets a \"teams\" list")
     commands.add_parser("presets", help="list the rule presets")
-    commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
+    codes = commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source",
+                                description="List every tie-break code with its definition and source, or "
+                                            "explain one code (modifiers included), e.g. tiebreak tiebreaks BH-C1")
+    codes.add_argument("code", metavar="CODE", nargs="?", help="a code to explain, e.g. BH-C1 or EDE")
 
     def store_command(name: str, help_text: str) -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
@@ -118,7 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "presets":
             print(presets_table())
         elif args.command == "tiebreaks":
-            print(tiebreaks_table())
+            print(tiebreak_explained(args.code) if args.code else
+                  tiebreaks_listing(shutil.get_terminal_size((100, 24)).columns))
         elif args.command == "standings":
             return standings_command(args)
         elif args.command == "pairings":  # no store: the Dutch engine on a file
@@ -152,6 +165,9 @@ def standings_command(args: argparse.Namespace) -> int:
         check_file_chain(rules, args.input)
     final = final_standings(tournament, rules, args.after_round)
     standings, playoffs = final.standings, final.playoffs
+    warn(chain_warnings(standings))
+    if args.points is None and args.rules is None and args.after_round is None and os.path.isfile(args.input):
+        warn(file_warnings(args.input, tournament))
     teams = None
     if args.teams:
         from ranking.teams import team_event_of, team_standings  # team files only (start-up time)

@@ -32,6 +32,7 @@ from tiebreak import library
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
 from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
+from tiebreak.notices import file_warnings, warn
 from tiebreak.running import check_imported, propose_pairing
 from tiebreak.running_commands import HANDLERS, round_table
 from tiebreak.store import Source, Store
@@ -99,6 +100,7 @@ def import_command(store: Store, args: argparse.Namespace) -> None:
         raise InputError("give the FILE to import (a TRF or tournament TOML), or --from-config")
     tournament = load_tournament(args.file)
     _imported(tournament, import_tournament(store, tournament, args.file, args.slug, _source()))
+    warn(file_warnings(args.file, tournament))
 
 
 def _imported(tournament: Tournament, slug: str) -> None:
