@@ -4,12 +4,12 @@ the player's card and the replies to what the bot cannot read."""
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from test_bot_service import CHIEF, CLI, PLAYER, SWISS, XIANGQI, text_of, who
 
 from bot import arbiters, players, running
 from bot import messages as M
@@ -17,26 +17,9 @@ from bot.formatting import escape
 from bot.handlers import press
 from bot.messages import translator
 from bot.replies import Reply
-from bot.service import BotService, BotSettings, Who
+from bot.service import BotService, BotSettings
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "ranking" / "examples"
-XIANGQI = EXAMPLES / "xiangqi-rr.toml"
-SWISS = EXAMPLES / "chess-swiss.trf"
-CLI = Source("cli:test")
-CHIEF, PLAYER, STRANGER = 1001, 2002, 3003
-_ids = itertools.count(1)
-
-
-def who(user: int, lang: str | None = "en") -> Who:
-    number = next(_ids)
-    return Who(user, user, lang, message_id=number, update_id=number)
-
-
-def text_of(replies: Sequence[Reply]) -> str:
-    return "\n".join(reply.text for reply in replies)
+from tiebreak.store import SQLiteStore
 
 
 @pytest.fixture

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 from fake_telegram import FakeTelegram, running
+from test_bot_e2e import TOKEN, exchange
 
 from bot.app import build_application
 from bot.service import BotService, BotSettings
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 
-TOKEN = "123456789:AAH-fake-token_for_tests"
 SWISS = Path(__file__).resolve().parent.parent / "ranking" / "examples" / "chess-swiss.trf"
 CHIEF, PLAYER = 1001, 2002
 
@@ -32,13 +32,6 @@ def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     with SQLiteStore(tmp_path / "bot.sqlite3") as opened:
         opened.create("sw", replace(load_tournament(SWISS), rounds=9), Source("cli:test"))
         yield opened
-
-
-async def exchange(server: FakeTelegram, update: dict, chat_id: int, replies: int = 1) -> list[dict]:
-    before = len(server.sent_messages(chat_id))
-    server.push_update(update)
-    await server.wait_for_message_async(chat_id, count=before + replies, timeout=10)
-    return server.sent_messages(chat_id)[before:before + replies]
 
 
 @pytest.mark.asyncio
