@@ -96,3 +96,18 @@ def test_a_round_robin_refuses_late_entries_once_paired_and_requested_byes(store
         store.append("rr", lambda state: [player_added_event(state, "Late")], CLI)
     with pytest.raises(InputError, match="a round robin has no requested byes"):
         store.append("rr", lambda state: [bye_event(state, 2, 3, ByeKind.HALF)], CLI)
+
+
+def test_the_site_leaves_archived_tournaments_out(tmp_path: Path) -> None:
+    from site_builder.site import build_from_config
+
+    config = tmp_path / "config.toml"
+    config.write_text('[storage]\npath = "s.sqlite3"\n[site]\nlanguages = ["en"]\n', encoding="utf-8")
+    with SQLiteStore(tmp_path / "s.sqlite3") as store:
+        store.create("shown", load_tournament(EXAMPLES / "xiangqi-rr.toml"), CLI)
+        store.create("hidden", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
+        store.append("hidden", lambda state: [Event(EventKind.ARCHIVED)], CLI)
+    report = build_from_config(str(config), tmp_path / "public")
+    out = report.output
+    assert (out / "shown" / "index.html").exists() and not (out / "hidden").exists()
+    assert "hidden" not in (out / "index.html").read_text(encoding="utf-8")
