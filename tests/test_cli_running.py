@@ -371,3 +371,11 @@ def test_a_trf_whose_printed_points_disagree_is_imported_with_a_warning(config: 
     imported = tiebreak(config, "import", str(wrong))
     assert imported.returncode == 0
     assert f"warning: {wrong}:{number}: player 1 has 5.5 points printed, but the results give 6" in imported.stderr
+
+
+def test_the_log_is_plain_words_not_python_reprs(config: Path, swiss: str) -> None:
+    assert tiebreak(config, "pair", swiss).returncode == 0
+    assert tiebreak(config, "bye", swiss, "9", "3", "half").returncode == 0
+    log = tiebreak(config, "log", swiss).stdout
+    assert "round-paired" in log and "12 boards" in log and "rounds=9" in log and "player 3 H" in log
+    assert not any(mark in log for mark in ("[", "]", "{", "None"))
