@@ -28,10 +28,9 @@ from ranking import (
     TournamentState,
     bye_event,
     default_rules,
-    player_added_event,
     written_result,
 )
-from tiebreak.running import Proposal, Undone, current_round, propose_pairing, undo_last
+from tiebreak.running import Proposal, Undone, current_round, late_entry, propose_pairing, undo_last
 
 _BYE_WORDS = {"half": ByeKind.HALF, "zero": ByeKind.ZERO, "full": ByeKind.FULL}
 
@@ -157,7 +156,7 @@ def add_player(request: TournamentRequest, argument: str) -> list[Reply]:
     federation = parts[2] if len(parts) > 2 else ""
     club = parts[3] if len(parts) > 3 else ""
     try:
-        appended = request.store.append(request.slug, lambda state: [player_added_event(
+        appended = request.store.append(request.slug, lambda state: [late_entry(
             state, parts[0], rating, federation, club)], request.source)
     except InputError as error:
         return request.refuse(error)

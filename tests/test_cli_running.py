@@ -379,3 +379,13 @@ def test_the_log_is_plain_words_not_python_reprs(config: Path, swiss: str) -> No
     log = tiebreak(config, "log", swiss).stdout
     assert "round-paired" in log and "12 boards" in log and "rounds=9" in log and "player 3 H" in log
     assert not any(mark in log for mark in ("[", "]", "{", "None"))
+
+
+def test_a_late_entry_or_a_new_name_passes_the_import_checks(config: Path, swiss: str) -> None:
+    """What the store admits from an import it admits from a late entry or a setting, and no
+    more: so every export still imports."""
+    before = events_in(config)
+    refused(tiebreak(config, "player", swiss, "add", "--name", "X" * 101), "at most 100")
+    refused(tiebreak(config, "player", swiss, "add", "--name", "Evil\x1b[31mRed"), "control character")
+    refused(tiebreak(config, "set", swiss, "name=" + "Y" * 101), "at most 100")
+    assert events_in(config) == before

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.dutch import Pairing, RoundCheck, check_round, pair_round
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, LoggedEvent, TournamentState, pairing_event
-from ranking.model import Bye, ByeKind, Game, Tournament
+from ranking.events import Event, EventKind, LoggedEvent, TournamentState, pairing_event, player_added_event
+from ranking.model import Bye, ByeKind, Game, Player, Tournament
 from ranking.presets import preset_of
+from ranking.settings import check_setting
 from ranking.standings import default_rules
+from tiebreak.checks import check_names
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
 
@@ -104,6 +106,27 @@ def round_to_show(state: TournamentState, asked: int | None) -> int:
         raise InputError(f"round {asked} is not paired yet (the event has {rounds} rounds; "
                          f"paired: {_list(paired_rounds(state)) or 'none'})")
     return asked
+
+
+# -- late entries and settings: what the store admits ---------------------------------------------
+
+def late_entry(state: TournamentState, name: str, rating: int = 0, federation: str = "", club: str = "") -> Event:
+    """The event adding a late entry (``ranking.events.player_added_event``), refused as an
+    import with that player would be (``tiebreak.checks``: no control character, a name of at
+    most 100 characters), so every export still imports."""
+    event = player_added_event(state, name, rating, federation, club)
+    check_names(replace(state.base, name="", players=(Player(**event.data["player"]),), teams=()))
+    return event
+
+
+def changed_settings(state: TournamentState, changes: Sequence[tuple[str, Any]]) -> list[Event]:
+    """The events of ``tiebreak set`` (``ranking.settings``), each checked against what the ones
+    before it made, and the result against what an import admits."""
+    tournament = state.snapshot()
+    for key, value in changes:
+        tournament = check_setting(tournament, key, value)
+    check_names(replace(tournament, players=(), teams=()))
+    return [Event(EventKind.SETTING, {"key": key, "value": value}) for key, value in changes]
 
 
 # -- pairing the next round ---------------------------------------------------------------------

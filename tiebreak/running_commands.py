@@ -14,14 +14,24 @@ from dataclasses import replace
 
 from ranking.dutch import pair_round, pairing_json, pairs_text
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, TournamentState, bye_event, foul_event, player_added_event
+from ranking.events import Event, EventKind, TournamentState, bye_event, foul_event
 from ranking.model import ByeKind, GameKind, Result, Tournament
 from ranking.rules import Options
-from ranking.settings import check_setting, parse_setting, setting_text
+from ranking.settings import parse_setting, setting_text
 from ranking.spelling import written_result
 from ranking.standings import default_rules
 from tiebreak.files import load_tournament
-from tiebreak.running import Undone, details, dutch_games, round_json, round_to_show, summary, undo_last
+from tiebreak.running import (
+    Undone,
+    changed_settings,
+    details,
+    dutch_games,
+    late_entry,
+    round_json,
+    round_to_show,
+    summary,
+    undo_last,
+)
 from tiebreak.store import Source, Store
 from tiebreak.tables import render_table
 
@@ -77,14 +87,7 @@ def show_command(store: Store, args: argparse.Namespace, source: Source) -> None
 
 def set_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     changes = [parse_setting(text) for text in args.settings]
-
-    def decide(state: TournamentState) -> list[Event]:
-        tournament = state.snapshot()
-        for key, value in changes:  # each checked against what the ones before it made
-            tournament = check_setting(tournament, key, value)
-        return [Event(EventKind.SETTING, {"key": key, "value": value}) for key, value in changes]
-
-    store.append(args.slug, decide, source)
+    store.append(args.slug, lambda state: changed_settings(state, changes), source)
     print(f"{args.slug}: " + ", ".join(setting_text(key, value) for key, value in changes))
 
 
@@ -138,7 +141,7 @@ def round_table(tournament: Tournament, number: int) -> str:
 
 
 def player_command(store: Store, args: argparse.Namespace, source: Source) -> None:
-    appended = store.append(args.slug, lambda state: [player_added_event(
+    appended = store.append(args.slug, lambda state: [late_entry(
         state, args.name, args.rating, args.federation, args.club)], source)
     player = appended[0].event.data["player"]
     print(f"{player['id']}: {player['name']} added to {args.slug} (a late entry)")
