@@ -33,7 +33,7 @@ from tiebreak.running import (
     undo_last,
 )
 from tiebreak.store import Source, Store
-from tiebreak.tables import render_table
+from tiebreak.tables import printable, render_table
 
 _BYE_KINDS = {"half": ByeKind.HALF, "zero": ByeKind.ZERO, "full": ByeKind.FULL}
 _BYE_WORDS = {ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye",
@@ -65,7 +65,7 @@ def show_command(store: Store, args: argparse.Namespace, source: Source) -> None
         return
     scoring = data["scoring"]
     points = "/".join(f"{scoring[key]:g}" for key in ("win", "draw", "loss"))
-    lines = [f"{data['name']} ({data['slug']}{', archived' if data['archived'] else ''})",
+    lines = [f"{printable(data['name'])} ({data['slug']}{', archived' if data['archived'] else ''})",
              f"{data['game']}, {data['system']}, {data['players']} players, "
              f"{data['paired_rounds']} of {data['rounds']} rounds paired",
              f"rules: {data['rules'] or '(own)'}; points {points}; "
@@ -131,12 +131,12 @@ def round_table(tournament: Tournament, number: int) -> str:
     rows = [[str(game.board), str(game.white), names[game.white],
              written_result(game.result, scoring) if game.result else "-", str(game.black), names[game.black]]
             for game in games]
-    lines = [f"{tournament.name}: round {number} of {tournament.rounds}"]
+    lines = [f"{printable(tournament.name)}: round {number} of {tournament.rounds}"]
     if rows:
         lines.append(render_table(["Bd", "No", first, "Result", "No", "Black"], rows,
                                   [True, True, False, False, True, False]))
     for bye in sorted((bye for bye in tournament.byes if bye.round == number), key=lambda bye: bye.player):
-        lines.append(f"{_BYE_WORDS[bye.kind]}: {bye.player} {names[bye.player]}")
+        lines.append(f"{_BYE_WORDS[bye.kind]}: {bye.player} {printable(names[bye.player])}")
     return "\n".join(lines)
 
 
@@ -144,14 +144,14 @@ def player_command(store: Store, args: argparse.Namespace, source: Source) -> No
     appended = store.append(args.slug, lambda state: [late_entry(
         state, args.name, args.rating, args.federation, args.club)], source)
     player = appended[0].event.data["player"]
-    print(f"{player['id']}: {player['name']} added to {args.slug} (a late entry)")
+    print(f"{player['id']}: {printable(player['name'])} added to {args.slug} (a late entry)")
 
 
 def bye_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     kind = _BYE_KINDS[args.kind]
     store.append(args.slug, lambda state: [bye_event(state, args.round, args.player, kind)], source)
     name = store.state(args.slug).base.player(args.player).name
-    print(f"round {args.round}: {_BYE_WORDS[kind]} for {args.player} {name}")
+    print(f"round {args.round}: {_BYE_WORDS[kind]} for {args.player} {printable(name)}")
 
 
 def foul_command(store: Store, args: argparse.Namespace, source: Source) -> None:
@@ -161,7 +161,8 @@ def foul_command(store: Store, args: argparse.Namespace, source: Source) -> None
     game = state.game(args.round, args.board)
     fouler = game.white if side == "white" else game.black
     print(f"round {args.round} board {args.board}: {args.count} foul{'s' if args.count != 1 else ''} against "
-          f"{fouler} {state.base.player(fouler).name}; fouls on the board: {game.fouls_white}-{game.fouls_black}")
+          f"{fouler} {printable(state.base.player(fouler).name)}; fouls on the board: "
+          f"{game.fouls_white}-{game.fouls_black}")
 
 
 def undo_command(store: Store, args: argparse.Namespace, source: Source) -> None:
@@ -203,7 +204,8 @@ def pairings_command(args: argparse.Namespace) -> int:
         shown = replace(tournament, games=tournament.games + games, byes=tournament.byes + byes)
         print(round_table(shown, pairing.round))
         for unpaired in pairing.unpaired:
-            print(f"not paired: {unpaired.player} {shown.player(unpaired.player).name} ({unpaired.reason.value})")
+            print(f"not paired: {unpaired.player} {printable(shown.player(unpaired.player).name)} "
+                  f"({unpaired.reason.value})")
     return 0
 
 
