@@ -661,7 +661,8 @@ class SQLiteStore:
         """The highest Telegram update id the store has seen (0 for none): the console bot
         numbers its updates after it, so a restart never repeats one (issue 11.8)."""
         with self._reading():
-            submitted = self._connection.execute("SELECT max(update_id) FROM submissions").fetchone()[0] or 0
+            submitted = max(self._connection.execute("SELECT max(update_id) FROM submissions").fetchone()[0] or 0,
+                            self._connection.execute("SELECT max(update_id) FROM answers").fetchone()[0] or 0)
             keys = self._connection.execute(
                 "SELECT dedupe_key FROM events WHERE dedupe_key LIKE 'tg-update:%'").fetchall()
         logged = max((int(key.removeprefix("tg-update:")) for (key,) in keys
