@@ -4,9 +4,7 @@ the player's card and the replies to what the bot cannot read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from test_bot_service import CHIEF, CLI, PLAYER, SWISS, XIANGQI, text_of, who
@@ -23,13 +21,8 @@ from tiebreak.store import SQLiteStore
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[SQLiteStore]:
-    with SQLiteStore(tmp_path / "bot.sqlite3") as opened:
-        yield opened
-
-
-@pytest.fixture
 def service(store: SQLiteStore) -> BotService:
+    """The bot over an empty store (``tests/conftest.py``'s ``store``); each test imports its own."""
     return BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
 
 
