@@ -11,6 +11,7 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -389,22 +390,40 @@ class TournamentPages:
     def _rows_by_id(self):
         return {row.player.id: row for row in self.standings.rows}
 
+    def downloads(self) -> dict[str, Callable[[], bytes]]:
+        """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
+        the TRF."""
+        return {"standings.json": lambda: self.json_text().encode("utf-8"),
+                "standings.csv": lambda: self.csv_text().encode("utf-8-sig"),
+                f"{self.slug}.trf": lambda: self.trf_text().encode("utf-8")}
+
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
         return json.dumps(self.final.as_json(), ensure_ascii=False) + "\n"
 
     def csv_text(self) -> str:
+        """The standings as CSV (the download is UTF-8 with a byte order mark, which spreadsheet
+        programs read as UTF-8); a text that a spreadsheet would run as a formula is quoted."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         codes = list(self.standings.tiebreaks)
         writer.writerow(["rank", "id", "name", "federation", "rating", "points", *codes])
         for row in self.standings.rows:
-            writer.writerow([row.rank, row.player.id, row.player.name, row.player.federation,
+            writer.writerow([row.rank, row.player.id, _cell(row.player.name), _cell(row.player.federation),
                              row.player.rating or "", _plain(row.points), *(_plain(row.values[c]) for c in codes)])
         return buffer.getvalue()
 
     def trf_text(self) -> str:
         return export_text(self.tournament, "trf", self.final)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
+    ``@`` (or a tab or carriage return) gets a leading apostrophe, as OWASP advises."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _plain(value) -> str:

@@ -12,14 +12,20 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from site_builder.pages import TournamentPages
 from site_builder.settings import SiteSettings
-from tiebreak.i18n import LANGUAGES
+from tiebreak.i18n import LANGUAGES, SUPPORTED
+
+#: The longest slug the site gives a folder of its own (the import refuses longer ones too).
+MAX_SLUG = 64
+_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_OWN_NAMES = frozenset({"index.html", "static", "players", *SUPPORTED})
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,21 @@ _PER_TASK = 50  # players' pages, or other small pages, per task
 _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row per player or team
 
 
+def slug_problem(slug: str) -> str | None:
+    """Why the tournament ``slug`` cannot have the folder ``<slug>/`` of the site (it would be, or
+    hide, one of the site's own paths), or None."""
+    if not _SLUG.fullmatch(slug):
+        return "its slug is not letters, digits, '.', '-' and '_' starting with a letter or digit"
+    if len(slug) > MAX_SLUG:
+        return f"its slug is longer than {MAX_SLUG} characters"
+    lower = slug.lower()
+    if lower in _OWN_NAMES:
+        return f"its slug {slug!r} is one of the site's own paths ({', '.join(sorted(_OWN_NAMES))})"
+    if lower.endswith((".html", ".htm", ".json", ".csv", ".trf")):
+        return f"its slug {slug!r} ends like one of the site's files"
+    return None
+
+
 def plan(work: Work) -> list[Task]:
     """The build's tasks, biggest first so that parallel workers finish together.  The data
     every page shares (standings, places by round, performances) is computed here, once, and
@@ -106,7 +127,7 @@ def _pages(work: Work) -> Iterator[Page]:
                    {"tournaments": summaries})
         for slug, pages in work.pages_by_slug.items():
             yield _tournament_page(work, language, slug, "index.html", "standings.html", "standings",
-                                   pages.standings_page)
+                                   pages.standings_page, downloads=list(pages.downloads()))
             if pages.has_teams:
                 yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
             for number in pages.rounds_paired:
@@ -117,9 +138,27 @@ def _pages(work: Work) -> Iterator[Page]:
 
 
 def _tournament_page(work: Work, language: str, slug: str, name: str, template: str, key: str,
-                     data: object) -> Page:
+                     data: object, **more: object) -> Page:
     return Page(f"{prefix(language, work.settings)}{slug}/{name}", f"{slug}/{name}", template, language,
-                {"t": work.infos[slug], key: data})
+                {"t": work.infos[slug], key: data, **more})
+
+
+def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
+    """Leave the downloads ``missing`` (site paths such as ``open/open.trf``) out of the pages
+    that link to them (the standings pages); the indices of those pages in ``work.pages``, to
+    render again."""
+    gone: dict[str, set[str]] = {}
+    for path in missing:
+        slug, _, name = path.partition("/")
+        gone.setdefault(slug, set()).add(name)
+    again = []
+    for index, page in enumerate(work.pages):
+        names = gone.get(page.data["t"]["slug"]) if "downloads" in page.data else None
+        if names:
+            kept = [name for name in page.data["downloads"] if name not in names]
+            work.pages[index] = replace(page, data={**page.data, "downloads": kept})
+            again.append(index)
+    return again
 
 
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:

@@ -259,7 +259,9 @@ def test_standings_json_is_the_clis_json(site: Site, slug: str) -> None:
 @pytest.mark.parametrize("slug", [XIANGQI, SWISS, HOSTILE])
 def test_standings_csv_has_one_row_per_player_with_the_jsons_ranks_and_points(site: Site, slug: str) -> None:
     standings = json.loads(site.text(f"{slug}/standings.json"))
-    rows = list(csv.DictReader(io.StringIO(site.text(f"{slug}/standings.csv"))))
+    raw = site.files[f"{slug}/standings.csv"].read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with a BOM: spreadsheet programs then read it as UTF-8
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
     assert len(rows) == len(site.tournaments[slug].players) == len(standings["standings"])
     for row, entry in zip(rows, standings["standings"], strict=True):
         assert (int(row["rank"]), int(row["id"]), row["name"]) == (entry["rank"], entry["id"], entry["name"])

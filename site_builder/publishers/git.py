@@ -4,7 +4,6 @@ fetched and tried again."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -21,6 +20,7 @@ from site_builder.publishers import (
     Counts,
     Log,
     PublishSettings,
+    child_environment,
     copy_file,
     is_remote_url,
     local_path,
@@ -128,8 +128,9 @@ class GitSettings(PublishSettings):
 
 
 def _git_env(settings: GitSettings) -> dict[str, str]:
-    """The caller's environment (ssh agent, credential helpers) without a repository of its own, plus an identity."""
-    env = {key: value for key, value in os.environ.items()
+    """The caller's environment (ssh agent, credential helpers) without a repository of its own or the
+    bot's variables, plus an identity."""
+    env = {key: value for key, value in child_environment().items()
            if not key.startswith("GIT_") or _GIT_KEEP_ENV.fullmatch(key)}
     env.update(GIT_AUTHOR_NAME=settings.author_name, GIT_AUTHOR_EMAIL=settings.author_email,
                GIT_COMMITTER_NAME=settings.author_name, GIT_COMMITTER_EMAIL=settings.author_email,

@@ -19,6 +19,7 @@ from site_builder.publishers import (
     Counts,
     Log,
     PublishSettings,
+    child_environment,
     is_remote_url,
     last_line,
     local_path,
@@ -67,7 +68,8 @@ class RsyncSettings(PublishSettings):
             Path(destination).parent.mkdir(parents=True, exist_ok=True)
         excludes = [f"--exclude=/{name}" for name in sorted(SKIP_AT_ROOT)]
         command = ["rsync", *self.options, *excludes, "--itemize-changes", f"{out_dir}/", destination]
-        result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                env=child_environment())
         if result.returncode != 0:
             # rsync's (or ssh's) first error line says why; its last one is a generic "rsync error: ... (code N)"
             reason = _first_line(result.stderr) or last_line(result.stdout)
