@@ -72,6 +72,10 @@ _EXPORTS: dict[str, str] = {
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
+    # the tournament's header and progress
+    "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
+    "Stage": "ranking.overview", "tournament_progress": "ranking.overview", "coming_rounds": "ranking.overview",
+    "HEADER_RECORDS": "ranking.overview", "parse_date": "ranking.overview",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -125,6 +129,16 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         TeamMatch,
         Tournament,
         Withdrawal,
+    )
+    from ranking.overview import (
+        HEADER_RECORDS,
+        Details,
+        Progress,
+        Stage,
+        coming_rounds,
+        parse_date,
+        tournament_details,
+        tournament_progress,
     )
     from ranking.pairing import berger_table, round_robin_schedule
     from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs

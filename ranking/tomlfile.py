@@ -13,7 +13,10 @@ Layout::
     scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
     options = { keep_rounds = 7 }    # changes only the options named
-    records = [["022", "Hanoi"]]     # TRF records kept for export (written by Tiebreak)
+    place = "Hanoi"                  # the header: kept as the TRF records 022, 032, 042, 052, 102,
+    start_date = 2026-03-14          #   112 and 122 (place, federation, start_date, end_date,
+    chief_arbiter = "Nguyễn Văn A"   #   chief_arbiter, deputy_arbiters, time_control)
+    records = [["092", "Swiss"]]     # other TRF records kept for export (written by Tiebreak)
 
     [[players]]   id, name, rating, federation, club, title, sex, fide_id, birth
     [[games]]     round, board, white (or red), black, result, fouls = {white|red, black}, rated,
@@ -27,6 +30,7 @@ was expected.  ``parse_tournament_toml(write_tournament_toml(t)) == t``.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 import tomllib
@@ -53,6 +57,7 @@ from ranking.model import (
     Tournament,
     Withdrawal,
 )
+from ranking.overview import HEADER_RECORDS
 from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
 from ranking.rules import Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
@@ -79,6 +84,7 @@ _TOURNAMENT_KEYS = (
     "playoff",
     "team_rules",
     "team_tiebreaks",
+    *HEADER_RECORDS,  # place, start_date, ...: kept as the TRF header records (022, 042, ...)
 )
 _PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
 _GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
@@ -329,7 +335,13 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 at("slug"),
             )
         records.append((SLUG, slug))
-    records += _records(r, info, at)
+    records += _header_records(r, info, at)
+    given = {tag for tag, _ in records}
+    for tag, text in _records(r, info, at):
+        if tag in given and tag in HEADER_RECORDS.values():
+            key = next(key for key, known in HEADER_RECORDS.items() if known == tag)
+            raise r.fail(f"[tournament]: {key} and the record {tag} say the same: give one of them", at("records"))
+        records.append((tag, text))
     game_kind = _choice(r, info, "game", _GAMES, "[tournament]", at, GameKind.CHESS)
 
     players = _players(r, data.get("players", []))
@@ -477,6 +489,27 @@ def _choice(
     if value not in choices:
         raise r.fail(f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key))
     return choices[value]
+
+
+def _header_records(r: _Reader, info: Mapping[str, Any],
+                    at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
+    """``place``, ``start_date``, ``chief_arbiter``, ... as the TRF records that hold them; a date
+    is a TOML date (``2026-03-14``) or a string, and is kept as TRF writes it (``2026/03/14``)."""
+    records = []
+    for key, tag in HEADER_RECORDS.items():
+        if key not in info:
+            continue
+        value = info[key]
+        if key.endswith("_date") and isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            text = value.strftime("%Y/%m/%d")
+        elif isinstance(value, str) and "\n" not in value and "\r" not in value:
+            text = value.strip()
+        else:
+            expected = "a date such as 2026-03-14, or a string" if key.endswith("_date") else "a string on one line"
+            raise r.fail(f"[tournament]: {key} = {_show(value)}: expected {expected}", at(key))
+        if text:
+            records.append((tag, text))
+    return records
 
 
 def _records(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
@@ -775,13 +808,30 @@ def _num(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
+def _header_keys(records: list[tuple[str, str]]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The header records that open ``records`` in ``HEADER_RECORDS`` order (as the reader puts
+    them) as ``[tournament]`` keys, and the records left; a header record elsewhere stays a record,
+    so the file reads back equal."""
+    keys: dict[str, str] = {}
+    taken = 0
+    for key, tag in HEADER_RECORDS.items():
+        if taken < len(records) and records[taken][0] == tag:
+            text = records[taken][1]
+            later = any(other == tag for other, _ in records[taken + 1:])
+            if text and text == text.strip() and "\n" not in text and "\r" not in text and not later:
+                keys[key] = text
+                taken += 1
+    return keys, records[taken:]
+
+
 def write_tournament_toml(t: Tournament) -> str:
     """The tournament as a TOML file that ``parse_tournament_toml`` reads back equal.
 
     The rules are written as the preset whose description they carry (``ranking.presets``)
     plus only what differs from it, or as plain overrides of ``Rules()``; a description
     that no preset carries is not written.  The first ``("slug", ...)`` record becomes
-    ``slug``; other records go to ``records``.
+    ``slug``, the header records after it ``place``, ``start_date``, ...; other records go to
+    ``records``.
     """
     info = _tournament_table(t)
     sections = {
@@ -821,6 +871,8 @@ def _tournament_table(t: Tournament) -> dict[str, Any]:
         info["team_rules"] = t.team_rules
     if t.team_tiebreaks:
         info["team_tiebreaks"] = list(t.team_tiebreaks)
+    header, records = _header_keys(records)
+    info.update(header)
     if records:
         info["records"] = [[tag, rest] for tag, rest in records]
     return info
