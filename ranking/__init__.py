@@ -31,7 +31,8 @@ _EXPORTS: dict[str, str] = {
     "Team": "ranking.model", "TeamMatch": "ranking.model", "TeamBye": "ranking.model",
     "TeamByeKind": "ranking.model", "TeamEvent": "ranking.model",
     # rules and presets
-    "Rules": "ranking.rules", "Scoring": "ranking.rules", "Options": "ranking.rules", "Edition": "ranking.rules",
+    "Rules": "ranking.rules", "Scoring": "ranking.rules", "Outcome": "ranking.rules", "Options": "ranking.rules",
+    "Edition": "ranking.rules",
     "ByeValue": "ranking.rules", "DirectEncounterMode": "ranking.rules", "PreviousMode": "ranking.rules",
     "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules", "Outcome": "ranking.rules",
     "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",

@@ -9,6 +9,7 @@ whose digest is that of the previous build is linked from it instead of rendered
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import os
 import pickle
@@ -19,6 +20,7 @@ from functools import cached_property
 from pathlib import Path
 
 from site_builder.pages import TournamentPages
+from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
 from tiebreak.i18n import LANGUAGES, SUPPORTED
 
@@ -64,7 +66,7 @@ class Work:
     @cached_property
     def settings_key(self) -> str:
         """The settings ``common`` depends on."""
-        return repr((self.settings.base_url, self.settings.languages))
+        return repr((self.settings.base_url, self.settings.languages, self.settings.bot_username))
 
 
 #: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])) or ("downloads", slug).
@@ -95,7 +97,8 @@ def plan(work: Work) -> list[Task]:
     for slug, pages in work.pages_by_slug.items():
         work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
                             "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
-                            "teams": pages.has_teams}
+                            "rounds_coming": sorted(set(pages.coming) - set(pages.rounds_paired)),
+                            "current": pages.progress.round, "teams": pages.has_teams}
         for player in pages.tournament.players:
             pages.player_fingerprint(player.id)
     work.pages = list(_pages(work))
@@ -122,6 +125,10 @@ def _pages(work: Work) -> Iterator[Page]:
     """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
     settings = work.settings
     summaries = [pages.summary() for pages in work.pages_by_slug.values()]
+    # Newest first: by start date, then the latest stored (the store lists them oldest first).
+    order = sorted(range(len(summaries)), reverse=True,
+                   key=lambda index: (summaries[index]["header"]["start"] or datetime.date.min, index))
+    summaries = [summaries[index] for index in order]
     for language in settings.languages:
         yield Page(prefix(language, settings) + "index.html", "index.html", "index.html", language,
                    {"tournaments": summaries})
@@ -130,11 +137,24 @@ def _pages(work: Work) -> Iterator[Page]:
                                    pages.standings_page, downloads=list(pages.downloads()))
             if pages.has_teams:
                 yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
-            for number in pages.rounds_paired:
+            codes = _qr_codes(settings, language, slug)
+            for number in pages.round_numbers:
                 yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
-                                       pages.round_data(number))
+                                       pages.round_data(number), codes=codes)
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
+
+
+def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
+    """The QR codes of a round's printed sheets: the tournament's page on the site (when
+    ``base_url`` is absolute) and the bot's deep link ``https://t.me/<bot>?start=<slug>``."""
+    codes = []
+    if settings.base_url.startswith(("https://", "http://")):
+        url = f"{settings.base_url.rstrip('/')}/{prefix(language, settings)}{slug}/index.html"
+        codes.append({"kind": "page", **qr_code(url)})
+    if settings.bot_username:
+        codes.append({"kind": "bot", **qr_code(f"https://t.me/{settings.bot_username}?start={slug}")})
+    return codes
 
 
 def _tournament_page(work: Work, language: str, slug: str, name: str, template: str, key: str,
