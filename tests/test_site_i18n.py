@@ -37,8 +37,8 @@ TRANSLATED = ("zh", "vi", "es")
 # Translations that may be the English words themselves (names of people and abbreviations).
 SAME_AS_ENGLISH = {
     "es": {"Buchholz", "Sonneborn-Berger", "R%(n)s", "r",  # r: rojas, red in the wall chart
-           "Xiangqi", "final", "Pts"},
-    "vi": {"%(start)s – %(end)s"},
+           "Xiangqi", "final", "Pts", "%(stage)s: %(games)s.", "%(stage)s."},
+    "vi": {"%(start)s – %(end)s", "%(stage)s: %(games)s.", "%(stage)s."},
 }
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
