@@ -17,6 +17,14 @@ $(BIN)/tiebreak: pyproject.toml
 	@touch $@
 	@echo "make: .venv is ready (its commands: .venv/bin/tiebreak, .venv/bin/python -m bot, ...)"
 
+# axe-core (npm), which the browser tests inject into the pages: installed before the tests run,
+# never by a test
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@echo "make: installing axe-core for the browser tests (npm ci into tests/browser/node_modules)"
+	@npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	@touch $@
+
 .PHONY: run test lint bench readme site system
 run: $(BIN)/tiebreak
 	@echo "make: importing the tournaments of config.toml into data/ (once)"
@@ -31,7 +39,7 @@ lint: $(BIN)/tiebreak
 system:
 	@scripts/system-packages
 
-test: lint system
+test: lint system $(AXE)
 	$(BIN)/python -m pytest
 
 site: $(BIN)/tiebreak
@@ -39,6 +47,8 @@ site: $(BIN)/tiebreak
 
 bench: $(BIN)/tiebreak
 	$(BIN)/python benchmarks/standings.py
+	$(BIN)/python benchmarks/site.py
+	$(BIN)/python benchmarks/live.py
 
 readme: $(BIN)/tiebreak
 	$(BIN)/python -m tiebreak.docs README.md
