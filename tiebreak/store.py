@@ -29,6 +29,7 @@ from ranking.errors import InputError
 from ranking.events import Event, EventKind, LoggedEvent, TournamentState
 from ranking.model import Tournament
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from tiebreak import snapshots
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ MIGRATIONS: tuple[str, ...] = (
         SELECT user_id, tournament, player_id, subscribed FROM bot_users
         WHERE tournament IS NOT NULL AND player_id IS NOT NULL;
     """,
+    # 6: snapshots of the derived state (tiebreak.snapshots): a new process replays from them.
+    snapshots.TABLE,
 )
 
 #: the tables of a Tiebreak database at schema version 1 (a database without them is foreign)
@@ -305,6 +308,7 @@ class SQLiteStore:
         self.readonly = readonly
         self._lock = threading.RLock()
         self._cache: dict[str, tuple[int, TournamentState]] = {}
+        self._snapshot_due: set[str] = set()  # replayed from far back: their snapshot is written when it can be
         memory = str(path) == ":memory:"
         if not memory:
             self._check_path(create and not readonly)
@@ -481,9 +485,13 @@ class SQLiteStore:
         with self._reading():
             tournament_id = self._tournament_id(slug)
             last, state = self._cache.get(slug, (0, None))
+            if state is None:  # a new process: from the snapshot, if there is one (tiebreak.snapshots)
+                last, state = snapshots.load(self._connection, tournament_id) or (0, None)
             rows = self._connection.execute(
                 "SELECT id, kind, data FROM events WHERE tournament_id = ? AND id > ? ORDER BY id",
                 (tournament_id, last)).fetchall()
+            if rows and (last == 0 or len(rows) >= snapshots.REFRESH_AFTER):
+                self._snapshot_due.add(slug)
             for event_id, kind, data in rows:
                 event = Event(EventKind(kind), json.loads(data))
                 if event.kind is EventKind.IMPORTED:
@@ -494,6 +502,9 @@ class SQLiteStore:
                 last = event_id
             assert state is not None
             self._cache[slug] = (last, state)
+            if (slug in self._snapshot_due and not self.readonly
+                    and snapshots.save(self._connection, tournament_id, last, state)):
+                self._snapshot_due.discard(slug)
             return state
 
     def tournament(self, slug: str) -> Tournament:
@@ -533,6 +544,7 @@ class SQLiteStore:
             event_id = self._insert(connection, tournament_id, event, source, now, source.dedupe_key)
             state = TournamentState(tournament)
             self._project(connection, tournament_id, state)
+            snapshots.save(connection, tournament_id, event_id, state)  # no process parses the import again
         self._cache[slug] = (event_id, state)
 
     def append(self, slug: str, decide: Decide, source: Source,
