@@ -73,7 +73,7 @@ def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | No
     publish it when it also has [publish]."""
     if "site" not in config.raw:
         return None
-    delay = float(config.raw["site"].get("build_delay", 10))
+    delay = float(config.raw["site"].get("build_delay", 2))
     return DebouncedBuild(SiteCommand("publish" if "publish" in config.raw else "build", config_path), delay)
 
 

@@ -18,7 +18,7 @@ class DebouncedBuild:
     a build runs lead to one more build when it ends.  Failures are logged, never raised into
     the bot."""
 
-    def __init__(self, build: Callable[[], object], delay: float = 10.0) -> None:
+    def __init__(self, build: Callable[[], object], delay: float = 2.0) -> None:
         self._build = build
         self._delay = delay
         self._lock = threading.Lock()

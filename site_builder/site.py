@@ -44,4 +44,5 @@ def publish_from_config(config_path: str | None, built: Callable[[BuildReport], 
         report = build_from_config(config_path)
         built(report)
         result = publish(report.output.resolve(), settings)
-    return f"published {report.output} to {settings.target}: {result}"
+    return (f"built {report.pages} files ({report.rendered} written) in {report.seconds:.2f} s; "
+            f"published {report.output} to {settings.target}: {result}")

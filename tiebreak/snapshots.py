@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 #: Replayed events after which a reader writes a new snapshot.
 REFRESH_AFTER = 200
-#: The table (schema migration 5 of ``tiebreak.store``).
+#: The table (schema migration 6 of ``tiebreak.store``).
 TABLE = """
     CREATE TABLE snapshots (
         tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),

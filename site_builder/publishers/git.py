@@ -4,6 +4,7 @@ fetched and tried again."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -87,8 +88,15 @@ class GitSettings(PublishSettings):
             git("symbolic-ref", "HEAD", f"refs/heads/{branch}")
             git("remote", "add", "origin", self.remote)
             files = site_files(out_dir)
+            linking = True  # git only reads the work tree's files: hard links to the site's do, where they can
             for name in files:
                 (work / name).parent.mkdir(parents=True, exist_ok=True)
+                if linking:
+                    try:
+                        os.link(out_dir / name, work / name)
+                        continue
+                    except OSError:  # another file system: copies
+                        linking = False
                 copy_file(str(out_dir / name), str(work / name))
             (work / ".nojekyll").touch()
             kept = [name for name in KEEP_IN_BRANCH if name not in files]
