@@ -8,6 +8,7 @@ chains) or from the tournament itself.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -150,11 +151,7 @@ class TournamentPages:
     @cached_property
     def header(self) -> dict:
         """The tournament header: place, dates, chief arbiter, time control, rules."""
-        d = self.details
-        return {"place": d.place, "federation": d.federation, "start": d.start, "end": d.end,
-                "start_text": d.start_text, "end_text": d.end_text, "chief_arbiter": d.chief_arbiter,
-                "deputy_arbiters": d.deputy_arbiters, "time_control": d.time_control, "preset": d.preset,
-                "rules": d.rules}
+        return dataclasses.asdict(self.details)
 
     @cached_property
     def standings_page(self) -> dict:
