@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import hashlib
 import io
 import json
@@ -252,8 +253,19 @@ class TournamentPages:
 
     def _points_before(self, number: int) -> dict[int, float]:
         """Each player's points from the rounds before round ``number`` (finished games only)."""
-        return {player: sum(entry.points for entry in card.rounds if entry.round < number and entry.points is not None)
-                for player, card in self._cards.items()}
+        return {player: totals[min(number, len(totals)) - 1] for player, totals in self._running_points.items()}
+
+    @cached_property
+    def _running_points(self) -> dict[int, list[float]]:
+        """Each player's points before rounds 1, 2, ..., and after the last (one pass over the cards)."""
+        running = {}
+        for player, card in self._cards.items():
+            totals, total = [0.0], 0.0
+            for entry in card.rounds:
+                total += entry.points or 0.0
+                totals.append(total)
+            running[player] = totals
+        return running
 
     # -- teams --------------------------------------------------------------------------------
 
@@ -546,6 +558,7 @@ def _points_text(value: float | None) -> str:
     return f"{value:g}"
 
 
+@functools.cache
 def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
     """A game from one side: the points it scored as the event scores them (1, ½, 0 in chess;
     2, 1, 0 under 2/1/0; the colour's draw value with colour-dependent draws), + or − for a
@@ -558,6 +571,7 @@ def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
     return _points_text(scoring.game_points(outcome, white))
 
 
+@functools.cache
 def _board_text(result: Result | None, scoring: Scoring) -> str | None:
     """A board's result in the event's own terms: first mover's points, a dash, second mover's
     (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0); forfeits as ``+ -``, ``- +``, ``- -``."""

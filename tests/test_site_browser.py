@@ -499,7 +499,7 @@ A4_CONTENT = 703  # px: 210 mm less the 12 mm margins at 96 px per inch (letter'
 
 def test_a_round_prints_its_pairing_list_result_sheets_and_qr_codes(site: Site, browser: WebDriver) -> None:
     _viewport(browser, A4_CONTENT)
-    _open(browser, site.url("chess-swiss/round-3.html"))
+    _open(browser, site.url("live/round-4.html"))
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
         shown = browser.execute_script(
@@ -508,18 +508,18 @@ def test_a_round_prints_its_pairing_list_result_sheets_and_qr_codes(site: Site, 
             " sheets: document.querySelectorAll('.result-sheets .sheet').length,"
             " visibleSheets: seen('.result-sheets .sheet'), qr: document.querySelectorAll('.qr svg').length,"
             " visibleQr: seen('.qr svg')};")
-        assert shown == {"nav": False, "boards": True, "sheets": 11, "visibleSheets": True, "qr": 2, "visibleQr": True}
+        assert shown == {"nav": False, "boards": True, "sheets": 5, "visibleSheets": True, "qr": 2, "visibleQr": True}
         _assert_no_sideways_scroll(browser, A4_CONTENT)
         wide = browser.execute_script(
             "return Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().right"
             " > document.documentElement.clientWidth + 0.5).map(e => e.tagName + '.' + e.className).slice(0, 5);")
         assert wide == []
-        _screenshot(browser, "print-chess-swiss-round-3")
+        _screenshot(browser, "print-live-round-4")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     for paper, (width, height) in {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}.items():
         for language in SHOWN:
-            _open(browser, site.url("chess-swiss/round-3.html", language))
+            _open(browser, site.url("live/round-4.html", language))
             printed = browser.execute_cdp_cmd("Page.printToPDF", {
                 "paperWidth": width, "paperHeight": height, "preferCSSPageSize": True, "printBackground": False})
             pdf = base64.b64decode(printed["data"])
@@ -528,4 +528,4 @@ def test_a_round_prints_its_pairing_list_result_sheets_and_qr_codes(site: Site, 
             assert pages >= 2, (paper, language, pages)  # the pairing list, then the result sheets
             if language == "en":
                 ARTIFACTS.mkdir(exist_ok=True)
-                (ARTIFACTS / f"chess-swiss-round-3-{paper}.pdf").write_bytes(pdf)
+                (ARTIFACTS / f"live-round-4-{paper}.pdf").write_bytes(pdf)

@@ -189,12 +189,15 @@ def test_standings_show_starting_numbers_titles_and_withdrawn_players(site: Path
 
 # -- printed round sheets and their QR codes -------------------------------------------------------------
 
-def test_round_pages_carry_result_sheets_and_qr_codes_for_print(site: Path) -> None:
+def test_rounds_to_play_carry_result_sheets_and_every_round_qr_codes_for_print(site: Path) -> None:
+    for path in ("rr/round-4.html", "rr/round-5.html"):  # in progress, to come
+        html = page(site, path)
+        sheets = re.search(r'<section class="print-only result-sheets".*?</section>', html, flags=re.S).group(0)
+        boards = len(rows_of(html, "Round"))
+        assert sheets.count('<div class="sheet">') == boards == 5
+        assert "Signatures" in sheets and "red wins" in sheets
+    assert "result-sheets" not in page(site, "swiss/round-7.html")  # a finished round: the pairing list only
     html = page(site, "swiss/round-7.html")
-    sheets = re.search(r'<section class="print-only result-sheets".*?</section>', html, flags=re.S).group(0)
-    boards = len(rows_of(html, "Round 7"))
-    assert sheets.count('<div class="sheet">') == boards
-    assert "Signatures" in sheets and "white wins" in sheets
     codes = re.findall(r'<figure class="qr">.*?</figure>', html, flags=re.S)
     assert len(codes) == 2
     assert f"{BASE}swiss/index.html" in codes[0] and f"https://t.me/{BOT}?start=swiss" in codes[1]
