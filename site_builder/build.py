@@ -111,7 +111,7 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     for slug in tournaments:
         problem = slug_problem(slug)
         if problem is not None:  # the import refuses such slugs now; a store may still hold one
-            report.skipped[f"{slug}/"] = f"tournament left out of the site: {problem}; import it under another slug"
+            report.skipped[f"{slug}/"] = f"tournament left out of the site: {problem}"
     pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
                      for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from ranking import InputError
 from site_builder.build import BuildReport
-from site_builder.publishers import PRIVATE_PREFIXES, PublishError
+from site_builder.publishers import PublishError
 from site_builder.site import build_from_config, publish_from_config
+from tiebreak.library import child_environment
 
 
 def say_skipped(report: BuildReport) -> None:
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     publish = commands.add_parser("publish", help="build, then publish to [publish].target")
     publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
     args = parser.parse_args(argv)
-    for key in [key for key in os.environ if key.startswith(PRIVATE_PREFIXES)]:
+    for key in set(os.environ) - set(child_environment()):
         del os.environ[key]  # the bot's variables (its token) reach no program the build or publish runs
     try:
         if args.command == "build":

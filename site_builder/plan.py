@@ -19,15 +19,14 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from ranking import InputError
 from site_builder.pages import TournamentPages
 from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
-from tiebreak.i18n import LANGUAGES, SUPPORTED
+from tiebreak.checks import check_slug
+from tiebreak.i18n import LANGUAGES
 
-#: The longest slug the site gives a folder of its own (the import refuses longer ones too).
-MAX_SLUG = 64
 _SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_OWN_NAMES = frozenset({"index.html", "static", "players", *SUPPORTED})
 
 
 @dataclass(frozen=True)
@@ -77,16 +76,13 @@ _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row 
 
 def slug_problem(slug: str) -> str | None:
     """Why the tournament ``slug`` cannot have the folder ``<slug>/`` of the site (it would be, or
-    hide, one of the site's own paths), or None."""
+    hide, one of the site's own paths: the import refuses such slugs, ``tiebreak.checks``), or None."""
     if not _SLUG.fullmatch(slug):
-        return "its slug is not letters, digits, '.', '-' and '_' starting with a letter or digit"
-    if len(slug) > MAX_SLUG:
-        return f"its slug is longer than {MAX_SLUG} characters"
-    lower = slug.lower()
-    if lower in _OWN_NAMES:
-        return f"its slug {slug!r} is one of the site's own paths ({', '.join(sorted(_OWN_NAMES))})"
-    if lower.endswith((".html", ".htm", ".json", ".csv", ".trf")):
-        return f"its slug {slug!r} ends like one of the site's files"
+        return f"its slug {slug!r} is not letters, digits, '.', '-' and '_' starting with a letter or digit"
+    try:
+        check_slug(slug)
+    except InputError as error:
+        return error.message
     return None
 
 

@@ -162,19 +162,6 @@ def site_files(out_dir: Path) -> list[str]:
     return sorted(files)
 
 
-#: Variables a publisher never hands to the programs it runs: the bot's (its token above all),
-#: which the bot's environment passes to the site build.
-PRIVATE_PREFIXES = ("TELEGRAM_",)
-
-
-def child_environment(**extra: str) -> dict[str, str]:
-    """The environment for a program a publisher runs: this process's, without the bot's
-    variables (``TELEGRAM_*``), plus ``extra``."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith(PRIVATE_PREFIXES)}
-    env.update(extra)
-    return env
-
-
 def copy_file(source: str, destination: str) -> object:
     """One file copy (a seam for the tests, which inject failures here)."""
     return shutil.copy2(source, destination)

@@ -19,10 +19,10 @@ from site_builder.publishers import (
     Counts,
     Log,
     PublishSettings,
-    child_environment,
     last_line,
     site_files,
 )
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,7 +60,7 @@ class CommandSettings(PublishSettings):
 
     def attempt(self, out_dir: Path, log: Log) -> Counts:
         words = _command_words(out_dir, self)
-        env = child_environment(TIEBREAK_SITE_DIR=str(out_dir))
+        env = dict(child_environment(), TIEBREAK_SITE_DIR=str(out_dir))
         result = subprocess.run(words, cwd=self.cwd, env=env, capture_output=True, text=True,
                                 stdin=subprocess.DEVNULL)
         if result.returncode != 0:

@@ -21,12 +21,12 @@ from site_builder.publishers import (
     Counts,
     Log,
     PublishSettings,
-    child_environment,
     copy_file,
     is_remote_url,
     local_path,
     site_files,
 )
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 _BRANCH = re.compile(r"(?!-)(?!.*\.\.)(?!.*//)[A-Za-z0-9._/-]+(?<![./])")
 _GIT_OPTIONS = ("-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "commit.gpgsign=false",

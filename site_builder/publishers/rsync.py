@@ -19,12 +19,12 @@ from site_builder.publishers import (
     Counts,
     Log,
     PublishSettings,
-    child_environment,
     is_remote_url,
     last_line,
     local_path,
     site_files,
 )
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 DEFAULT_RSYNC_OPTIONS = ("-a", "--delete-delay", "--delay-updates")
 _ITEM = re.compile(r"^[<>]f\S{9,10} (.+)$")  # a file sent (to a host) or received (locally)
