@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ranking import Tournament, collection_paused
+from site_builder import qr
 from site_builder.environment import THEMES
 from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
@@ -40,6 +41,7 @@ from site_builder.workers import Done, put, run
 
 MANIFEST = ".manifest.json"
 RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
+QR_CACHE = ".qr.json"  # the QR codes of the printed round sheets, by their text
 
 
 @dataclass
@@ -107,6 +109,8 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     out.parent.mkdir(parents=True, exist_ok=True)
     previous = out.resolve() if out.exists() else None
     ranks_cache = _read_json(previous / RANKS_CACHE) if previous else {}
+    if previous:
+        qr.CODES.update(_read_json(previous / QR_CACHE))
     report = BuildReport(out)
     for slug in tournaments:
         problem = slug_problem(slug)
@@ -154,6 +158,8 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
+        codes = {code["text"] for page in work.pages for code in page.data.get("codes", ())}
+        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes}), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)

@@ -4,17 +4,24 @@ external URL)."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import segno
 
 QUIET_ZONE = 4  # modules of white around the code (ISO/IEC 18004)
+#: The codes made so far, by text: a build starts from the previous build's (its ``.qr.json``),
+#: as encoding one costs some 10-30 ms.
+CODES: dict[str, dict] = {}
 
 
-@cache
 def qr_code(text: str) -> dict:
     """``text`` as a QR code: ``size`` (modules, quiet zone included) and ``path``, the dark
     modules as an SVG path in module units (one ``M x y h w v1 h-w z`` per run of a row)."""
+    known = CODES.get(text)
+    if known is None or known.get("text") != text:
+        known = CODES[text] = _encode(text)
+    return known
+
+
+def _encode(text: str) -> dict:
     code = segno.make_qr(text, error="m")
     runs = []
     for y, row in enumerate(code.matrix_iter(border=QUIET_ZONE)):
