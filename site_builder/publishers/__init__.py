@@ -153,12 +153,17 @@ def _one_line(text: str) -> str:
 
 def site_files(out_dir: Path) -> list[str]:
     """The files of the site, as sorted ``/``-separated paths relative to ``out_dir``."""
-    files = []
-    for folder, _dirs, names in os.walk(out_dir):
-        for name in names:
-            relative = (Path(folder) / name).relative_to(out_dir).as_posix()
-            if relative not in SKIP_AT_ROOT and (Path(folder) / name).is_file():
-                files.append(relative)
+    files: list[str] = []
+    pending = [("", str(out_dir))]
+    while pending:  # os.scandir: the entries' types come with the listing, no stat per file
+        prefix, folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                relative = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((relative + "/", entry.path))
+                elif entry.is_file() and not (not prefix and entry.name in SKIP_AT_ROOT):
+                    files.append(relative)
     return sorted(files)
 
 

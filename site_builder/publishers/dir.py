@@ -140,7 +140,7 @@ def _still_there(destination: Path, name: str, digest: str, record: dict[str, li
     if not known or known[0] != digest:
         return False
     try:
-        status = os.stat(destination / name)
+        status = os.stat(os.path.join(destination, name))
     except OSError:
         return False
     return [status.st_size, status.st_mtime_ns, status.st_ino] == known[1:]
