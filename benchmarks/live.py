@@ -22,7 +22,8 @@ The first result of a round changes every page (the standings move from round 10
 as it does in a real event; it is entered before the timed ones, which are the usual case.
 
 Printed: each result's figures, the medians, CPU time beside wall time (the site process's
-from getrusage), and the verdict against the target: under 2 s after the debounce.
+from getrusage), and the verdict against the target: under 2 s after the debounce.  The site
+process may keep its modules' bytecode, as an installed Tiebreak does.
 """
 
 from __future__ import annotations
@@ -177,6 +178,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     fake_telegram._Handler.disable_nagle_algorithm = True
+    # As installed, Python keeps each module's bytecode: the site process does not compile them
+    # again every time (an environment that sets PYTHONDONTWRITEBYTECODE would make it).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print(f"{args.players} players x {args.rounds} rounds, languages {', '.join(LANGUAGES)}, build_delay "
           f"{args.delay:g} s, dir publisher; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
