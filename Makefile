@@ -1,31 +1,54 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    imports the bundled examples into data/, prints standings, starts the bot
 #               (in the terminal when TELEGRAM_BOT_TOKEN is not set)
-#   make test   runs the linter and the whole test suite
+#   make test   runs the linter and the whole test suite (installing, as root, the system packages
+#               the browser and publishing tests need: scripts/system-packages)
+#   make site   builds the standings site into public/
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
 $(BIN)/tiebreak: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
-	touch $@
+	@echo "make: creating the virtual environment .venv ($(PYTHON) -m venv)"
+	@$(PYTHON) -m venv $(VENV) || { echo "make: could not create .venv: on Debian, apt-get install python3-venv" >&2; exit 1; }
+	@echo "make: installing Tiebreak and its test tools into .venv (pip, about a minute)"
+	@$(BIN)/pip install --quiet --upgrade pip
+	@$(BIN)/pip install --quiet -e '.[test]'
+	@touch $@
+	@echo "make: .venv is ready (its commands: .venv/bin/tiebreak, .venv/bin/python -m bot, ...)"
 
-.PHONY: run test lint bench readme
+# axe-core (npm), which the browser tests inject into the pages: installed before the tests run,
+# never by a test
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package.json tests/browser/package-lock.json
+	@echo "make: installing axe-core for the browser tests (npm ci into tests/browser/node_modules)"
+	@npm ci --prefix tests/browser --no-audit --no-fund --loglevel=error
+	@touch $@
+
+.PHONY: run test lint bench readme site system
 run: $(BIN)/tiebreak
+	@echo "make: importing the tournaments of config.toml into data/ (once)"
 	$(BIN)/tiebreak import --from-config
 	$(BIN)/tiebreak standings example-xiangqi-rr
+	@echo "make: starting the bot (in this terminal unless TELEGRAM_BOT_TOKEN is set; :quit leaves)"
 	$(BIN)/python -m bot
 
 lint: $(BIN)/tiebreak
 	$(BIN)/ruff check ranking tiebreak bot site_builder tests benchmarks
 
-test: lint
+system:
+	@scripts/system-packages
+
+test: lint system $(AXE)
 	$(BIN)/python -m pytest
+
+site: $(BIN)/tiebreak
+	$(BIN)/python -m site_builder build
 
 bench: $(BIN)/tiebreak
 	$(BIN)/python benchmarks/standings.py
+	$(BIN)/python benchmarks/site.py
+	$(BIN)/python benchmarks/live.py
 
 readme: $(BIN)/tiebreak
 	$(BIN)/python -m tiebreak.docs README.md

@@ -1,13 +1,20 @@
-"""Time the static site build on a large generated Swiss (issue targets).
+"""Time the static site build and its publishing on a large generated Swiss (issue targets).
 
     python benchmarks/site.py [--players 1000] [--rounds 11] [--dir PATH] [--profile N]
+                              [--targets dir,dir-copy,git,s3]
 
 Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four languages:
 - a full build into an empty folder (target: under 10 s), with the number of pages;
 - a rebuild after one result of the last round changed (target: under 1 s), with the number
   of files rendered again (the others are hard-linked from the previous build);
-- a rebuild with nothing changed, the floor of any incremental build.
-Each build prints where its time went (BuildReport.phases).  The site is written under
+- a rebuild with nothing changed, the floor of any incremental build;
+- per publisher (``--targets``): a full publish into an empty destination, the publish after
+  one result (median, target: under 20 % of the full one) and the publish of an unchanged site
+  (target: under 10 %).  ``dir`` links new files from the build (same file system), ``dir-copy``
+  copies them as to another file system; ``git`` pushes to a bare repository, ``s3`` to moto's
+  S3 server on 127.0.0.1 (when boto3 and moto are installed).
+Each build prints where its time went (BuildReport.phases); wall time is printed beside CPU time
+(the machine is shared and noisy).  The site is written under
 ``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
 ``--profile N`` runs each build under cProfile and prints its N most expensive functions
 (cumulative time).
@@ -16,14 +23,18 @@ Each build prints where its time went (BuildReport.phases).  The site is written
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import dataclasses
 import io
+import os
 import pstats
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 # Run as a script, this folder is first on sys.path, where benchmarks/bot.py would hide the
@@ -34,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generators import generate_swiss
 
 from ranking.model import Result, Tournament
-from site_builder import BuildReport, SiteSettings, build_site
+from site_builder import BuildReport, SiteSettings, build_site, publish, settings_from_config
+from site_builder.publishers import dir as dir_target
 
 LANGUAGES = ("en", "zh", "vi", "es")
 SLUG = "open"
@@ -90,6 +102,83 @@ def verdict(seconds: float, target: float) -> str:
     return f"target {target:g} s: {'ok' if seconds < target else 'OVER TARGET'}"
 
 
+@contextlib.contextmanager
+def target(name: str, folder: Path) -> Iterator[object]:
+    """The publish settings of ``name`` with a fresh destination under ``folder``."""
+    if name in ("dir", "dir-copy"):
+        settings = settings_from_config({"target": "dir", "path": str(folder / f"www-{name}")}, folder)
+        if name == "dir-copy":  # as if the build were on another file system: new files are copied
+            real = dir_target._digests
+            dir_target._digests = lambda out, files: (real(out, files)[0], False)
+            try:
+                yield settings
+            finally:
+                dir_target._digests = real
+        else:
+            yield settings
+    elif name == "git":
+        bare = folder / "pages.git"
+        subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+        yield settings_from_config({"target": "git", "remote": str(bare)}, folder)
+    elif name == "s3":
+        import logging
+
+        import boto3  # optional: only when s3 is measured
+        from moto.server import ThreadedMotoServer  # optional: only when s3 is measured
+        logging.getLogger("werkzeug").setLevel(logging.ERROR)
+        for key, value in {"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+                           "AWS_DEFAULT_REGION": "us-east-1", "NO_PROXY": "127.0.0.1"}.items():
+            os.environ[key] = value
+        server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        server.start()
+        host, port = server.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1").create_bucket(Bucket="results")
+        try:
+            yield settings_from_config({"target": "s3", "bucket": "results", "endpoint_url": endpoint,
+                                        "region": "us-east-1"}, folder)
+        finally:
+            server.stop()
+    else:
+        raise SystemExit(f"--targets: unknown target {name!r}")
+
+
+def timed(action: Callable[[], object]) -> tuple[object, float, float]:
+    """(what ``action`` returned, wall seconds, CPU seconds of this process and its children)."""
+    def cpu() -> float:
+        own, children = os.times(), os.times()
+        return own.user + own.system + children.children_user + children.children_system
+    started, before = time.perf_counter(), cpu()
+    value = action()
+    return value, time.perf_counter() - started, cpu() - before
+
+
+def measure_publishing(name: str, tournament: Tournament, settings: SiteSettings, folder: Path,
+                       repeat: int) -> None:
+    """A full publish, the publish after one result (median) and an unchanged publish to ``name``."""
+    quiet = lambda message: None  # noqa: E731
+    with target(name, folder) as publishing:
+        build_site({SLUG: tournament}, settings)
+        report, full, full_cpu = timed(lambda: publish(settings.out_dir, publishing, log=quiet))
+        print(f"{name:8s} full publish:      {full:7.2f} s (CPU {full_cpu:.2f} s), {report}")
+        after = []
+        for which in range(repeat):
+            changed, _ = change_one_result(tournament, which)
+            build_site({SLUG: changed}, settings)
+            report, seconds, cpu = timed(lambda: publish(settings.out_dir, publishing, log=quiet))
+            after.append(seconds)
+            print(f"{name:8s}   after one result: {seconds:7.2f} s (CPU {cpu:.2f} s), {report.uploaded} uploaded, "
+                  f"{report.deleted} deleted, {report.unchanged} unchanged")
+            build_site({SLUG: tournament}, settings)
+            publish(settings.out_dir, publishing, log=quiet)
+        one = statistics.median(after)
+        report, same, same_cpu = timed(lambda: publish(settings.out_dir, publishing, log=quiet))
+        print(f"{name:8s} one result: median {one:.2f} s = {one / full:.0%} of the full publish "
+              f"(target 20 %: {'ok' if one < 0.2 * full else 'OVER TARGET'}); unchanged: {same:.2f} s "
+              f"(CPU {same_cpu:.2f} s) = {same / full:.0%} "
+              f"(target 10 %: {'ok' if same < 0.1 * full else 'OVER TARGET'}), {report.detail or report}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -98,32 +187,40 @@ def main() -> int:
     parser.add_argument("--dir", help="folder to build in (default: the temporary folder)")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="profile each build and print its N most expensive functions")
+    parser.add_argument("--targets", default="dir,dir-copy,git,s3",
+                        help="publishers to measure, comma-separated ('' for none)")
     args = parser.parse_args()
     tournament = generate_swiss(args.players, args.rounds)
     print(f"{args.players} players x {args.rounds} rounds ({len(tournament.games)} games), "
-          f"languages {', '.join(LANGUAGES)}")
+          f"languages {', '.join(LANGUAGES)}; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = SiteSettings(out_dir=Path(folder) / "public", languages=LANGUAGES)
         print(f"building in {folder}: creating a 9 KB file there takes {file_creation_ms(Path(folder)):.2f} ms")
-        report, seconds = timed_build(tournament, settings, args.profile)
-        print(f"full build:        {seconds:7.2f} s, {report.pages} pages, {len(report.files)} files written"
-              f"  {verdict(seconds, FULL_TARGET)}")
+        (report, seconds), _, cpu = timed(lambda: timed_build(tournament, settings, args.profile))
+        print(f"full build:        {seconds:7.2f} s (CPU {cpu:.2f} s), {report.pages} pages, "
+              f"{len(report.files)} files written  {verdict(seconds, FULL_TARGET)}")
         timings = []
         for which in range(args.repeat):  # each time another result, from the top board down
             changed, change = change_one_result(tournament, which)
-            report, seconds = timed_build(changed, settings, args.profile)
+            (report, seconds), _, cpu = timed(lambda changed=changed: timed_build(changed, settings, args.profile))
             timings.append(seconds)
             print(f"one result ({change}):")
-            print(f"  rebuild:         {seconds:7.2f} s, {report.rendered} of {report.pages} pages rendered again,"
-                  f" {len(report.files)} files written")
+            print(f"  rebuild:         {seconds:7.2f} s (CPU {cpu:.2f} s), {report.rendered} of {report.pages} pages"
+                  f" rendered again, {len(report.files)} files written")
             print("  " + ", ".join(f"{name} {value:.2f} s" for name, value in report.phases.items()))
             timed_build(tournament, settings, 0)  # back to the original results
         median = statistics.median(timings)
         print(f"incremental rebuild after one result: median {median:.2f} s of {len(timings)}"
               f"  {verdict(median, INCREMENTAL_TARGET)}")
-        report, seconds = timed_build(tournament, settings, 0)
-        print(f"nothing changed:   {seconds:7.2f} s, {report.rendered} of {report.pages} pages rendered again")
+        (report, seconds), _, cpu = timed(lambda: timed_build(tournament, settings, 0))
+        print(f"nothing changed:   {seconds:7.2f} s (CPU {cpu:.2f} s), {report.rendered} of {report.pages} pages "
+              "rendered again")
         print("  " + ", ".join(f"{name} {value:.2f} s" for name, value in report.phases.items()))
+        for name in filter(None, args.targets.split(",")):
+            try:
+                measure_publishing(name, tournament, settings, Path(folder), args.repeat)
+            except ImportError as error:
+                print(f"{name}: not measured ({error})")
     return 0
 
 

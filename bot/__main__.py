@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.console or not token:
             user = args.user_id or min(settings.arbiters, default=1)
-            asyncio.run(run_console(service, user, args.language))
+            asyncio.run(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"))
         else:
             protect_logs(token)
             asyncio.run(delivery.run(build_application(token, service), settings))
@@ -73,7 +73,7 @@ def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | No
     publish it when it also has [publish]."""
     if "site" not in config.raw:
         return None
-    delay = float(config.raw["site"].get("build_delay", 10))
+    delay = float(config.raw["site"].get("build_delay", 2))
     return DebouncedBuild(SiteCommand("publish" if "publish" in config.raw else "build", config_path), delay)
 
 

@@ -42,16 +42,20 @@ from ranking import (
     Result,
     Tournament,
     TournamentState,
+    default_rules,
     final_standings,
     foul_event,
     pairing_event,
     playoff_result_event,
     result_event,
     withdrawal_event,
+    written_result,
 )
 from tiebreak.files import parse_tournament_text
 from tiebreak.i18n import Translator
-from tiebreak.library import export_text, import_tournament, pairing_from_file, scheduled_pairing
+from tiebreak.library import export_text, import_tournament, pairing_from_file
+from tiebreak.notices import totals_warnings
+from tiebreak.running import check_imported
 from tiebreak.store import Submission
 
 ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 100 buttons)
@@ -99,6 +103,7 @@ def handled_before(request: Request) -> list[Reply]:
     if slug is not None and who.message_id is not None:
         state = request.store.state(slug)
         names = player_names(state.base)
+        written = _writer(state.base)
         for entry in request.store.log(slug):
             data = entry.event.data
             if (entry.actor, entry.chat_id, entry.message_id) != (f"tg:{who.user_id}", who.chat_id, who.message_id) \
@@ -106,9 +111,10 @@ def handled_before(request: Request) -> list[Reply]:
                 continue
             game = state.game(data["round"], data["board"])
             values = {"round": data["round"], "board": data["board"], "white": names[game.white],
-                      "black": names[game.black], "result": data["result"]}
+                      "black": names[game.black], "result": written(Result(data["result"]))}
             if entry.event.kind is EventKind.CORRECTION:
-                lines.append(escape(tr.format(M.RESULT_CORRECTED, previous=data["previous"], **values)))
+                lines.append(escape(tr.format(M.RESULT_CORRECTED, previous=written(Result(data["previous"])),
+                                              **values)))
             else:
                 lines.append(escape(tr.format(M.RESULT_RECORDED, **values)))
     return packed(lines) if lines else request.say(M.ALREADY_HANDLED)
@@ -143,6 +149,7 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
         nonlocal called
         called = True
         names = player_names(state.base)
+        written = _writer(state.base)
         events: list[Event] = []
         for entry in entries:
             try:
@@ -152,28 +159,34 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 continue
             white, black = names[game.white], names[game.black]
             result = entry.result.value
+            shown = written(entry.result)
             current = game.result.value if game.result is not None else None
             stale = correct and replacing is not None and current != replacing and current != result
             if stale and current is None:
                 refused.append(tr.format(M.RESULT_GONE, round=entry.round, board=entry.board, white=white,
-                                         black=black, old=replacing))
+                                         black=black, old=written(Result(replacing))))
                 continue
             if (current is not None and game.result is not entry.result and not correct) or stale:
-                asked.append(_replace_question(request, entry, white, black, current, result, stale))
+                asked.append(_replace_question(request, entry, white, black, current, result, written, stale))
                 continue
-            event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+            try:  # e.g. a played result for a player who has withdrawn: the core says why not
+                event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
+            except InputError as error:
+                refused.append(tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text, reason=str(error))
+                               if entry.line else tr.format(M.REQUEST_REFUSED, reason=str(error)))
+                continue
             if event is None:
                 recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
-                                                 board=entry.board, white=white, black=black, result=result)))
+                                                 board=entry.board, white=white, black=black, result=shown)))
             elif event.kind is EventKind.CORRECTION:
                 events.append(event)
                 recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=result,
-                                                 previous=event.data["previous"])))
+                                                 white=white, black=black, result=shown,
+                                                 previous=written(Result(event.data["previous"])))))
             else:
                 events.append(event)
                 recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=result)))
+                                                 white=white, black=black, result=shown)))
             if entry.foul_side:
                 events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
                 fouler = white if entry.foul_side == "white" else black
@@ -196,14 +209,14 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
 
 
 def _replace_question(request: TournamentRequest, entry: ResultEntry, white: str, black: str, old: str, new: str,
-                      changed: bool = False) -> Reply:
-    """"Round 3, board 5: A – B already has 1-0. Replace 1-0 with 0-1?" with Yes and No; Yes
-    carries ``old``, so a press after someone else changed the board asks again
-    (``changed``: this is that second question)."""
+                      written: Callable[[Result], str], changed: bool = False) -> Reply:
+    """"Round 3, board 5: A – B already has 2-0. Replace 2-0 with 0-2?" (in the event's
+    points) with Yes and No; Yes carries ``old``, so a press after someone else changed the
+    board asks again (``changed``: this is that second question)."""
     tr = request.tr
     question = tr.format(M.CHANGED_MEANWHILE if changed else M.ALREADY_HAS, round=entry.round, board=entry.board,
-                         white=white, black=black, old=old)
-    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=old, new=new)
+                         white=white, black=black, old=written(Result(old)))
+    question += "\n" + tr.format(M.CONFIRM_REPLACE, old=written(Result(old)), new=written(Result(new)))
     key = request.store.tournament_key(request.slug)
     return Reply(escape(question), buttons=((
         button(tr.gettext(M.YES), Action.REPLACE, key, entry.round, entry.board, new, old),
@@ -323,8 +336,12 @@ def choose_result(request: TournamentRequest, press: Press, board: Board) -> lis
     """``Action.RESULT``: a result was chosen; ask to confirm it."""
     tr = request.tr
     result = press.fields[3]
+    try:
+        shown = _writer(board.state.base)(Result(result))
+    except ValueError:
+        return request.say(M.NOT_UNDERSTOOD)
     text = escape(tr.format(M.RECORD_QUESTION, round=board.round, board=board.number, white=board.white,
-                            black=board.black, result=result))
+                            black=board.black, result=shown))
     rows = ((button(tr.gettext(M.CONFIRM), Action.CONFIRM, board.key, board.round, board.number, result),
              button(tr.gettext(M.BACK), Action.BOARD, board.key, board.round, board.number)),)
     return [Reply(text, buttons=rows, edit=True)]
@@ -348,7 +365,7 @@ def replace_result(request: TournamentRequest, press: Press, board: Board) -> li
 @_on_board
 def keep_result(request: TournamentRequest, press: Press, board: Board) -> list[Reply]:
     """``Action.KEEP``: No to "Replace 1-0 with 0-1?"."""
-    kept = board.game.result.value if board.game.result else "…"
+    kept = _writer(board.state.base)(board.game.result) if board.game.result else "…"
     return request.say(M.KEPT, result=kept, edit=True)
 
 
@@ -373,72 +390,28 @@ def _enter_pressed(request: TournamentRequest, press: Press, board: Board, corre
 
 
 def _result_choices(tournament: Tournament) -> list[list[tuple[str, str]]]:
-    """The result choices of the /enter keyboard, in the game's own words."""
-    if tournament.game is GameKind.XIANGQI:
-        played = [("红胜 1-0", "1-0"), ("和 ½-½", "1/2-1/2"), ("黑胜 0-1", "0-1")]
-    else:
-        played = [("1-0", "1-0"), ("½-½", "1/2-1/2"), ("0-1", "0-1")]
+    """The result choices of the /enter keyboard, in the game's own words and points."""
+    written = _writer(tournament, "½")
+    results = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
+    words = ("红胜 ", "和 ", "黑胜 ") if tournament.game is GameKind.XIANGQI else ("", "", "")
+    played = [(word + written(result), result.value) for word, result in zip(words, results, strict=True)]
     return [played, [("+-", "+-"), ("--", "--"), ("-+", "-+")]]
+
+
+def _writer(tournament: Tournament, half: str = "1/2") -> Callable[[Result], str]:
+    """Results as the event scores them: ``1-0``, ``1/2-1/2`` (``½-½`` on a button); ``2-0``,
+    ``1-1`` under 2/1/0 (issue 14.1)."""
+    scoring = default_rules(tournament).scoring
+    return lambda result: written_result(result, scoring, half)
 
 
 # -- other commands -----------------------------------------------------------------------------------
 
 @arbiters_only
-def undo(request: TournamentRequest) -> list[Reply]:
-    """/undo: take back the arbiter's last entry that is still in force (with its fouls)."""
-    store, slug = request.store, request.slug
-    actor = f"tg:{request.who.user_id}"
-    undone = {entry.event.data.get("undo") for entry in store.log(slug)}
-    last = next((entry for entry in reversed(store.log(slug))
-                 if entry.actor == actor and entry.id not in undone and "undo" not in entry.event.data
-                 and entry.event.kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION)), None)
-    if last is None:
-        return request.say(M.NOTHING_TO_UNDO)
-    data = last.event.data
-    fouls = [entry for entry in store.log(slug)
-             if entry.event.kind is EventKind.FOUL and entry.actor == actor and entry.at == last.at
-             and entry.message_id == last.message_id and entry.id not in undone
-             and "undo" not in entry.event.data and entry.event.data.get("round") == data["round"]
-             and entry.event.data.get("board") == data["board"]]
-
-    def decide(state: TournamentState) -> list[Event]:
-        game = state.game(data["round"], data["board"])
-        if game.result is None or game.result.value != data["result"]:
-            return []  # changed since by someone else: nothing of this entry is left to undo
-        if last.event.kind is EventKind.CORRECTION:
-            events = [Event(EventKind.CORRECTION, {"round": data["round"], "board": data["board"],
-                                                   "result": data["previous"], "previous": data["result"],
-                                                   "undo": last.id})]
-        else:
-            events = [Event(EventKind.ANNULMENT, {"round": data["round"], "board": data["board"],
-                                                  "previous": data["result"], "undo": last.id})]
-        for foul in fouls:  # the fouls entered on the same line are taken back with it
-            events.append(Event(EventKind.FOUL, {**foul.event.data, "count": -foul.event.data.get("count", 1),
-                                                 "undo": foul.id}))
-        return events
-
-    if not store.append(slug, decide, request.source):
-        return request.say(M.NOTHING_TO_UNDO)
-    return request.say(M.UNDONE, what=f"R{data['round']} B{data['board']} {data['result']}")
-
-
-@arbiters_only
-def pair(request: TournamentRequest) -> list[Reply]:
-    """/pair: the next round of a round robin (Swiss rounds come as a file: ``pair_from_file``)."""
-    tournament = request.tournament()
-    if not tournament.system.is_round_robin:
-        return request.say(M.SWISS_PAIR_HELP)
-    try:
-        _, games, byes = scheduled_pairing(tournament)
-    except InputError:
-        return request.say(M.ALL_ROUNDS_PAIRED)
-    return _store_pairing(request, games, byes)
-
-
-@arbiters_only
 def pair_from_file(request: TournamentRequest, file_name: str, content: Upload,
                    size: int | None = None) -> list[Reply]:
-    """A paired round sent as a file (TRF, or a list of pairs) with the caption /pair."""
+    """A round paired elsewhere, sent as a file (TRF, or a list of pairs) with the caption
+    /pair: stored, then compared with the FIDE Dutch system's pairing (Swiss events)."""
     received = _receive(request, content, size)
     if isinstance(received, list):
         return received
@@ -447,21 +420,46 @@ def pair_from_file(request: TournamentRequest, file_name: str, content: Upload,
         _, games, byes = pairing_from_file(request.tournament(), text, file_name)
     except InputError as error:
         return request.refuse(error)
-    return _store_pairing(request, games, byes)
+    return store_pairing(request, games, byes, compare=True)
 
 
-def _store_pairing(request: TournamentRequest, games: Sequence[Game], byes: Sequence[Bye]) -> list[Reply]:
+def store_pairing(request: TournamentRequest, games: Sequence[Game], byes: Sequence[Bye],
+                  compare: bool = False) -> list[Reply]:
+    """Store a round's pairing, show it, tell the subscribers (naming the tournament) and
+    whoever waits for changes (the site build); ``compare``: say how it differs from the
+    Dutch pairing."""
     number = games[0].round if games else byes[0].round
     try:
-        request.store.append(request.slug, lambda state: [pairing_event(state, number, games, byes)],
-                             request.source)
+        appended = request.store.append(request.slug, lambda state: [pairing_event(state, number, games, byes)],
+                                        request.source)
     except InputError as error:
         return request.refuse(error)
+    if not appended:  # this very update paired the round before (bot.answers answers it so)
+        return request.say(M.ALREADY_HANDLED)
     request.service.changed(request.slug)
     tr = request.tr
-    replies = packed([escape(tr.format(M.PAIRED, round=number, boards=len(games))),
-                      *round_blocks(request.state(), number, tr)])
-    return replies + _notify_pairings(request, number)
+    blocks = [escape(tr.format(M.PAIRED, round=number, boards=len(games))), *round_blocks(request.state(), number, tr)]
+    if compare:
+        blocks += dutch_comparison(request, number)
+    return packed(blocks) + _notify_pairings(request, number)
+
+
+def dutch_comparison(request: TournamentRequest, number: int) -> list[str]:
+    """How round ``number`` as stored differs from the Dutch pairing (nothing for round robins)."""
+    tr = request.tr
+    try:
+        check = check_imported(request.tournament(), number)
+    except InputError as error:
+        return [escape(tr.format(M.CANNOT_PAIR, round=number, reason=error.message))]
+    if check is None:
+        return []
+    lines = [tr.format(M.RULE_BROKEN, rule=violation.rule, text=violation.text) for violation in check.violations]
+    if check.same:
+        lines.append(tr.gettext(M.DUTCH_SAME))
+    else:
+        lines.append(tr.gettext(M.DUTCH_DIFFERS))
+        lines += [f"• {difference.text}" for difference in check.differences]
+    return [escape("\n".join(lines))]
 
 
 def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
@@ -469,15 +467,21 @@ def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
     state = request.state()
     names = player_names(state.base)
     replies = []
-    for prefs in request.store.subscribers(request.slug):
-        if prefs.chat_id is None:
+    for subscriber in request.store.subscribers(request.slug):
+        if subscriber.chat_id is None:
             continue
-        tr = translator(prefs.language, request.service.settings.language)
+        tr = translator(subscriber.language, request.service.settings.language)
+        heading = f"<b>{escape(state.base.name)}</b>\n"
         for (round_number, board), game in state.games.items():
-            if round_number == number and prefs.player_id in (game.white, game.black):
-                replies.append(Reply(escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
-                                                      white=names[game.white], black=names[game.black])),
-                                     chat_id=prefs.chat_id))
+            if round_number == number and subscriber.player_id in (game.white, game.black):
+                replies.append(Reply(heading + escape(tr.format(M.YOUR_PAIRING, round=number, board=board,
+                                                                white=names[game.white], black=names[game.black])),
+                                     chat_id=subscriber.chat_id))
+        for round_number, player in state.byes:
+            if round_number == number and player == subscriber.player_id:
+                replies.append(Reply(heading + escape(tr.format(M.ROUND_HEADING, round=number) + ": "
+                                                      + tr.format(M.BYE_LINE, name=names[player])),
+                                     chat_id=subscriber.chat_id))
     return replies
 
 
@@ -545,7 +549,7 @@ def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
         return request.say(M.PLAYOFF_NOT_SCHEDULED, white=f"{white}. {names[white]}", black=f"{black}. {names[black]}")
     request.service.changed(slug)
     recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=found[0].round, white=names[white], black=names[black],
-                                result=result.value))
+                                result=_writer(request.tournament())(result)))
     return packed([recorded, *playoff_blocks(request.tournament(), tr)])
 
 
@@ -595,7 +599,11 @@ def import_file(request: Request, file_name: str, content: Upload, argument: str
     except InputError as error:
         return request.refuse(error)
     request.remember(tournament=slug)
-    return request.say(M.IMPORTED, name=tournament.name, slug=slug, players=len(tournament.players))
+    text = received.decode("utf-8", errors="replace")
+    warnings = totals_warnings(text, final_standings(tournament).points(), file_name)
+    return packed([escape(request.tr.format(M.IMPORTED, name=tournament.name, slug=slug,
+                                            players=len(tournament.players))),
+                   *(escape(request.tr.format(M.WARNING_LINE, warning=line)) for line in warnings[:10])])
 
 
 @needs_tournament

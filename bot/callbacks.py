@@ -9,6 +9,8 @@ its fields, within Telegram's 64 bytes (``bot.parsing.encode_callback``)::
     ec|KEY|ROUND|BOARD|RESULT    /enter: the result is confirmed, record it
     fix|KEY|ROUND|BOARD|RESULT|OLD   "Replace 1-0 with 0-1?" Yes: record the correction of OLD
     keep|KEY|ROUND|BOARD         "Replace 1-0 with 0-1?" No: keep the result
+    pair|KEY|ROUND|DIGEST        /pair: store the proposed pairing of ROUND (DIGEST: Proposal.digest)
+    nopair|KEY                   /pair: do not
 
 A tournament is named by its short numeric key rather than its slug, which may be long.
 ``decode`` checks the fields each action carries (``FIELDS``), so forged or damaged data is
@@ -39,6 +41,8 @@ class Action(enum.StrEnum):
     CONFIRM = "ec"
     REPLACE = "fix"
     KEEP = "keep"
+    PAIR = "pair"
+    NO_PAIR = "nopair"
 
     @property
     def enters_result(self) -> bool:
@@ -70,6 +74,8 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.CONFIRM: ("nnns",),
     Action.REPLACE: ("nnnss", "nnns"),
     Action.KEEP: ("nnn",),
+    Action.PAIR: ("nns",),
+    Action.NO_PAIR: ("n",),
 }
 BUTTON_TEXT_LIMIT = 64  # UTF-16 code units of a button's label that a phone shows well
 

@@ -28,7 +28,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import answers, arbiters, callbacks, players
+from bot import answers, arbiters, callbacks, players, running
 from bot import messages as M
 from bot.callbacks import Action
 from bot.replies import Reply
@@ -158,11 +158,35 @@ async def on_enter(update: Update, context: Context) -> None:
 
 
 async def on_undo(update: Update, context: Context) -> None:
-    await answer(update, context, arbiters.undo)
+    await answer(update, context, running.undo)
 
 
 async def on_pair(update: Update, context: Context) -> None:
-    await answer(update, context, arbiters.pair)
+    await answer(update, context, running.pair)
+
+
+async def on_addplayer(update: Update, context: Context) -> None:
+    """/addplayer NAME[; RATING[; FEDERATION[; CLUB]]]"""
+    await answer(update, context, running.add_player, arguments(context))
+
+
+async def on_bye(update: Update, context: Context) -> None:
+    """/bye NUMBER [ROUND] [half|zero|full]"""
+    await answer(update, context, running.bye, arguments(context))
+
+
+async def on_archive(update: Update, context: Context) -> None:
+    await answer(update, context, running.archive)
+
+
+async def on_restore(update: Update, context: Context) -> None:
+    """/restore SLUG"""
+    await answer(update, context, running.restore, arguments(context))
+
+
+async def on_unknown_command(update: Update, context: Context) -> None:
+    """A command no handler above takes."""
+    await answer(update, context, running.unknown_command, update.effective_message.text or "")
 
 
 async def on_withdraw(update: Update, context: Context) -> None:
@@ -206,6 +230,10 @@ COMMANDS = {
     "import": on_import,
     "export": on_export,
     "arbiters": on_arbiters,
+    "addplayer": on_addplayer,
+    "bye": on_bye,
+    "archive": on_archive,
+    "restore": on_restore,
 }
 
 
@@ -250,6 +278,8 @@ BUTTONS: dict[Action, ButtonCommand] = {
     Action.CONFIRM: arbiters.confirm_result,
     Action.REPLACE: arbiters.replace_result,
     Action.KEEP: arbiters.keep_result,
+    Action.PAIR: running.confirm_pairing,
+    Action.NO_PAIR: running.cancel_pairing,
 }
 
 
@@ -319,6 +349,7 @@ def register(application: Application, service: BotService) -> None:
         application.add_handler(CommandHandler(command, handler))
     application.add_handler(MessageHandler(filters.Document.ALL, on_document))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, on_text))
+    application.add_handler(MessageHandler(filters.COMMAND, on_unknown_command))
     application.add_handler(CallbackQueryHandler(on_button, pattern=callbacks.PATTERN))
     application.add_handler(CallbackQueryHandler(on_unknown_button))
     application.add_error_handler(on_error)

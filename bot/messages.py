@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.parsing import Problem, ProblemReason
+from ranking import ByeKind
 from tiebreak.i18n import N_, Catalogue, Nn_, Translator
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
@@ -79,6 +80,18 @@ ARBITERS_ONLY = N_("Only arbiters can enter results.")
 ROUND_COMPLETE = N_("Round {round} is complete.")
 STANDINGS_AFTER = N_("Standings after round {round}")
 ROUND_NOT_PAIRED = N_("Round {round} is not paired yet")
+# Translators: {rounds} is the number of rounds of the tournament.
+ROUND_NOT_PAIRED_OF = N_("Round {round} is not paired yet (the tournament has {rounds} rounds).")
+ROUND_OUT_OF_RANGE = N_("Round {round}: the tournament has {rounds} rounds.")
+ROUND_USAGE = N_("Write a round number, e.g. /round 3")
+STANDINGS_USAGE = N_("Write how many rows to show, e.g. /standings 10, or /standings all for every column")
+# Translators: {codes} are tie-break codes such as WIN, BPG.
+MORE_TIEBREAKS = N_("More tie-breaks: {codes} (/standings all shows every column)")
+# Translators: {command} is what the user typed, e.g. /foo.
+UNKNOWN_COMMAND = N_("Unknown command {command}: /help lists the commands.")
+UNKNOWN_SLUG = N_("No tournament “{slug}”: /tournaments lists them.")
+# Translators: {warning} comes from the ranking core, in English.
+WARNING_LINE = N_("Warning: {warning}")
 NO_SUCH_BOARD = N_("Round {round} has no board {board}")
 # Translators: asked before a correction; {old} and {new} are
 # results such as 1-0 and 0-1.
@@ -88,6 +101,14 @@ NO = N_("No")
 # Translators: {what} describes what was taken back, e.g.
 # "Round 3, board 5: 1-0".
 UNDONE = N_("Undone: {what}")
+# Translators: {result} is the result taken back, {now} what the board
+# has now: a result such as 1-0, or "no result".
+UNDONE_RESULT = N_("Undone: round {round}, board {board} {result}. The board now has {now}.")
+NO_RESULT = N_("no result")
+# Translators: {fouls} are the fouls of red (white) and black, e.g. 0-1.
+UNDONE_FOUL = N_("Undone: a foul by {player} in round {round}, board {board}. Fouls on the board now: {fouls}.")
+# Translators: {bye} is a kind of bye, e.g. half-point bye.
+UNDONE_BYE = N_("Undone: the {bye} of {player} in round {round}.")
 NOTHING_TO_UNDO = N_("Nothing to undo.")
 INTERNAL_ERROR = N_("Something went wrong: your message was not handled. Please send it again.")
 # Translators: the message was stored, but the reply to it failed.
@@ -113,9 +134,10 @@ NO_TOURNAMENTS = N_("There are no tournaments yet.")
 NO_TOURNAMENT_SELECTED = N_("No tournament selected: use /tournaments")
 TOURNAMENT_SELECTED = N_("Tournament: {name}")
 # Translators: {number} is the player's starting number.
-YOU_ARE_PLAYER = N_("You are player {number}: {name}")
-SUBSCRIBED = N_("Subscribed")
-UNSUBSCRIBED = N_("Unsubscribed")
+YOU_ARE_PLAYER = N_("You are player {number} of {tournament}: {name}")
+# Translators: {tournament} is the name of the tournament.
+SUBSCRIBED = N_("Subscribed to the pairings of {tournament}")
+UNSUBSCRIBED = N_("Unsubscribed from the pairings of {tournament}")
 YOUR_PAIRING = N_("Round {round}, board {board}: {white} – {black}")
 RECORD_QUESTION = N_("Record round {round}, board {board}: {white} – {black} {result}?")
 ALREADY_HAS = N_("Round {round}, board {board}: {white} – {black} already has {old}.")
@@ -138,7 +160,23 @@ NOTHING_PAIRED = N_("No round is paired yet.")
 ALL_ROUNDS_PAIRED = N_("Every round is already paired.")
 # Translators: {boards} is the number of boards.
 PAIRED = N_("Round {round} paired; boards: {boards}")
-SWISS_PAIR_HELP = N_("Swiss rounds come from your pairing program: send its TRF file with the caption /pair.")
+PAIRING_PROPOSED = N_("Proposed pairing of round {round} (FIDE Dutch system). Confirm it to store it and tell "
+                      "the players.")
+# Translators: {boards} lists boards such as R3 B5, R3 B7.
+PAIR_UNFINISHED = N_("Boards without a result: {boards}. Pair round {round} anyway?")
+# Translators: a button.
+PAIR_CONFIRM = N_("Pair round {round}")
+CANCEL = N_("Cancel")
+PAIRING_CANCELLED = N_("Not paired.")
+PAIRING_CHANGED = N_("The tournament changed since that proposal; this is the pairing now.")
+# Translators: {reason} comes from the pairing engine, in English.
+CANNOT_PAIR = N_("Round {round} cannot be paired: {reason}")
+# Translators: {reason} is e.g. half-point bye, withdrawn, absent.
+NOT_PAIRED_LINE = N_("Not paired: {name} ({reason})")
+DUTCH_SAME = N_("This is the pairing the FIDE Dutch system gives.")
+DUTCH_DIFFERS = N_("It differs from what the FIDE Dutch system gives:")
+# Translators: {rule} is an article such as C1, {text} explains it in English.
+RULE_BROKEN = N_("Rule broken ({rule}): {text}")
 # Translators: the first {count} players of {total} are shown.
 STANDINGS_TOP = N_("Top {count} of {total}")
 # Translators: a player who has no game in the round.
@@ -149,8 +187,9 @@ PLAYER_USAGE = N_("Write a name or a starting number, e.g. /player 12")
 PLAYER_NOT_FOUND = N_("No player matches “{query}”")
 PLAYERS_FOUND = N_("Players matching “{query}”:")
 IAM_USAGE = N_("Write your starting number, e.g. /iam 12")
-WHO_ARE_YOU = N_("Who are you? Send /iam and your starting number, e.g. /iam 12")
-SUBSCRIBE_NEEDS_PLAYER = N_("First tell me who you are: /iam and your starting number, e.g. /iam 12")
+WHO_ARE_YOU = N_("Who are you in {tournament}? Send /iam and your starting number, e.g. /iam 12")
+SUBSCRIBE_NEEDS_PLAYER = N_("First tell me who you are in {tournament}: /iam and your starting number, "
+                           "e.g. /iam 12")
 WITHDRAW_USAGE = N_("Write the player's starting number, and the last round they played if it is not "
                     "the last round with results: /withdraw 17 or /withdraw 17 4")
 WITHDRAWN = N_("Player {number}, {name}, withdrawn after round {round}")
@@ -173,6 +212,48 @@ ARBITERS_LIST = N_("Arbiters of {slug}: {users}")
 ARBITERS_USAGE = N_("Write /arbiters add or /arbiters remove and a Telegram user id, e.g. /arbiters add 123456789")
 ARBITER_ADDED = N_("User {user} is now an arbiter of {slug}")
 ARBITER_REMOVED = N_("User {user} is no longer an arbiter of {slug}")
+# Translators: {slug} is the tournament's short name.
+ARCHIVED = N_("{name} is archived: hidden from /tournaments and the site; nothing is deleted. "
+              "/restore {slug} brings it back.")
+RESTORED = N_("{name} is back in /tournaments.")
+RESTORE_USAGE = N_("Write /restore and the tournament's short name, e.g. /restore hanoi-open")
+ADDPLAYER_USAGE = N_("Write /addplayer and the name, then optionally ; rating ; federation ; club, e.g. "
+                     "/addplayer Lê Văn An; 1850; VIE; Hà Nội")
+PLAYER_ADDED = N_("Player {number} added: {name}")
+BYE_USAGE = N_("Write /bye, the starting number, then optionally the round and half, zero or full, "
+               "e.g. /bye 12 5 half")
+BYE_RECORDED = N_("Round {round}: {bye} for {number}. {name}")
+BYE_NAMES = {
+    ByeKind.PAIRING: N_("pairing-allocated bye"),
+    ByeKind.FULL: N_("full-point bye"),
+    ByeKind.HALF: N_("half-point bye"),
+    ByeKind.ZERO: N_("zero-point bye"),
+}
+# Translators: the colours of the pieces; red moves first in xiangqi.
+COLOUR_WHITE = N_("White")
+COLOUR_RED = N_("Red")
+COLOUR_BLACK = N_("Black")
+# Translators: column headers of a player's games: round, board, colour,
+# opponent, the player's result. Keep them short.
+COLUMN_ROUND = N_("Rd")
+COLUMN_BOARD = N_("Bd")
+COLUMN_COLOUR = N_("Colour")
+COLUMN_OPPONENT = N_("Opponent")
+COLUMN_RESULT = N_("Res")
+# Translators: the points column of the standings.
+COLUMN_POINTS = N_("Pts")
+#: Standings column headers for tie-break codes: a glossary of abbreviations, not sentences (an
+#: abbreviation may be the code itself, which a catalogue would count as untranslated).  A code
+#: missing here is shown as it is.
+COLUMN_NAMES: dict[str, dict[str, str]] = {
+    "zh": {"BH": "对手分", "SB": "小分", "WIN": "胜局", "WON": "胜局数", "DE": "直胜", "FOUL": "犯规",
+           "BPG": "后走", "BWG": "后胜", "PS": "累进分", "DEB": "对局后走", "PREV": "前轮", "LOT": "抽签",
+           "GP": "局分", "MP": "场分", "ARO": "对手均分"},
+    "vi": {"SB": "HS", "WIN": "Thắng", "WON": "Thắng", "DE": "ĐĐ", "FOUL": "PQ", "BPG": "Đen", "BWG": "TĐen",
+           "PS": "LT", "LOT": "Thăm", "GP": "Đ.ván", "MP": "Đ.trận"},
+    "es": {"WIN": "Vic", "WON": "Gan", "DE": "EP", "FOUL": "Faltas", "BPG": "Neg", "BWG": "VicN", "PS": "Prog",
+           "LOT": "Sorteo", "GP": "PP", "MP": "PE"},
+}
 # Translators: /teams in a tournament of individuals.
 NO_TEAMS = N_("This tournament has no teams.")
 TEAM_STANDINGS_AFTER = N_("Team standings after round {round}")
@@ -238,8 +319,10 @@ HELP_ARBITER = N_(
     "\n"
     "/enter: results with buttons\n"
     "/undo: take back your last entry\n"
-    "/pair: pair the next round of a round robin\n"
+    "/pair: pair the next round (round robins: Berger tables; Swiss: FIDE Dutch system)\n"
     "/withdraw 17: withdraw player 17\n"
+    "/addplayer Lê Văn An: a late entry; /bye 12 5 half: a requested bye\n"
+    "/archive, /restore: hide a finished tournament, bring it back\n"
     "/playoff 2 1 1-0: a play-off result (white, black, result)\n"
     "/import, /export: tournament files (TRF, TOML)"
 )

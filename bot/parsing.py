@@ -28,6 +28,8 @@ Decisions (the README's table repeats the examples):
 - Input is NFKC-normalised, so full-width digits and punctuation (``１－０``, ``：``) read as
   ASCII; dashes (– — −) read as ``-``; letters are case-insensitive and diacritics are optional
   (``hoà`` = ``hòa`` = ``hoa``).  Traditional characters 紅 勝 負 規 輪 臺 read as simplified.
+- Chinese numerals before 轮, 台 or 桌 are numbers: ``第三轮第五台 红胜``, ``三轮五台 和``,
+  ``第十二台``.
 - ``B5`` or a bare ``5`` is a board of ``current_round``; with no current round it is the
   problem ``NO_ROUND``.  Two bare numbers (``3 5 1-0``, ``3:5 1-0``) are round and board, as
   in ``tiebreak result open 3 5 1-0``.
@@ -47,10 +49,10 @@ from __future__ import annotations
 
 import enum
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from ranking.model import Result
+from ranking.spelling import fold, lookup_result, normalise, parse_result
 
 __all__ = [
     "MAX_BOARD",
@@ -121,128 +123,6 @@ class ParsedMessage:
     problems: tuple[Problem, ...]
 
 
-# -- normalisation ---------------------------------------------------------------------------
-
-_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\u2796"
-_CHAR_MAP = str.maketrans(
-    {
-        **dict.fromkeys(_DASHES, "-"),
-        "\u2044": "/",  # fraction slash: NFKC turns ½ into 1⁄2
-        "\u2215": "/",
-        "\u3001": ",",  # 、
-        "\u2236": ":",  # ∶ ratio
-        "\u00d7": "x",  # × in "x2"
-        "紅": "红",
-        "勝": "胜",
-        "負": "负",
-        "規": "规",
-        "輪": "轮",
-        "臺": "台",
-        "後": "后",
-        "贏": "赢",
-        "輸": "输",
-    }
-)
-_SPACES = re.compile(r"\s+")
-_REMARK = re.compile(r"\([^()]*\)")
-_BULLET = re.compile(r"(?:[-*•·] )+")
-_FOLD_CACHE: dict[str, str] = {}
-
-
-def _normalise(text: str) -> str:
-    """NFKC, one kind of dash and slash, no remarks, single spaces; case is kept."""
-    text = unicodedata.normalize("NFKC", text.replace("½", "1/2")).translate(_CHAR_MAP)
-    text = "".join(char for char in text if unicodedata.category(char) != "Cf")
-    text = _SPACES.sub(" ", _REMARK.sub(" ", text)).strip()
-    bullet = _BULLET.match(text)
-    return text[bullet.end():] if bullet else text
-
-
-def _fold_char(char: str) -> str:
-    folded = _FOLD_CACHE.get(char)
-    if folded is None:
-        lower = char.lower()
-        stripped = "".join(c for c in unicodedata.normalize("NFD", lower) if not unicodedata.combining(c))
-        stripped = stripped.replace("đ", "d")
-        folded = stripped if len(stripped) == 1 else (lower if len(lower) == 1 else char)
-        if len(_FOLD_CACHE) < 10_000:
-            _FOLD_CACHE[char] = folded
-    return folded
-
-
-def _fold(text: str) -> str:
-    """Lower case without diacritics (đ = d), one character for one: positions are kept."""
-    return "".join(map(_fold_char, text))
-
-
-# -- results ---------------------------------------------------------------------------------
-
-_WHITE, _BLACK, _DRAW = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
-
-
-def _result_words() -> dict[str, Result]:
-    """Result words, folded and without spaces."""
-    words: dict[str, Result] = {}
-    first = {
-        "en": ["white", "red"],
-        "zh": ["红", "红方", "白", "白方", "先", "先手"],
-        "vi": ["do", "trang", "bendo", "bentrang"],
-        "es": ["blancas", "blanco", "blanca", "rojas", "rojo", "roja", "lasblancas", "elrojo"],
-    }
-    second = {
-        "en": ["black"],
-        "zh": ["黑", "黑方", "后", "后手"],
-        "vi": ["den", "benden"],
-        "es": ["negras", "negro", "negra", "lasnegras", "elnegro"],
-    }
-    win = {"en": ["wins", "won", "win"], "zh": ["胜", "赢"], "vi": ["thang"],
-           "es": ["gana", "ganan", "gano", "ganaron"]}
-    lose = {"en": ["loses", "lost"], "zh": ["负", "输"], "vi": ["thua"], "es": ["pierde", "pierden"]}
-    for lang in first:
-        for colour, winner, loser in ((first, _WHITE, _BLACK), (second, _BLACK, _WHITE)):
-            for side in colour[lang]:
-                for verb in win[lang]:
-                    words[side + verb] = winner
-                    if lang == "es":
-                        words[verb + side] = winner  # "ganan blancas"
-                for verb in lose[lang]:
-                    words[side + verb] = loser
-    for word in ("draw", "drawn", "remis", "和", "和棋", "和局", "平", "平局", "先和", "后和",
-                 "hoa", "hoaco", "tablas", "empate"):
-        words[word] = _DRAW
-    return words
-
-
-_RESULT_WORDS = _result_words()
-_HALF = re.compile(r"(?<![0-9])0[.,]5(?![0-9])")
-_COLON_RESULT = re.compile(r"([0-9/]+):([0-9/]+)")
-
-
-def parse_result(text: str) -> Result | None:
-    """A result in any accepted spelling (see the module docstring), or None.
-
-    >>> parse_result("红胜"), parse_result("đen thắng"), parse_result("0,5-0,5")
-    (<Result.WHITE_WINS: '1-0'>, <Result.BLACK_WINS: '0-1'>, <Result.DRAW: '1/2-1/2'>)
-    """
-    return _lookup_result(_fold(_normalise(text)))
-
-
-def _lookup_result(folded: str) -> Result | None:
-    key = folded.replace(" ", "").rstrip(".!。")
-    if not key or len(key) > 40:
-        return None
-    found = _RESULT_WORDS.get(key)
-    if found is not None:
-        return found
-    key = _COLON_RESULT.sub(r"\1-\2", _HALF.sub("1/2", key))
-    if key in ("1/2", "1/2-1/2"):
-        return _DRAW
-    try:
-        return Result.parse(key)
-    except ValueError:
-        return None
-
-
 # -- fouls -----------------------------------------------------------------------------------
 
 _FOUL_SIDES = {
@@ -284,7 +164,7 @@ def _find_foul(folded: str, display: str) -> _Foul | None:
     sides = {_FOUL_SIDES[s] for s in (pre, post) if s is not None}
     if not sides:  # "foul purple": the word after the foul word is taken as its side
         word = _WORD_AFTER.match(folded, end)
-        if word is None or not word.group(1) or _lookup_result(word.group(1)) is not None:
+        if word is None or not word.group(1) or lookup_result(word.group(1)) is not None:
             return _Foul(start, end, None, 0, ProblemReason.UNKNOWN_FOUL_SIDE, "")
         return _Foul(start, word.end(), None, 0, ProblemReason.UNKNOWN_FOUL_SIDE, display[word.start(1):word.end()])
     side = sides.pop()
@@ -388,9 +268,32 @@ def _is_comment(line: str) -> bool:
     return stripped.startswith(("#", "//", "＃", "／／"))
 
 
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+               "九": 9}
+_CJK_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CJK_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千]{1,8}(?= ?[轮台桌])")
+
+
+def _cjk_value(numeral: str) -> int:
+    """三 3, 十二 12, 二十 20, 一百零五 105 (a bare 十 is 10)."""
+    total = digit = 0
+    for char in numeral:
+        if char in _CJK_UNITS:
+            total += (digit or 1) * _CJK_UNITS[char]
+            digit = 0
+        else:
+            digit = _CJK_DIGITS[char]  # 零 in 一百零五 only holds the place
+    return total + digit
+
+
+def _arabic_numbers(text: str) -> str:
+    """Chinese numerals before 轮, 台 or 桌 as digits: 第三轮第五台 is 第3轮第5台."""
+    return _CJK_NUMBER.sub(lambda match: str(_cjk_value(match.group())), text)
+
+
 def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEntry | Problem:
-    display = _normalise(text)
-    folded = _fold(display)
+    display = _arabic_numbers(normalise(text))
+    folded = fold(display)
 
     def problem(reason: ProblemReason, detail: str = "") -> Problem:
         return Problem(line, text, reason, _short(detail))
@@ -402,7 +305,7 @@ def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEnt
     if not folded.strip(" ,:"):
         return problem(ProblemReason.MISSING_RESULT if foul else ProblemReason.UNREADABLE, display)
 
-    result = _lookup_result(folded)
+    result = lookup_result(folded)
     if result is not None:  # a result alone: "1-0", "1/2", "1:0"
         return problem(ProblemReason.MISSING_BOARD, display)
 
@@ -415,7 +318,7 @@ def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEnt
             continue
         rest_start = _SEPARATORS.match(folded, tokens[count - 1].end).end()
         rest = folded[rest_start:]
-        result = _lookup_result(rest) if rest else None
+        result = lookup_result(rest) if rest else None
         if result is not None:
             location = resolved
             break

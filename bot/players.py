@@ -8,6 +8,7 @@ it passes) and returns the replies; ``bot/handlers.py`` routes the updates to th
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from bot import messages as M
 from bot.callbacks import Action, Press, button
@@ -39,6 +40,8 @@ def start(request: Request, payload: str = "") -> list[Reply]:
     if slug and slug in request.store.slugs():
         request.remember(tournament=slug)
         blocks.insert(0, _selected_line(request, slug))
+    elif slug:
+        blocks.insert(0, escape(tr.format(M.UNKNOWN_SLUG, slug=slug[:64])))
     if request.is_arbiter(request.selected()):
         blocks.append(escape(tr.gettext(M.HELP_ARBITER)))
     return packed(blocks)
@@ -76,10 +79,15 @@ def _selected_line(request: Request, slug: str) -> str:
 
 @needs_tournament
 def standings(request: TournamentRequest, argument: str = "") -> list[Reply]:
-    """/standings [N]: the first N rows (default 20) of the standings."""
-    numbers = [int(word) for word in re.findall(r"\d+", argument)]
-    top = numbers[0] if numbers else STANDINGS_DEFAULT_TOP
-    return packed(standings_blocks(request.tournament(), request.tr, top))
+    """/standings [N] [all]: the first N rows (default 20) of the standings; ``all`` shows every
+    tie-break column (a phone shows the first four well)."""
+    words = argument.lower().split()
+    every = "all" in words
+    numbers = [word for word in words if word != "all"]
+    if len(numbers) > 1 or (numbers and not (numbers[0].isascii() and numbers[0].isdigit())):
+        return request.say(M.STANDINGS_USAGE)
+    top = int(numbers[0]) if numbers else STANDINGS_DEFAULT_TOP
+    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every))
 
 
 @needs_tournament
@@ -106,12 +114,17 @@ def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
     """/round [N]: the boards of round N (default: the last paired round)."""
     state = request.state()
     paired = state.paired_rounds()
+    words = argument.split()
+    if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit())):
+        return request.say(M.ROUND_USAGE)
     if not paired:
         return request.say(M.NOTHING_PAIRED)
-    numbers = [int(word) for word in re.findall(r"\d+", argument)]
-    number = numbers[0] if numbers else max(paired)
+    number = int(words[0]) if words else max(paired)
+    rounds = state.base.rounds
+    if not 1 <= number <= max(rounds, 1):
+        return request.say(M.ROUND_OUT_OF_RANGE, round=number, rounds=rounds)
     if number not in paired:
-        return request.say(M.ROUND_NOT_PAIRED, round=number)
+        return request.say(M.ROUND_NOT_PAIRED_OF, round=number, rounds=rounds)
     return packed(round_blocks(state, number, request.tr))
 
 
@@ -150,28 +163,30 @@ def iam(request: TournamentRequest, argument: str) -> list[Reply]:
     if not numbers or int(numbers[0]) not in ids:
         return request.say(M.IAM_USAGE)
     chosen = ids[int(numbers[0])]
-    request.remember(tournament=request.slug, player_id=chosen.id)
-    return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name)
+    request.prefs()  # remembers the private chat, where the pairings go
+    request.store.save_identity(replace(request.identity(), player_id=chosen.id))
+    return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name, tournament=request.name())
 
 
-@anyone
-def me(request: Request) -> list[Reply]:
-    """/me: the card of the player the user said they are."""
-    prefs = request.prefs()
-    slug = request.selected()
-    if slug is None or prefs.player_id is None or prefs.tournament != slug:
-        return request.say(M.WHO_ARE_YOU)
-    return packed(player_blocks(request.store.state(slug), prefs.player_id, request.tr))
+@needs_tournament
+def me(request: TournamentRequest) -> list[Reply]:
+    """/me: the card of the player the user said they are in their tournament."""
+    identity = request.identity()
+    if identity.player_id is None:
+        return request.say(M.WHO_ARE_YOU, tournament=request.name())
+    return packed(player_blocks(request.state(), identity.player_id, request.tr))
 
 
-@anyone
-def subscribe(request: Request, on: bool = True) -> list[Reply]:
-    """/subscribe (``on``) and /unsubscribe: the user's pairing when a round is paired."""
-    prefs = request.prefs()
-    if on and (prefs.player_id is None or prefs.tournament is None):
-        return request.say(M.SUBSCRIBE_NEEDS_PLAYER)
-    request.remember(subscribed=on)
-    return request.say(M.SUBSCRIBED if on else M.UNSUBSCRIBED)
+@needs_tournament
+def subscribe(request: TournamentRequest, on: bool = True) -> list[Reply]:
+    """/subscribe (``on``) and /unsubscribe: the user's pairing in their tournament when a
+    round of it is paired."""
+    identity = request.identity()
+    if on and identity.player_id is None:
+        return request.say(M.SUBSCRIBE_NEEDS_PLAYER, tournament=request.name())
+    request.prefs()
+    request.store.save_identity(replace(identity, subscribed=on))
+    return request.say(M.SUBSCRIBED if on else M.UNSUBSCRIBED, tournament=request.name())
 
 
 # -- the language ------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from bot.replies import Reply
 from ranking import InputError, Tournament, TournamentState
 from tiebreak.config import Config
 from tiebreak.i18n import Translator
-from tiebreak.store import Source, Store, UserPrefs
+from tiebreak.store import Identity, Source, Store, UserPrefs
 
 P = ParamSpec("P")
 MEGABYTE = 1024 * 1024
@@ -90,7 +90,7 @@ class BotService:
         return prefs
 
     def remember(self, who: Who, **changes: object) -> None:
-        """Save ``changes`` to the user's preferences (tournament, player_id, language, subscribed)."""
+        """Save ``changes`` to the user's preferences (tournament, language)."""
         self.store.save_user(replace(self.prefs(who), **changes))
 
     def tr(self, who: Who) -> Translator:
@@ -203,6 +203,14 @@ class TournamentRequest(Request):
 
     def state(self) -> TournamentState:
         return self.store.state(self.slug)
+
+    def name(self) -> str:
+        """The tournament's name, as replies name it."""
+        return self.store.state(self.slug).base.name
+
+    def identity(self) -> Identity:
+        """Who the asker is in this tournament (/iam) and whether they get its pairings."""
+        return self.store.identity(self.who.user_id, self.slug)
 
     def tournament(self) -> Tournament:
         return self.store.tournament(self.slug)

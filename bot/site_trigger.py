@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from tiebreak.library import child_environment
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +19,7 @@ class DebouncedBuild:
     a build runs lead to one more build when it ends.  Failures are logged, never raised into
     the bot."""
 
-    def __init__(self, build: Callable[[], object], delay: float = 10.0) -> None:
+    def __init__(self, build: Callable[[], object], delay: float = 2.0) -> None:
         self._build = build
         self._delay = delay
         self._lock = threading.Lock()
@@ -74,13 +75,6 @@ class DebouncedBuild:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-
-
-def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment the bot's child processes get: its own without ``TELEGRAM_*`` (the
-    token above all), which no site build or publisher needs."""
-    environment = os.environ if environment is None else environment
-    return {name: value for name, value in environment.items() if not name.upper().startswith("TELEGRAM_")}
 
 
 @dataclass(frozen=True)

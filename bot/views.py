@@ -11,23 +11,30 @@ from __future__ import annotations
 from bot import messages as M
 from bot.formatting import escape, pre_table, shorten
 from ranking import (
+    ByeKind,
     Game,
     GameKind,
     InputError,
+    Outcome,
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
+    Scoring,
     TeamStandings,
     Tournament,
     TournamentState,
     board_points,
+    default_rules,
     final_standings,
     team_event_of,
+    written_result,
 )
 from tiebreak.i18n import Translator
+from tiebreak.notices import chain_warnings
 from tiebreak.tables import format_column
 
 STANDINGS_DEFAULT_TOP = 20
+PHONE_COLUMNS = 4  # tie-break columns /standings shows unless asked for all
 
 _FORMAT_NAMES = {
     PlayoffFormat.MATCH: M.PLAYOFF_FORMAT_MATCH,
@@ -41,30 +48,53 @@ def player_names(tournament: Tournament) -> dict[int, str]:
     return {player.id: player.name for player in tournament.players}
 
 
-def colour_word(tournament: Tournament, first: bool) -> str:
-    """The first mover's colour (``first``) or the second's, in the game's own words."""
+def colour_word(tournament: Tournament, first: bool, tr: Translator) -> str:
+    """The first mover's colour (``first``) or the second's, in the game's own words and the
+    reader's language: white or red (xiangqi), black."""
     if tournament.game is GameKind.XIANGQI:
-        return "红 Red" if first else "黑 Black"
-    return "White" if first else "Black"
+        return tr.gettext(M.COLOUR_RED if first else M.COLOUR_BLACK)
+    return tr.gettext(M.COLOUR_WHITE if first else M.COLOUR_BLACK)
 
 
-def short_result(value: str) -> str:
-    """A result as a phone shows it well: ``½-½`` for ``1/2-1/2``."""
-    return {"1/2-1/2": "½-½", "1/2-0": "½-0", "0-1/2": "0-½"}.get(value, value)
+def column_name(code: str, tr: Translator) -> str:
+    """A standings column for tie-break ``code`` in the reader's language (小分 for SB, HS in
+    Vietnamese); a modifier stays as written (BH-C1 is 对手分-C1)."""
+    base = code
+    for mark in ("-", "/", ":"):
+        base = base.split(mark, 1)[0]
+    name = M.COLUMN_NAMES.get(tr.language, {}).get(base.upper())
+    return name + code[len(base):] if name else code
+
+
+def localised(cells: list[str], tr: Translator) -> list[str]:
+    """A column of numbers with the reader's decimal sign (``7,5`` in Vietnamese and Spanish)."""
+    comma = tr.format_number(0.5) == "0,5"
+    return [cell.replace(".", ",") for cell in cells] if comma else cells
+
+
+def own_points(value: float, tr: Translator) -> str:
+    """A game's or a bye's points for one player: ``1``, ``½``, ``2``, ``1½``."""
+    whole, rest = divmod(value, 1)
+    if rest == 0.5:
+        return (str(int(whole)) if whole else "") + "½"
+    return tr.format_number(value)
 
 
 # -- standings ------------------------------------------------------------------------------------
 
-def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP) -> list[str]:
-    """The standings table; with a play-off rule, the places the play-off decided, a ``*``
-    on the players whose place still needs it, and what the play-off still has to play."""
+def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP,
+                     all_columns: bool = False) -> list[str]:
+    """The standings table (the first tie-break columns, or ``all_columns``, with a line naming
+    the ones left out); with a play-off rule, the places the play-off decided, a ``*`` on the
+    players whose place still needs it, and what the play-off still has to play."""
     final = final_standings(tournament)
     standings, playoffs = final.standings, final.playoffs
     required = playoffs.required if playoffs is not None else frozenset()
     rows = standings.rows if top is None else standings.rows[:top]
-    codes = list(standings.tiebreaks)[:4]  # a phone shows a few columns well
-    columns = [format_column([row.points for row in rows])]
-    columns += [format_column([row.values[code] for row in rows]) for code in codes]
+    every = list(standings.tiebreaks)
+    codes = every if all_columns else every[:PHONE_COLUMNS]  # a phone shows a few columns well
+    columns = [localised(format_column([row.points for row in rows]), tr)]
+    columns += [localised(format_column([row.values[code] for row in rows]), tr) for code in codes]
     table = [[str(row.rank) + ("*" if row.player.id in required else ""), shorten(row.player.name, 18),
               *(column[index] for column in columns)]
              for index, row in enumerate(rows)]
@@ -72,8 +102,11 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
         tr.format(M.STANDINGS_AFTER, round=standings.after_round))
     if top is not None and top < len(standings.rows):
         heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
-    header = ["#", "", "Pts", *codes]
+    header = ["#", "", tr.gettext(M.COLUMN_POINTS), *(column_name(code, tr) for code in codes)]
     blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
+    if len(codes) < len(every):
+        blocks.append(escape(tr.format(M.MORE_TIEBREAKS, codes=", ".join(every[len(codes):]))))
+    blocks += [escape(tr.format(M.WARNING_LINE, warning=line)) for line in chain_warnings(standings)]
     if playoffs is not None and playoffs.groups:
         names = {row.player.id: row.player.name for row in standings.rows}
         lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []
@@ -89,14 +122,14 @@ def team_standings_blocks(tournament: Tournament, standings: TeamStandings, tr: 
     """The team standings: place, team, match points, game points, the first tie-breaks."""
     codes = [code for code in standings.tiebreaks if code not in ("MP", "GP")][:3]
     rows = standings.rows
-    columns = [format_column([row.match_points for row in rows]),
-               format_column([row.game_points for row in rows])]
-    columns += [format_column([row.values[code] for row in rows]) for code in codes]
+    columns = [localised(format_column([row.match_points for row in rows]), tr),
+               localised(format_column([row.game_points for row in rows]), tr)]
+    columns += [localised(format_column([row.values[code] for row in rows]), tr) for code in codes]
     table = [[str(row.rank), shorten(row.team.name, 16), *(column[index] for column in columns)]
              for index, row in enumerate(rows)]
     heading = f"<b>{escape(tournament.name)}</b>\n" + escape(
         tr.format(M.TEAM_STANDINGS_AFTER, round=standings.after_round))
-    header = ["#", "", "MP", "GP", *codes]
+    header = ["#", "", column_name("MP", tr), column_name("GP", tr), *(column_name(code, tr) for code in codes)]
     return [heading, *pre_table(header, table, [True, False, True, True, *([True] * len(codes))])]
 
 
@@ -105,23 +138,24 @@ def team_standings_blocks(tournament: Tournament, standings: TeamStandings, tr: 
 def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[str]:
     """Round ``number``: its team matches (if any), its other boards, its byes."""
     names = player_names(state.base)
+    scoring = default_rules(state.base).scoring
     blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
     games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
     if state.base.teams:
-        matched, match_blocks = _team_match_blocks(state, number, names)
+        matched, match_blocks = _team_match_blocks(state, number, names, tr)
         blocks += match_blocks
         games = [game for game in games if (game.round, game.board) not in matched]
     if games:
-        blocks += pre_table(_board_header(state.base), [_board_row(game, names) for game in games],
+        blocks += pre_table(_board_header(state.base, tr), [_board_row(game, names, scoring) for game in games],
                             [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
         if round_number == number:
-            blocks.append(escape(tr.format(M.BYE_LINE, name=names[player])) + f" ({bye.kind.value})")
+            blocks.append(escape(tr.format(M.BYE_LINE, name=names[player]) + f" ({tr.gettext(M.BYE_NAMES[bye.kind])})"))
     return blocks
 
 
-def _team_match_blocks(state: TournamentState, number: int,
-                       names: dict[int, str]) -> tuple[set[tuple[int, int]], list[str]]:
+def _team_match_blocks(state: TournamentState, number: int, names: dict[int, str],
+                       tr: Translator) -> tuple[set[tuple[int, int]], list[str]]:
     """The round's team matches: a heading with the match score (game points so far, with
     ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
     try:
@@ -129,7 +163,7 @@ def _team_match_blocks(state: TournamentState, number: int,
     except InputError:
         return set(), []
     teams = {team.id: team for team in event.teams}
-    header = _board_header(state.base)
+    header = _board_header(state.base, tr)
     shown: set[tuple[int, int]] = set()
     blocks: list[str] = []
     for match in sorted((m for m in event.matches if m.round == number),
@@ -145,43 +179,36 @@ def _team_match_blocks(state: TournamentState, number: int,
         if match.forfeit is not None:
             score = match.forfeit
         elif match.first_points is not None and match.second_points is not None:
-            score = f"{_points(match.first_points)}–{_points(match.second_points)}"
+            score = f"{own_points(match.first_points, tr)}–{own_points(match.second_points, tr)}"
         else:
-            score = f"{_points(own)}–{_points(other)}"
+            score = f"{own_points(own, tr)}–{own_points(other, tr)}"
         unfinished = match.forfeit is None and match.first_points is None and (
             not match.boards or any(game.result is None for game in match.boards))
         blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
                       + (" …" if unfinished else ""))
         if match.boards:
-            blocks += pre_table(header, [_board_row(game, names) for game in match.boards],
+            blocks += pre_table(header, [_board_row(game, names, event.scoring.game) for game in match.boards],
                                 [True, False, False, False])
     return shown, blocks
 
 
-def _board_header(tournament: Tournament) -> list[str]:
-    return ["", colour_word(tournament, True), "", colour_word(tournament, False)]
+def _board_header(tournament: Tournament, tr: Translator) -> list[str]:
+    return ["", colour_word(tournament, True, tr), "", colour_word(tournament, False, tr)]
 
 
-def _board_row(game: Game, names: dict[int, str]) -> list[str]:
-    result = game.result.value if game.result else "…"
-    return [str(game.board), shorten(names[game.white], 16), short_result(result), shorten(names[game.black], 16)]
-
-
-def _points(value: float) -> str:
-    """Game points as scoresheets write them: 2½, ½, 3."""
-    whole, rest = divmod(value, 1)
-    if rest == 0:
-        return str(int(whole))
-    if rest == 0.5:
-        return (str(int(whole)) if whole else "") + "½"
-    return f"{value:g}"
+def _board_row(game: Game, names: dict[int, str], scoring: Scoring) -> list[str]:
+    result = written_result(game.result, scoring, "½") if game.result else "…"
+    return [str(game.board), shorten(names[game.white], 16), result, shorten(names[game.black], 16)]
 
 
 # -- a player ---------------------------------------------------------------------------------------
 
 def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> list[str]:
-    """A player's card: place and points, then each round's board, colour, opponent, result."""
+    """A player's card: place and points, then each round: board, colour word, opponent and
+    the player's own result in the event's points (1, ½, 0; 2, 1, 0 in xiangqi; + and − for
+    forfeits), byes with their points; every header in the reader's language."""
     tournament = state.snapshot()
+    scoring = default_rules(tournament).scoring
     standings = final_standings(tournament).standings
     row = next(row for row in standings.rows if row.player.id == player_id)
     names = player_names(state.base)
@@ -191,17 +218,35 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> lis
         if player_id not in (game.white, game.black):
             continue
         white = game.white == player_id
-        opponent = names[game.black if white else game.white]
-        colour = colour_word(tournament, white)[:1].upper()
-        result = game.result.value if game.result else "…"
-        table.append([str(number), str(board), colour, shorten(opponent, 16), short_result(result)])
+        opponent = game.black if white else game.white
+        table.append([str(number), str(board), colour_word(tournament, white, tr),
+                      shorten(f"{opponent}. {names[opponent]}", 18), _own_result(game, white, scoring, tr)])
     for (number, player), bye in sorted(state.byes.items()):
         if player == player_id:
-            table.append([str(number), "", "", bye.kind.value, ""])
+            table.append([str(number), "", "", tr.gettext(M.BYE_NAMES[bye.kind]),
+                          own_points(_bye_points(bye.kind, scoring), tr)])
     table.sort(key=lambda cells: int(cells[0]))
     if table:
-        lines += pre_table(["R", "B", "", "", ""], table, [True, True, False, False, False])
+        header = [tr.gettext(M.COLUMN_ROUND), tr.gettext(M.COLUMN_BOARD), tr.gettext(M.COLUMN_COLOUR),
+                  tr.gettext(M.COLUMN_OPPONENT), tr.gettext(M.COLUMN_RESULT)]
+        lines += pre_table(header, table, [True, True, False, False, True])
     return lines
+
+
+def _own_result(game: Game, white: bool, scoring: Scoring, tr: Translator) -> str:
+    """What the game gave this player: their points, ``+``/``−`` for a forfeit won or lost."""
+    if game.result is None:
+        return "…"
+    if game.result.is_forfeit:
+        won = game.result.value == ("+-" if white else "-+")
+        return "+" if won else "−"
+    outcome = Outcome(game.result.outcomes[0 if white else 1])
+    return own_points(scoring.game_points(outcome, white), tr)
+
+
+def _bye_points(kind: ByeKind, scoring: Scoring) -> float:
+    return {ByeKind.PAIRING: scoring.pairing_bye_points, ByeKind.FULL: scoring.full_bye_points,
+            ByeKind.HALF: scoring.half_bye_points, ByeKind.ZERO: scoring.zero_bye}[kind]
 
 
 # -- the play-offs ------------------------------------------------------------------------------------
@@ -218,6 +263,7 @@ def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
     if not playoffs.groups:
         return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]
     names = {row.player.id: row.player.name for row in standings.rows}
+    scoring = default_rules(tournament).scoring
     blocks = [heading]
     for group in playoffs.groups:
         lines = [f"<b>{escape(_playoff_group_line(group, names, tr))}</b>"]
@@ -232,7 +278,7 @@ def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
                                      black=names[game.black])
                 else:
                     line = tr.format(M.PLAYOFF_GAME_RESULT, round=game.round, white=names[game.white],
-                                     black=names[game.black], result=short_result(game.result.value))
+                                     black=names[game.black], result=written_result(game.result, scoring, "½"))
                 lines.append("  " + escape(line))
         if group.pending:
             lines.append(escape(tr.gettext(M.PLAYOFF_PENDING_HEADER)))

@@ -30,7 +30,8 @@ _EXPORTS: dict[str, str] = {
     "Team": "ranking.model", "TeamMatch": "ranking.model", "TeamBye": "ranking.model",
     "TeamByeKind": "ranking.model", "TeamEvent": "ranking.model",
     # rules and presets
-    "Rules": "ranking.rules", "Scoring": "ranking.rules", "Options": "ranking.rules", "Edition": "ranking.rules",
+    "Rules": "ranking.rules", "Scoring": "ranking.rules", "Outcome": "ranking.rules", "Options": "ranking.rules",
+    "Edition": "ranking.rules",
     "ByeValue": "ranking.rules", "DirectEncounterMode": "ranking.rules", "PreviousMode": "ranking.rules",
     "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules",
     "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",
@@ -61,12 +62,20 @@ _EXPORTS: dict[str, str] = {
     "TournamentState": "ranking.events",
     "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
     "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
-    "playoff_result_event": "ranking.events",
+    "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
+    "setting_event": "ranking.events",
+    # settings and result spellings
+    "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
+    "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
     # files as text
     "parse_trf": "ranking.trf", "write_trf": "ranking.trf",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
+    # the tournament's header and progress
+    "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
+    "Stage": "ranking.overview", "tournament_progress": "ranking.overview", "coming_rounds": "ranking.overview",
+    "HEADER_RECORDS": "ranking.overview", "parse_date": "ranking.overview",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -102,8 +111,10 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         bye_event,
         foul_event,
         pairing_event,
+        player_added_event,
         playoff_result_event,
         result_event,
+        setting_event,
         withdrawal_event,
     )
     from ranking.final import FinalStandings, final_standings
@@ -123,6 +134,16 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         Tournament,
         Withdrawal,
     )
+    from ranking.overview import (
+        HEADER_RECORDS,
+        Details,
+        Progress,
+        Stage,
+        coming_rounds,
+        parse_date,
+        tournament_details,
+        tournament_progress,
+    )
     from ranking.pairing import berger_table, round_robin_schedule
     from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
     from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset
@@ -133,6 +154,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         DirectEncounterMode,
         Edition,
         Options,
+        Outcome,
         PlayoffFormat,
         PlayoffRule,
         PreviousMode,
@@ -153,6 +175,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         team_legend,
         team_scorecards,
     )
+    from ranking.settings import SETTINGS, parse_setting
+    from ranking.spelling import parse_result, written_result
     from ranking.standings import (
         StandingRow,
         Standings,

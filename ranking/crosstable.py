@@ -118,11 +118,36 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
     chains: dict[str, tuple[str, ...]] = {}
     system_texts: dict[str, str] = {}
     lines: list[str] = []
+    withdrawn: list[tuple[int, int]] = []  # ``### tiebreak withdrawn`` records: (player, after round)
+    fouls: list[tuple[int, ...]] = []  # ``### tiebreak fouls`` records: round, white, black, their fouls
+    rules: tuple[dict[str, float | None], tuple[str, ...]] | None = None  # a ``### tiebreak rules`` record
     try:
         for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
             line = raw.rstrip(" \t")
             if line.startswith("001 "):
                 lines.append(line)
+                continue
+            if line.startswith(_EXTRA):  # Tiebreak's own records (ranking.trf_extras)
+                kind, _, rest = line[len(_EXTRA):].partition(" ")
+                if kind == "withdrawn":
+                    words = rest.split()
+                    if len(words) != 2 or not all(word.isdigit() for word in words):
+                        return None  # ranking.trf_extras refuses it
+                    withdrawn.append((int(words[0]), int(words[1])))
+                elif kind == "rules":
+                    rules = _plain_rules(rest)
+                    if rules is None:
+                        return None
+                elif kind == "game":
+                    if rest.strip() not in ("chess", "xiangqi"):
+                        return None  # ranking.trf_extras refuses it
+                elif kind == "fouls":
+                    words = rest.split()
+                    if len(words) != 5 or not all(word.isdigit() for word in words):
+                        return None  # ranking.trf_extras refuses it
+                    fouls.append(tuple(int(word) for word in words))
+                elif kind not in ("slug", "club"):  # a play-off game changes what the model ranks
+                    return None
                 continue
             if not line.strip() or line.startswith("###"):
                 continue
@@ -153,10 +178,15 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
         return None
     if not lines:
         return None
-    players = _read_players(lines, declared)
+    players = _read_players(lines, declared, dict(withdrawn))
     if players is None:
         return None
     ids, names, ratings, federations, results, colours, opponents, rounds, last_bye = players
+    if withdrawn and not _withdrawals_fit(withdrawn, ids, opponents, rounds):
+        return None
+    fouls_of = _fouls_of(fouls, ids, opponents, rounds) if fouls else None
+    if fouls and fouls_of is None:
+        return None
     system = None
     for tag in ("092", "192"):
         if tag in system_texts:
@@ -167,7 +197,9 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
         games = (sum(map(len, opponents)) - sum(row.count(-1) for row in opponents)) // 2
         system = system_scheduled(len(ids), games, _pairs(opponents))
     chain = chains.get("212", chains.get("202", ()))
-    return Crosstable(name or "", ids, names, ratings, federations, rounds, results, colours, opponents, None,
+    if rules is not None:  # it replaces the rules the other records give (ranking.trf_extras)
+        scoring, chain = rules
+    return Crosstable(name or "", ids, names, ratings, federations, rounds, results, colours, opponents, fouls_of,
                       system, scoring, chain, last_bye)
 
 
@@ -184,6 +216,7 @@ _PAIRED = frozenset({("1", "0"), ("0", "1"), ("=", "="), ("0", "0"), ("=", "0"),
                      ("-", "-"), (" ", " ")})
 _COLOURED = frozenset({("w", "b"), ("b", "w"), ("-", "-")})
 _SEXES = frozenset(" abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_EXTRA = "### tiebreak "  # ranking.trf_extras.MARK (that module loads the model)
 _NO_OPPONENT = ("    ", "   0", "  00", " 000", "0000")
 
 
@@ -218,11 +251,72 @@ def _column(heads: str, first: int, last: int) -> list[str]:
     return list(map("".join, zip(*(heads[column - 1::91] for column in range(first, last + 1)), strict=True)))
 
 
-def _read_players(lines: list[str], declared: int):
+#: ``ranking.rules.Scoring()`` and ``Options()`` as ``ranking.trf_extras`` writes them (a test
+#: keeps them equal): a ``### tiebreak rules`` record with other options is left to the model.
+_SCORING_DEFAULTS: dict[str, float | None] = {
+    "win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
+    "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
+_DEFAULT_OPTIONS = {"fide_edition": "2026", "bye_value_in_bh": "fide", "keep_rounds": 0, "de_mode": "fide",
+                    "prev_mode": "cumulative", "lots_seed": "", "rr_withdrawal": "keep"}
+
+
+def _plain_rules(text: str) -> tuple[dict[str, float | None], tuple[str, ...]] | None:
+    """The scoring and chain of a ``### tiebreak rules`` record, when its options are the
+    defaults and it has no play-off rule; None otherwise (the model reads it)."""
+    import json  # only for a file Tiebreak wrote
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("options") != _DEFAULT_OPTIONS or data.get("playoff") is not None:
+        return None
+    values, chain = data.get("scoring"), data.get("tiebreaks")
+    if not isinstance(values, dict) or not set(values) <= set(_SCORING_DEFAULTS) or not all(
+            type(value) in (int, float) for value in values.values()):
+        return None
+    if not isinstance(chain, list) or not all(isinstance(code, str) for code in chain):
+        return None
+    return {**_SCORING_DEFAULTS, **{key: float(value) for key, value in values.items()}}, tuple(chain)
+
+
+def _fouls_of(records: list[tuple[int, ...]], ids: list[int], opponents: list[list[int]],
+              rounds: int) -> list[list[int]] | None:
+    """Each player's fouls by round from ``### tiebreak fouls`` records, or None when one does
+    not name a game of the crosstable (``ranking.trf_extras`` refuses it)."""
+    index = {pid: number for number, pid in enumerate(ids)}
+    fouls_of = [[0] * rounds for _ in ids]
+    for rnd, white, black, on_white, on_black in records:
+        first, second = index.get(white), index.get(black)
+        if first is None or second is None or not 1 <= rnd <= rounds or opponents[first][rnd - 1] != second:
+            return None
+        fouls_of[first][rnd - 1], fouls_of[second][rnd - 1] = on_white, on_black
+    return fouls_of
+
+
+def _withdrawals_fit(withdrawn: list[tuple[int, int]], ids: list[int], opponents: list[list[int]],
+                     rounds: int) -> bool:
+    """Whether the ``### tiebreak withdrawn`` records change nothing the crosstable holds: each
+    names a player once, within the rounds, with no game after it (``ranking.trf_extras`` reads
+    the ``0000 - Z`` entries after it as the withdrawal, which ranks as those zero-point byes,
+    RULES.md 5; ``_read_players`` does not count them as byes)."""
+    index = {pid: number for number, pid in enumerate(ids)}
+    players = [pid for pid, _ in withdrawn]
+    if len(set(players)) != len(players):
+        return False
+    for pid, after in withdrawn:
+        if pid not in index or after > rounds or max(opponents[index[pid]][after:], default=-1) >= 0:
+            return False
+    return True
+
+
+def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
     """The ``001`` lines as rows in starting-number order: start numbers, names, ratings,
     federations, letters, colours, opponent indexes, the number of rounds and the last round
-    with a recorded bye.  None when a line is not what ``ranking.trf._parse_player`` accepts, a
-    start number is used twice, a game is not mirrored by the opponent's line as
+    with a recorded bye (a zero-point bye after the round a player of ``withdrawn``, start
+    number: round, withdrew after is the withdrawal, no bye: ``ranking.trf_extras``).  None
+    when a line is not what ``ranking.trf._parse_player`` accepts, a start number is used
+    twice, a game is not mirrored by the opponent's line as
     ``ranking.trf._game`` wants, or an opponent's number is not written right-aligned.
 
     The round blocks are read by columns (a slice per column of the blocks), so a line costs a
@@ -280,7 +374,7 @@ def _read_players(lines: list[str], declared: int):
             if letter == " ":
                 letter = "Z"  # nothing recorded: a zero-point bye (C.07 16.1)
                 holes.add(cell)
-            else:
+            elif not (withdrawn and letter == "Z" and cell % width >= withdrawn.get(ids[cell // width], width)):
                 last_bye = max(last_bye, cell % width + 1)
             fixed[cell] = letter
     except ValueError:

@@ -149,6 +149,8 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     last = table.rounds_with_results if after_round is None else after_round
     if last < 0 or last > max(table.rounds, table.rounds_with_results):
         return None
+    if last > 0 and any(cut + 2 * median >= last for _, _, cut, median, _ in specs):
+        return None  # a cut that leaves no value: the model's path says so (tiebreak.notices.chain_warnings)
     enabled = gc.isenabled()
     gc.disable()  # nothing here makes a reference cycle: the collector would only rescan the rows
     try:

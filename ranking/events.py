@@ -15,7 +15,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Result, Tournament, Withdrawal
+from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
+from ranking.rules import CHESS
+from ranking.settings import apply_setting, check_setting
+from ranking.spelling import written_result
 
 
 class EventKind(enum.StrEnum):
@@ -31,6 +34,11 @@ class EventKind(enum.StrEnum):
     ARBITER_ADDED = "arbiter-added"  # a Telegram user allowed to enter results in this tournament
     ARBITER_REMOVED = "arbiter-removed"
     PLAYOFF_RESULT = "playoff-result"  # a play-off game's result (RULES.md 6), rounds of the play-off
+    SETTING = "setting-changed"  # a setting of the tournament (ranking.settings): name, rounds, rules, ...
+    PLAYER_ADDED = "player-added"  # a late entry
+    BYE_CANCELLED = "bye-cancelled"  # a requested bye taken back (undo)
+    ARCHIVED = "archived"  # hidden from the lists and the site; nothing is deleted
+    RESTORED = "restored"
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,7 @@ class TournamentState:
         # play-off games by (play-off round, lower id, higher id): a later entry for the pair wins
         self.playoff_games: dict[tuple[int, int, int], Game] = {
             _playoff_key(game.round, game.white, game.black): game for game in base.playoff_games}
+        self.archived = False
         self._snapshot: Tournament | None = base
 
     def _free_board(self, round_number: int) -> int:
@@ -113,6 +122,23 @@ class TournamentState:
         elif kind is EventKind.PLAYOFF_RESULT:
             key = _playoff_key(data["round"], data["white"], data["black"])
             self.playoff_games[key] = Game(data["round"], data["white"], data["black"], Result(data["result"]))
+        elif kind is EventKind.SETTING:
+            self.base = apply_setting(self.base, data["key"], data["value"])
+        elif kind is EventKind.PLAYER_ADDED:
+            player = Player(**data["player"])
+            rounds = self.base.rounds
+            if self.base.system.is_round_robin and rounds == self.base.system.scheduled_rounds(len(self.ids)):
+                rounds = self.base.system.scheduled_rounds(len(self.ids) + 1)  # the field's rounds, redrawn
+            self.base = replace(self.base, players=(*self.base.players, player), rounds=rounds)
+            self.ids.add(player.id)
+        elif kind is EventKind.BYE_CANCELLED:
+            key = (data["round"], data["player"])
+            if data.get("previous"):
+                self.byes[key] = Bye(data["round"], data["player"], ByeKind(data["previous"]))
+            else:
+                self.byes.pop(key, None)
+        elif kind in (EventKind.ARCHIVED, EventKind.RESTORED):
+            self.archived = kind is EventKind.ARCHIVED
         elif kind is not EventKind.IMPORTED:
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -156,6 +182,11 @@ class TournamentState:
                 return "game"
         return "bye" if (round_number, player) in self.byes else None
 
+    def withdrew_before(self, player: int, round_number: int) -> int | None:
+        """The round after which ``player`` withdrew, if that is before ``round_number``."""
+        withdrawal = self.withdrawals.get(player)
+        return withdrawal.after_round if withdrawal is not None and round_number > withdrawal.after_round else None
+
     def require_player(self, player: int) -> None:
         if player not in self.ids:
             raise InputError(f"player {player} is not in the tournament (starting numbers "
@@ -177,12 +208,38 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
     data = {"round": round_number, "board": board, "result": result.value}
     if game.result == result:
         return None
+    _check_withdrawn(state, game, result)
     if game.result is not None:
         if not correct:
-            raise InputError(f"round {round_number} board {board} already has {game.result.value}; "
-                             f"give --correct to replace it with {result.value}")
+            scoring = state.base.rules.scoring if state.base.rules is not None else CHESS
+            raise InputError(f"round {round_number} board {board} already has {written_result(game.result, scoring)}; "
+                             f"give --correct to replace it with {written_result(result, scoring)}")
         return Event(EventKind.CORRECTION, {**data, "previous": game.result.value})
     return Event(EventKind.FORFEIT if result.is_forfeit else EventKind.RESULT, data)
+
+
+def forfeit_for_withdrawn(game: Game, withdrawn: set[int]) -> Result | None:
+    """The result a game of ``withdrawn`` players must have (the game is a forfeit under the
+    withdrawal rule, RULES.md 5): None when neither player withdrew."""
+    white, black = game.white in withdrawn, game.black in withdrawn
+    if white and black:
+        return Result.DOUBLE_FORFEIT
+    if white:
+        return Result.BLACK_WINS_FORFEIT
+    return Result.WHITE_WINS_FORFEIT if black else None
+
+
+def _check_withdrawn(state: TournamentState, game: Game, result: Result) -> None:
+    """A game after one of its players withdrew is a forfeit lost by that player: refuse any
+    other result (it would be counted, and the exported file could not be read back)."""
+    gone = {player for player in (game.white, game.black) if state.withdrew_before(player, game.round) is not None}
+    expected = forfeit_for_withdrawn(game, gone)
+    if expected is None or result in (expected, Result.DOUBLE_FORFEIT):
+        return
+    player = min(gone)
+    raise InputError(f"player {player} withdrew after round {state.withdrawals[player].after_round}: round "
+                     f"{game.round} board {game.board} is a forfeit under the event's withdrawal rule "
+                     f"(enter {expected.value})")
 
 
 def annulment_event(state: TournamentState, round_number: int, board: int) -> Event | None:
@@ -202,21 +259,80 @@ def foul_event(state: TournamentState, round_number: int, board: int, side: str,
 
 
 def bye_event(state: TournamentState, round_number: int, player: int, kind: ByeKind) -> Event:
+    """A bye entered for ``player`` (a requested half- or zero-point bye, a full-point bye),
+    usually before the round is paired.  Round robins have none: a player who misses a round
+    robin game loses it by forfeit."""
     state.require_player(player)
     if not 1 <= round_number <= state.base.rounds:
         raise InputError(f"round {round_number}: the tournament has rounds 1-{state.base.rounds}")
+    if state.base.system.is_round_robin:
+        raise InputError("a round robin has no requested byes: a game the player misses is a forfeit "
+                         "(enter +- or -+ as its result)")
     if state.player_in_round(player, round_number) == "game":
         raise InputError(f"player {player} has a game in round {round_number}")
-    return Event(EventKind.BYE, {"round": round_number, "player": player, "kind": kind.value})
+    held = state.byes.get((round_number, player))
+    if held is not None and held.kind is ByeKind.PAIRING:
+        raise InputError(f"player {player} has the pairing-allocated bye of round {round_number}")
+    if held is not None and held.kind is kind:
+        raise InputError(f"player {player} already has this bye in round {round_number}")
+    gone = state.withdrew_before(player, round_number)
+    if gone is not None and kind is not ByeKind.ZERO:
+        raise InputError(f"player {player} withdrew after round {gone}: expected only zero-point byes later")
+    data = {"round": round_number, "player": player, "kind": kind.value}
+    return Event(EventKind.BYE, {**data, "previous": held.kind.value} if held is not None else data)
 
 
 def withdrawal_event(state: TournamentState, player: int, after_round: int) -> Event:
+    """``player`` plays no more after ``after_round``: refused if they already have a result
+    (other than a forfeit loss) or a bye other than a zero-point one in a later round."""
     state.require_player(player)
     if player in state.withdrawals:
         raise InputError(f"player {player} already withdrew after round {state.withdrawals[player].after_round}")
     if not 0 <= after_round <= state.base.rounds:
         raise InputError(f"--after-round {after_round}: expected 0-{state.base.rounds}")
+    for (number, _), game in sorted(state.games.items()):
+        if number > after_round and player in (game.white, game.black) and game.result is not None:
+            allowed = (forfeit_for_withdrawn(game, {player}), Result.DOUBLE_FORFEIT)
+            if game.result not in allowed:
+                raise InputError(f"player {player} has a result in round {number} ({game.result.value}): "
+                                 f"they withdrew after round {number} or later")
+    for (number, who), bye in sorted(state.byes.items()):
+        if who == player and number > after_round and bye.kind is not ByeKind.ZERO:
+            raise InputError(f"player {player} has a bye worth points in round {number}: "
+                             f"they withdrew after round {number} or later")
     return Event(EventKind.WITHDRAWAL, {"player": player, "after_round": after_round})
+
+
+def player_added_event(state: TournamentState, name: str, rating: int = 0, federation: str = "",
+                       club: str = "") -> Event:
+    """A late entry, with the next starting number.  Refused in a round robin once round 1 is
+    paired (its Berger tables are drawn for the field), in team events, and for values a TRF
+    could not hold (so every export reads back)."""
+    base = state.base
+    if base.system.is_round_robin and state.rounds_with_games:
+        raise InputError("a round robin takes no late entries once round 1 is paired: its Berger tables "
+                         "are drawn for the field")
+    if base.teams:
+        raise InputError("a team event takes players into a team's roster: edit the tournament file")
+    name = name.strip()
+    if not name or "\n" in name or "\r" in name:
+        raise InputError("--name: expected the player's name on one line")
+    if not 0 <= rating <= 9999:
+        raise InputError(f"--rating {rating}: expected 0-9999 (0 = unrated)")
+    federation = federation.strip().upper()
+    if federation and not (federation.isascii() and federation.isalpha() and len(federation) <= 3):
+        raise InputError(f"--federation {federation!r}: expected a three-letter code such as VIE or CHN")
+    if "\n" in club or "\r" in club:
+        raise InputError("--club: expected the club on one line")
+    number = max(state.ids, default=0) + 1
+    player = {"id": number, "name": name, "rating": rating, "federation": federation, "club": club.strip()}
+    return Event(EventKind.PLAYER_ADDED, {"player": player})
+
+
+def setting_event(state: TournamentState, key: str, value: Any) -> Event:
+    """A changed setting (``ranking.settings``), checked against the tournament's state."""
+    check_setting(state.snapshot(), key, value)
+    return Event(EventKind.SETTING, {"key": key, "value": value})
 
 
 def pairing_event(state: TournamentState, round_number: int, games: Iterable[Game], byes: Iterable[Bye]) -> Event:
@@ -228,12 +344,19 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
         raise InputError(f"round {round_number} is already paired")
     seen: set[int] = set()
     rows = []
+    swiss = not state.base.system.is_round_robin
     for board, game in enumerate(games, start=1):
         for player in (game.white, game.black):
             state.require_player(player)
             if player in seen:
                 raise InputError(f"player {player} appears twice in round {round_number}")
             seen.add(player)
+            held = state.byes.get((round_number, player))
+            if held is not None:
+                raise InputError(f"player {player} has a bye ({held.kind.value}) in round {round_number}")
+            gone = state.withdrew_before(player, round_number)
+            if swiss and gone is not None:  # a round robin's schedule keeps them: their games are forfeits
+                raise InputError(f"player {player} withdrew after round {gone}")
         rows.append([game.board or board, game.white, game.black])
     bye_rows = []
     for bye in byes:
@@ -241,6 +364,11 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
         if bye.player in seen:
             raise InputError(f"player {bye.player} appears twice in round {round_number}")
         seen.add(bye.player)
+        held = state.byes.get((round_number, bye.player))
+        if held is not None and held.kind is not bye.kind:
+            raise InputError(f"player {bye.player} has a bye ({held.kind.value}) in round {round_number}")
+        if bye.kind is not ByeKind.ZERO and state.withdrew_before(bye.player, round_number) is not None:
+            raise InputError(f"player {bye.player} withdrew after round {state.withdrawals[bye.player].after_round}")
         bye_rows.append([bye.player, bye.kind.value])
     return Event(EventKind.ROUND_PAIRED, {"round": round_number, "games": rows, "byes": bye_rows})
 

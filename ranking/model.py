@@ -36,6 +36,21 @@ class System(enum.StrEnum):
     def is_round_robin(self) -> bool:
         return self is not System.SWISS
 
+    def scheduled_rounds(self, entrants: int) -> int:
+        """The rounds a round robin of ``entrants`` players (or teams) has: n - 1, n for an odd
+        field (everyone sits out once), twice that for a double round robin; 0 for a Swiss,
+        whose rounds the regulations fix.
+
+        >>> System.ROUND_ROBIN.scheduled_rounds(8), System.ROUND_ROBIN.scheduled_rounds(7)
+        (7, 7)
+        >>> System.DOUBLE_ROUND_ROBIN.scheduled_rounds(6), System.SWISS.scheduled_rounds(6)
+        (10, 0)
+        """
+        if self is System.SWISS or entrants < 2:
+            return 0
+        cycle = entrants - 1 if entrants % 2 == 0 else entrants
+        return 2 * cycle if self is System.DOUBLE_ROUND_ROBIN else cycle
+
 
 class Result(enum.StrEnum):
     """The result of one game, written from the first mover's side."""
@@ -120,6 +135,14 @@ class ByeKind(enum.StrEnum):
     def is_requested(self) -> bool:
         """Half- and zero-point byes are the requested byes of FIDE C.07 16.1."""
         return self in (ByeKind.HALF, ByeKind.ZERO)
+
+    @property
+    def word(self) -> str:
+        """The name a tournament TOML file gives it: ``pab``, ``full``, ``half``, ``zero``."""
+        return _BYE_WORDS[self]
+
+
+_BYE_WORDS = {ByeKind.PAIRING: "pab", ByeKind.FULL: "full", ByeKind.HALF: "half", ByeKind.ZERO: "zero"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,16 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+def preset_of(rules: Rules) -> str | None:
+    """The preset ``rules`` are (or were made from: the same description), or None."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    if rules.description:
+        return next((name for name, preset in PRESETS.items() if preset.description == rules.description), None)
+    return None
+
+
 def get_preset(name: str) -> Rules:
     """The preset called ``name``; an unknown name raises InputError listing the known ones."""
     try:

@@ -230,8 +230,17 @@ def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Regi
     for spec in chain:
         entry = registry[spec.name]
         compute = functools.partial(entry.compute, sheet, spec)
+        decimals = getattr(sheet, "decimals", None)
+        if entry.kind is EntryKind.SCORE and decimals is not None:
+            compute = functools.partial(_rounded, compute, decimals)
         criteria.append((spec.code, _HOW[entry.kind], compute, entry.lower_is_better))
     return apply_chain(groups, criteria, ids)
+
+
+def _rounded(compute: Callable[[], list[Value]], decimals: int) -> list[Value]:
+    """``compute()``'s values kept to ``decimals`` places: under a 0.1-point scoring
+    2.9000000000000004 is 2.9, so equal players tie."""
+    return [round(value, decimals) if isinstance(value, float) else value for value in compute()]
 
 
 def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:

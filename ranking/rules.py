@@ -7,6 +7,7 @@ system, a tie-break chain and options; presets (``ranking.presets``) are named `
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -62,6 +63,8 @@ class Scoring:
             win, draw, loss = (float(part) for part in parts)
         except ValueError:
             raise ValueError(f"points {text!r}: expected three numbers such as 2,1,0") from None
+        if not all(math.isfinite(value) for value in (win, draw, loss)):
+            raise ValueError(f"points {text!r}: expected finite numbers such as 2,1,0")
         if not win > draw >= loss:
             raise ValueError(f"points {text!r}: a win must score more than a draw, a draw at least a loss")
         return cls(win=win, draw=draw, loss=loss)
@@ -97,6 +100,15 @@ class Scoring:
     @property
     def forfeit_loss_points(self) -> float:
         return self.loss if self.forfeit_loss is None else self.forfeit_loss
+
+    @property
+    def in_quarters(self) -> bool:
+        """Whether every value is a multiple of ¼ (all usual scorings): sums of such floats are
+        exact, so totals need no rounding; with 0.1-point values they do (0.1 + 0.2 is not 0.3)."""
+        values = [value for value in (self.win, self.draw, self.loss, self.draw_first, self.draw_second,
+                                      self.pairing_bye, self.full_bye, self.half_bye, self.zero_bye,
+                                      self.forfeit_win, self.forfeit_loss, *(self.match or ())) if value is not None]
+        return all(float(value * 4).is_integer() for value in values)
 
     def outcome_of(self, points: float) -> Outcome:
         """The outcome a number of points stands for (a bye worth a win is a win)."""

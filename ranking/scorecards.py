@@ -14,8 +14,8 @@ cannot disagree with them.  ``legend`` and ``team_legend`` say what each code of
 [(1, 2, True, 0.5, 0.5), (2, 2, False, 1.0, 1.5)]
 >>> card.aro, card.tpr  # 1½ of 2 against 1800: 1800 + 193 (FIDE B.02 8.1.1)
 (1800, 1993)
->>> [(entry.code, entry.name) for entry in legend(["BH-C1"])]
-[('BH-C1', 'Buchholz')]
+>>> [(entry.code, entry.name, entry.description) for entry in legend(["BH-C1"])]
+[('BH-C1', 'Buchholz', "Buchholz without the lowest opponent's score")]
 """
 
 from __future__ import annotations
@@ -157,6 +157,7 @@ class LegendEntry:
     article: str
     orders: bool = False
     lower_is_better: bool = False
+    description: str = ""  # the code in words, its modifiers too (``Registry.describe``): "Buchholz without ..."
 
 
 def legend(codes: Iterable[str]) -> tuple[LegendEntry, ...]:
@@ -172,7 +173,8 @@ def team_legend(codes: Iterable[str]) -> tuple[LegendEntry, ...]:
 def _legend(codes: Iterable[str], registry: Registry) -> tuple[LegendEntry, ...]:
     entries = []
     for code in codes:
-        entry = registry[registry.parse(code).name]
+        spec = registry.parse(code)
+        entry = registry[spec.name]
         entries.append(LegendEntry(code, entry.name, entry.definition, entry.article, entry.orders,
-                                   entry.lower_is_better))
+                                   entry.lower_is_better, registry.describe(spec)))
     return tuple(entries)

@@ -16,6 +16,9 @@ from ranking.model import ByeKind, Game, Player, Result, Tournament
 from ranking.rounds import NO_OPPONENT, Kind, categorise
 from ranking.rules import Outcome, Rules, Scoring
 
+#: Decimals totals keep when the scoring is not in quarter points (``Scoring.in_quarters``).
+DECIMALS = 9
+
 _BYE_KINDS = {
     ByeKind.PAIRING: Kind.PAIRING_BYE,
     ByeKind.FULL: Kind.FULL_BYE,
@@ -90,6 +93,12 @@ class Scoresheet:
             score + sum([self.draw_value - record.points for record in rows if record.category == 5])
             for score, rows in zip(self.scores, self.records, strict=True)
         ]
+        #: None, or the decimals that totals and tie-break values keep: with 0.1-point values
+        #: float sums drift (0.7 + 0.1 + 0.1 is 0.8999999999999999), and equal players must tie.
+        self.decimals = None if self.scoring.in_quarters else DECIMALS
+        if self.decimals is not None:
+            self.scores = [round(score, DECIMALS) for score in self.scores]
+            self.adjusted_scores = [round(score, DECIMALS) for score in self.adjusted_scores]
 
     # -- building ------------------------------------------------------------------
 

@@ -7,12 +7,16 @@ Layout::
     name = "Hanoi Xiangqi Open 2026"
     game = "xiangqi"                 # "chess" (default) | "xiangqi"
     system = "swiss"                 # "swiss" | "round-robin" | "double-round-robin"; else inferred
-    rounds = 9                       # else the last round named by a game or bye
+    rounds = 9                       # else the last round named by a game or bye, and at least
+                                     # a round robin's n-1 (n: odd field; doubled: double RR)
     rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
     scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
     options = { keep_rounds = 7 }    # changes only the options named
-    records = [["022", "Hanoi"]]     # TRF records kept for export (written by Tiebreak)
+    place = "Hanoi"                  # the header: kept as the TRF records 022, 032, 042, 052, 102,
+    start_date = 2026-03-14          #   112 and 122 (place, federation, start_date, end_date,
+    chief_arbiter = "Nguyễn Văn A"   #   chief_arbiter, deputy_arbiters, time_control)
+    records = [["092", "Swiss"]]     # other TRF records kept for export (written by Tiebreak)
     team_rules = "fide-team"         # team events: a team preset; team_tiebreaks replaces its chain,
     team_primary = "GP"              # ... the score ranked first, team_match_points = [2, 1, 0] its
     team_pab = [2, 4]                # ... match points and team_pab a PAB's [MP, GP] (TRF-2026 362, 320)
@@ -29,6 +33,7 @@ was expected.  ``parse_tournament_toml(write_tournament_toml(t)) == t``.
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 import tomllib
@@ -55,12 +60,13 @@ from ranking.model import (
     Tournament,
     Withdrawal,
 )
-from ranking.presets import PRESETS, get_preset, get_team_preset
+from ranking.overview import HEADER_RECORDS
+from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
 from ranking.rules import Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
-__all__ = ["parse_tournament_toml", "write_tournament_toml"]
+__all__ = ["parse_tournament_toml", "with_tournament_keys", "write_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
@@ -84,6 +90,7 @@ _TOURNAMENT_KEYS = (
     "team_primary",
     "team_match_points",
     "team_pab",
+    *HEADER_RECORDS,  # place, start_date, ...: kept as the TRF header records (022, 042, ...)
 )
 _PLAYER_KEYS = ("id", "name", "rating", "federation", "club", "title", "sex", "fide_id", "birth")
 _GAME_KEYS = ("round", "board", "white", "red", "black", "result", "fouls", "rated", "colours_known")
@@ -113,7 +120,7 @@ _BYE_KINDS = {
     "h": ByeKind.HALF,
     "z": ByeKind.ZERO,
 }
-_BYE_NAMES = {ByeKind.PAIRING: "pab", ByeKind.FULL: "full", ByeKind.HALF: "half", ByeKind.ZERO: "zero"}
+_BYE_NAMES = {kind: kind.word for kind in ByeKind}
 _SYSTEMS = {s.value: s for s in System}
 _GAMES = {g.value: g for g in GameKind}
 
@@ -334,7 +341,13 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 at("slug"),
             )
         records.append((SLUG, slug))
-    records += _records(r, info, at)
+    records += _header_records(r, info, at)
+    given = {tag for tag, _ in records}
+    for tag, text in _records(r, info, at):
+        if tag in given and tag in HEADER_RECORDS.values():
+            key = next(key for key, known in HEADER_RECORDS.items() if known == tag)
+            raise r.fail(f"[tournament]: {key} and the record {tag} say the same: give one of them", at("records"))
+        records.append((tag, text))
     game_kind = _choice(r, info, "game", _GAMES, "[tournament]", at, GameKind.CHESS)
 
     players = _players(r, data.get("players", []))
@@ -372,8 +385,8 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 f"rounds of at least {used}",
                 at("rounds"),
             )
-    else:
-        rounds = used
+    else:  # a round robin's rounds follow from its field (players, or teams in a team event)
+        rounds = max(used, _system(r, info, at, players, games).scheduled_rounds(len(teams) or len(players)))
     for k, w in enumerate(withdrawals):
         if w.after_round > rounds:
             raise r.fail(
@@ -382,10 +395,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
             )
     _check_schedule(r, games, byes, withdrawals)
 
-    if "system" in info:
-        system = _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
-    else:
-        system = infer_system(players, games)
+    system = _system(r, info, at, players, games)
 
     return Tournament(
         name=name,
@@ -420,6 +430,12 @@ def _numbers(r: _Reader, info: Mapping[str, Any], key: str, count: int, at: Call
                                       for v in value):
         raise r.fail(f"[tournament]: {key} = {_show(value)}: expected {expected}", at(key))
     return tuple(float(v) for v in value)
+def _system(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None],
+            players: tuple[Player, ...], games: tuple[Game, ...]) -> System:
+    """``system``, else what the games say (``infer_system``)."""
+    if "system" in info:
+        return _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
+    return infer_system(players, games)
 
 
 def _team_match_points(r: _Reader, records: list[tuple[str, str]],
@@ -500,6 +516,27 @@ def _choice(
     if value not in choices:
         raise r.fail(f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key))
     return choices[value]
+
+
+def _header_records(r: _Reader, info: Mapping[str, Any],
+                    at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
+    """``place``, ``start_date``, ``chief_arbiter``, ... as the TRF records that hold them; a date
+    is a TOML date (``2026-03-14``) or a string, and is kept as TRF writes it (``2026/03/14``)."""
+    records = []
+    for key, tag in HEADER_RECORDS.items():
+        if key not in info:
+            continue
+        value = info[key]
+        if key.endswith("_date") and isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+            text = value.strftime("%Y/%m/%d")
+        elif isinstance(value, str) and "\n" not in value and "\r" not in value:
+            text = value.strip()
+        else:
+            expected = "a date such as 2026-03-14, or a string" if key.endswith("_date") else "a string on one line"
+            raise r.fail(f"[tournament]: {key} = {_show(value)}: expected {expected}", at(key))
+        if text:
+            records.append((tag, text))
+    return records
 
 
 def _records(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
@@ -653,7 +690,9 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
 def _check_schedule(
     r: _Reader, games: tuple[Game, ...], byes: tuple[Bye, ...], withdrawals: tuple[Withdrawal, ...]
 ) -> None:
-    """One opponent (or one bye) per player per round; nothing but zero byes after withdrawing.
+    """One opponent (or one bye) per player per round; after withdrawing nothing but zero byes,
+    and games (paired before the withdrawal, or in a round robin's schedule) without a result
+    or lost by forfeit (RULES.md 5).
 
     Several games between the same two players in one round are allowed: they form a match
     (CXA 14.2, VN 21.2).
@@ -663,10 +702,12 @@ def _check_schedule(
     for k, g in enumerate(games):
         line = r.lines.entry("games", k)
         for player, opponent in ((g.white, g.black), (g.black, g.white)):
-            if g.round > withdrawn.get(player, g.round):
+            forfeited = g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
+                Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)
+            if g.round > withdrawn.get(player, g.round) and not forfeited:
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
-                    f"withdrawing after round {withdrawn[player]}",
+                    f"withdrawing after round {withdrawn[player]} (expected no result, or a forfeit they lose)",
                     line,
                 )
             previous = where_in_round.setdefault((player, g.round), ("game", opponent))
@@ -794,14 +835,54 @@ def _num(value: float) -> int | float:
     return int(value) if float(value).is_integer() else float(value)
 
 
+def _header_keys(records: list[tuple[str, str]]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """The header records that open ``records`` in ``HEADER_RECORDS`` order (as the reader puts
+    them) as ``[tournament]`` keys, and the records left; a header record elsewhere stays a record,
+    so the file reads back equal."""
+    keys: dict[str, str] = {}
+    taken = 0
+    for key, tag in HEADER_RECORDS.items():
+        if taken < len(records) and records[taken][0] == tag:
+            text = records[taken][1]
+            later = any(other == tag for other, _ in records[taken + 1:])
+            if text and text == text.strip() and "\n" not in text and "\r" not in text and not later:
+                keys[key] = text
+                taken += 1
+    return keys, records[taken:]
+
+
 def write_tournament_toml(t: Tournament) -> str:
     """The tournament as a TOML file that ``parse_tournament_toml`` reads back equal.
 
     The rules are written as the preset whose description they carry (``ranking.presets``)
     plus only what differs from it, or as plain overrides of ``Rules()``; a description
     that no preset carries is not written.  The first ``("slug", ...)`` record becomes
-    ``slug``; other records go to ``records``.
+    ``slug``, the header records after it ``place``, ``start_date``, ...; other records go to
+    ``records``.
     """
+    info = _tournament_table(t)
+    sections = {
+        "players": [_player_table(p) for p in t.players],
+        "games": [_game_table(g) for g in t.games],
+        "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
+        "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
+        "playoff_games": [_game_table(g) for g in t.playoff_games],
+        "teams": [{"id": team.id, "name": team.name, "roster": list(team.roster)} for team in t.teams],
+        "team_matches": [{key: value for key, value in (("round", m.round), ("first", m.first),
+                                                        ("second", m.second), ("first_points", m.first_points),
+                                                        ("second_points", m.second_points), ("forfeit", m.forfeit))
+                          if value is not None} for m in t.team_matches],
+        "team_byes": [{"round": b.round, "team": b.team, "kind": b.kind.value} for b in t.team_byes],
+    }
+    chunks = [tomli_w.dumps({"tournament": info})]
+    for name, entries in sections.items():
+        for entry in entries:
+            chunks.append(f"[[{name}]]\n" + _entry_text(entry))
+    return "\n".join(chunks)
+
+
+def _tournament_table(t: Tournament) -> dict[str, Any]:
+    """The ``[tournament]`` table of ``t``."""
     info: dict[str, Any] = {}
     records = list(t.records)
     slug = next((k for k, (tag, _) in enumerate(records) if tag == SLUG), None)
@@ -823,26 +904,34 @@ def write_tournament_toml(t: Tournament) -> str:
         info["team_match_points"] = [_num(value) for value in t.team_match_points]
     if t.team_pab is not None:
         info["team_pab"] = [_num(value) for value in t.team_pab]
+    header, records = _header_keys(records)
+    info.update(header)
     if records:
         info["records"] = [[tag, rest] for tag, rest in records]
-    sections = {
-        "players": [_player_table(p) for p in t.players],
-        "games": [_game_table(g) for g in t.games],
-        "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
-        "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
-        "playoff_games": [_game_table(g) for g in t.playoff_games],
-        "teams": [{"id": team.id, "name": team.name, "roster": list(team.roster)} for team in t.teams],
-        "team_matches": [{key: value for key, value in (("round", m.round), ("first", m.first),
-                                                        ("second", m.second), ("first_points", m.first_points),
-                                                        ("second_points", m.second_points), ("forfeit", m.forfeit))
-                          if value is not None} for m in t.team_matches],
-        "team_byes": [{"round": b.round, "team": b.team, "kind": b.kind.value} for b in t.team_byes],
-    }
-    chunks = [tomli_w.dumps({"tournament": info})]
-    for name, entries in sections.items():
-        for entry in entries:
-            chunks.append(f"[[{name}]]\n" + _entry_text(entry))
-    return "\n".join(chunks)
+    return info
+
+
+def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournament:
+    """``t`` with keys of its ``[tournament]`` table changed (a value of None removes the key),
+    read as a file with that table would be read and checked the same way: ``name``, ``game``,
+    ``system``, ``rules``, ``scoring``, ``tiebreaks``, ``options``, ``playoff``, ``records``,
+    ``team_rules``, ``team_tiebreaks``.  Rounds, players and games are ``t``'s own.
+
+    >>> from ranking.model import Player
+    >>> t = Tournament("Open", (Player(1, "A"),), 5)
+    >>> with_tournament_keys(t, {"rules": "cxa-swiss-bh", "name": "Hà Nội Open"}).rules.scoring.win
+    2.0
+    """
+    info = _tournament_table(t)
+    for key, value in changes.items():
+        if value is None:
+            info.pop(key, None)
+        else:
+            info[key] = value
+    read = parse_tournament_toml(tomli_w.dumps({"tournament": info}), source="the setting")
+    return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
+                   team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
+                   team_match_points=read.team_match_points)
 
 
 def _entry_text(entry: Mapping[str, Any]) -> str:
@@ -897,14 +986,8 @@ def _scoring_table(s: Scoring) -> dict[str, Any]:
 
 def _preset_for(rules: Rules) -> tuple[str, Rules] | None:
     """The preset ``rules`` is (or was made from): equal, else the same description."""
-    for name, preset in PRESETS.items():
-        if preset == rules:
-            return name, preset
-    if rules.description:
-        for name, preset in PRESETS.items():
-            if preset.description == rules.description:
-                return name, preset
-    return None
+    name = preset_of(rules)
+    return None if name is None else (name, PRESETS[name])
 
 
 def _rules_table(rules: Rules) -> dict[str, Any]:

@@ -46,6 +46,7 @@ from ranking.model import (
 )
 from ranking.rounds import Kind
 from ranking.rules import CHESS, Rules, Scoring
+from ranking.trf_extras import MARK, apply_extras, extra_lines
 from ranking.trf_fields import (
     DIGITS,
     FIDE_ID,
@@ -161,14 +162,16 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     ``InputError`` naming ``source``, the line and what was expected.  Both players of a
     game must list each other in the same round with fitting colours and results.
 
-    Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used);
+    Records: ``012`` name; ``XXR``/``142`` rounds (else the last round column used, and at
+    least a round robin's ``System.scheduled_rounds``);
     ``XXS`` (JaVaFo) and ``162`` (TRF-2026) scoring; ``212`` (without its leading ``PTS``),
     else ``202``, the tie-break chain, codes kept verbatim, split on commas (or on blanks
     when there is no comma); in a team file a ``212`` starting with ``PTS:MP``/``PTS:GP``, or
     a record of team codes, is the team chain instead (``_Reading._chains``: ``team_tiebreaks``,
     and ``team_primary`` ``MP``/``GP`` for an event ranked by match or game points first).
     ``092`` (else ``192``) names the system, else
-    ``infer_system`` decides.  ``###`` comments and blank lines are skipped; every other
+    ``infer_system`` decides.  ``###`` comments and blank lines are skipped, except Tiebreak's
+    own ``### tiebreak`` records (``ranking.trf_extras``), which are applied; every other
     record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``,
     except a ``092`` that is exactly a canonical name of ``TYPE_NAMES`` ("Swiss", "Round
     Robin", "Double Round Robin"): ``system`` carries it and ``write_trf`` writes it back,
@@ -221,6 +224,9 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     reading = _Reading(source)
     for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         line = raw.rstrip(" \t")
+        if line.startswith(MARK):  # Tiebreak's own comment records (ranking.trf_extras)
+            reading.extras.append((number, line))
+            continue
         if not line.strip() or line.startswith("###"):
             continue
         tag = line[:3]
@@ -231,7 +237,8 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
                 line=number,
             )
         _READERS.get(tag, _read_other)(reading, tag, line, number)
-    return reading.tournament()
+    tournament = reading.tournament()
+    return apply_extras(tournament, reading.extras, source) if reading.extras else tournament
 
 
 @dataclass
@@ -254,6 +261,7 @@ class _Reading:
     bye_lines: list[tuple[str, int]] = field(default_factory=list)  # 240 records: (text, line)
     forfeit_lines: list[tuple[TeamMatch, int]] = field(default_factory=list)
     order_lines: list[_BoardOrder] = field(default_factory=list)
+    extras: list[tuple[int, str]] = field(default_factory=list)  # ``### tiebreak`` records
 
     def fail(self, message: str, line: int | None) -> InputError:
         return InputError(message, source=self.source, line=line)
@@ -268,13 +276,16 @@ class _Reading:
             games = _order_boards(games, teams, self.order_lines, self.source)
         players = tuple(self.players[pid].player for pid in sorted(self.players))
         chain, team_chain, team_primary = self._chains(bool(teams))
+        system = self._system(players, games)
+        if self.declared_rounds is None:  # no XXR/142: a round robin's rounds follow from its field
+            rounds = max(rounds, system.scheduled_rounds(len(teams) or len(players)))
         return Tournament(
             name=self.name or "",
             players=players,
             rounds=rounds,
             games=games,
             byes=byes,
-            system=self._system(players, games),
+            system=system,
             game=GameKind.CHESS,
             rules=self._rules(chain),
             records=tuple(self.records),
@@ -1048,16 +1059,22 @@ def write_trf(
     Order: ``012`` name, the kept records in order (records whose tag is not 3 characters,
     such as a TOML slug, are left out), ``XXR`` rounds, ``XXS`` when the scoring is not
     chess 1/½/0, ``212 PTS,...`` when the rules have a tie-break chain, ``092`` when the
-    system is a round robin (or would not be inferred) and no ``092`` is kept, ``362`` (in the
-    columns of ``162``) when the team match points are the event's own, then the players by
-    starting number with the points and rank columns filled from ``points`` and ``ranks`` when
-    given.  A withdrawn player's rounds after the withdrawal, up to the last round with results,
-    are written as zero-point byes.  A team chain (or a team primary score) is written as
-    ``212 PTS:MP,...`` (``PTS:GP`` for an event ranked by game points first), the individual
-    chain then as ``202``.  Teams follow the players (``_team_lines``).  TRF has no board
-    numbers (only the order within a team match), fouls, clubs, game kind, team preset, team
-    matches given by totals, or team forfeits without their opponent: those are lost.  Raises
-    InputError when a value does not fit its columns or a player has two entries in one round.
+    system is a round robin (or would not be inferred) and no ``092`` is kept, then the
+    players by starting number with the points and rank columns filled from ``points`` and
+    ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
+    round with results, are written as zero-point byes.  ``362`` (in the columns of ``162``)
+    is written when the team match points are the event's own; a team chain (or a team primary
+    score) as ``212 PTS:MP,...`` (``PTS:GP`` for an event ranked by game points first), the
+    individual chain then as ``202``.  Teams follow the players (``_team_lines``): ``013``
+    when numbered 1..n (else ``310``), ``320`` for team PABs (with the preset's PAB MP/GP),
+    ``240`` for other team byes, ``330`` for forfeited team matches, ``300`` for a team whose
+    players in a match, by board, are not in roster order.  TRF has no board numbers (only
+    the order within a team match), team preset, team matches given by totals, or team
+    forfeits without their opponent: those are lost.  The game, the slug, the rules' options
+    and play-off rule, clubs, fouls, withdrawals and play-off games follow in ``### tiebreak``
+    comment records (``ranking.trf_extras``), which other programs skip and ``parse_trf``
+    reads back.  Raises InputError when a value does not fit its columns or a player has two
+    entries in one round.
     """
     t = tournament
     if _LINE_BREAK.search(t.name):
@@ -1099,6 +1116,7 @@ def write_trf(
     for player in sorted(t.players, key=lambda p: p.id):
         lines.append(_player_line(player, t.rounds, entries.get(player.id, {}), points, ranks))
     lines += _team_lines(t, kept, points is not None and ranks is not None)
+    lines += extra_lines(t)
     return "\n".join(lines) + "\n"
 
 
@@ -1334,11 +1352,10 @@ def _entries(t: Tournament, extra: Iterable[Game] = ()) -> dict[int, dict[int, t
         if b.kind is ByeKind.ZERO and (b.player, b.round) in taken:
             continue  # an absence in a round whose board the forfeited match fills
         put(b.player, b.round, ("0000", "-", b.kind.value))
-    last = t.rounds_with_results
-    for w in t.withdrawals:
+    for w in t.withdrawals:  # every later round, so a pairing program never pairs the player again
         if w.player not in known:
             raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
-        for rnd in range(w.after_round + 1, last + 1):
+        for rnd in range(w.after_round + 1, t.rounds + 1):
             if rnd not in entries[w.player]:
                 entries[w.player][rnd] = ("0000", "-", ByeKind.ZERO.value)
     return entries

@@ -2,9 +2,16 @@
 
 A build is atomic and incremental.  It writes a new build folder next to the output and
 then swaps the output (a symbolic link) to it in one step, so a failed build leaves the
-previous site untouched.  A page whose inputs (its data, the templates, the language) are
-those of the previous build is not rendered again: it is hard-linked from the previous
-build, so it keeps its modification time.
+previous site untouched.  Builds of one site exclude each other (:func:`site_lock`, an
+``flock`` on the output's folder that the system releases when a process dies), so the
+clean-up of one never removes the folder another is writing; it keeps the folder the output
+points to and the one before it, and removes what builds that were killed left behind.
+
+A page whose inputs (its data, the templates, the language) are those of the previous build
+is not rendered again: it is hard-linked from the previous build, so it keeps its
+modification time.  A download that cannot be made (a tournament the TRF cannot hold) is
+left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would hide one
+of the site's own paths; the rest of the site is built.
 
 What to build is planned in ``site_builder.plan``; ``site_builder.workers`` carries the tasks
 out, in forked worker processes when the site is big.
@@ -12,23 +19,29 @@ out, in forked worker processes when the site is big.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
 import shutil
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ranking import Tournament, collection_paused
+from site_builder import qr
 from site_builder.environment import THEMES
 from site_builder.pages import TournamentPages
-from site_builder.plan import Work, plan
+from site_builder.plan import Work, plan, slug_problem, without_downloads
 from site_builder.settings import SiteSettings
 from site_builder.workers import Done, put, run
 
 MANIFEST = ".manifest.json"
 RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
+QR_CACHE = ".qr.json"  # the QR codes of the printed round sheets, by their text
 
 
 @dataclass
@@ -40,6 +53,7 @@ class BuildReport:
     seconds: float = 0.0
     files: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds: pages, render, finish, clean-up
+    skipped: dict[str, str] = field(default_factory=dict)  # a file left out (e.g. a download) -> why
 
 
 def build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> BuildReport:
@@ -48,8 +62,44 @@ def build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> Bu
     The garbage collector waits meanwhile (and in the forked renderers): a build makes almost
     no reference cycles, and the collections its many small objects would trigger walk the
     whole tournament again and again (a third of the time of an incremental build)."""
-    with collection_paused():
+    with site_lock(settings.out_dir), collection_paused():
         return _build_site(tournaments, settings)
+
+
+_HELD: dict[Path, int] = {}  # the folders whose site lock this process holds, and how often
+_HELD_GUARD = threading.Lock()
+
+
+@contextmanager
+def site_lock(out: Path) -> Iterator[None]:
+    """Hold the lock of the site ``out`` (an exclusive ``flock`` on the folder it is in, waited
+    for): builds, and a build and its publish, never overlap.  Re-entrant within a process; the
+    system drops it when the process ends, however it ends."""
+    folder = Path(os.path.abspath(out)).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    with _HELD_GUARD:
+        held = _HELD.get(folder)
+        if held is not None:
+            _HELD[folder] = held + 1
+    if held is not None:
+        try:
+            yield
+        finally:
+            with _HELD_GUARD:
+                _HELD[folder] -= 1
+        return
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with _HELD_GUARD:
+            _HELD[folder] = 1
+        try:
+            yield
+        finally:
+            with _HELD_GUARD:
+                del _HELD[folder]
+    finally:
+        os.close(descriptor)  # releases the lock
 
 
 def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> BuildReport:
@@ -59,13 +109,19 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     out.parent.mkdir(parents=True, exist_ok=True)
     previous = out.resolve() if out.exists() else None
     ranks_cache = _read_json(previous / RANKS_CACHE) if previous else {}
+    if previous:
+        qr.CODES.update(_read_json(previous / QR_CACHE))
+    report = BuildReport(out)
+    for slug in tournaments:
+        problem = slug_problem(slug)
+        if problem is not None:  # the import refuses such slugs now; a store may still hold one
+            report.skipped[f"{slug}/"] = f"tournament left out of the site: {problem}"
     pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
-                     for slug, tournament in tournaments.items()}
+                     for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
     work = Work(build, previous, _read_manifest(previous), theme, _digest_folder(theme / "templates"),
                 out.parent / f".{out.name}.templates", settings, pages_by_slug)
-    report = BuildReport(out)
     manifest: dict[str, str] = {}
     try:
         tasks = plan(work)
@@ -74,6 +130,19 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
             manifest.update(done.manifest)
             report.reused += done.reused
             report.files.extend(done.written)
+            report.skipped.update(done.skipped)
+        if report.skipped:  # the pages that link to a download left out, made again without the link
+            again = without_downloads(work, report.skipped)
+            paths = {work.pages[index].path for index in again}
+            written = [path for path in report.files if path not in paths]
+            report.reused -= len(paths) - (len(report.files) - len(written))
+            report.files = written
+            for path in paths:
+                os.unlink(build / path)
+            for done in run([("pages", again)], work):
+                manifest.update(done.manifest)
+                report.reused += done.reused
+                report.files.extend(done.written)
         report.pages = len(manifest)
         report.rendered = report.pages - report.reused
         report.phases["render"] = time.perf_counter() - started - report.phases["pages"]
@@ -89,13 +158,15 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
+        codes = {code["text"] for page in work.pages for code in page.data.get("codes", ())}
+        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes}), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
         raise
     swapped = time.perf_counter()
     report.phases["finish"] = swapped - started - report.phases["pages"] - report.phases["render"]
-    _remove_old_builds(out, keep={build.name, previous.name if previous else ""})
+    _remove_old_builds(out, keep={build.name, previous.name if previous else ""})  # still under the site lock
     report.seconds = time.perf_counter() - started
     report.phases["clean-up"] = report.seconds - (swapped - started)
     return report
@@ -133,6 +204,13 @@ def _swap(out: Path, build: Path) -> None:
 
 
 def _remove_old_builds(out: Path, keep: set[str]) -> None:
+    """Remove the build folders of ``out`` but ``keep`` and the one ``out`` points to now, and
+    the links that killed builds left (called with the site lock held: no other build is
+    writing one of them)."""
+    current = os.path.basename(os.readlink(out)) if out.is_symlink() else ""
     for folder in out.parent.glob(f".{out.name}.build-*"):
-        if folder.name not in keep:
+        if folder.name not in keep and folder.name != current:
             shutil.rmtree(folder, ignore_errors=True)
+    for link in out.parent.glob(f".{out.name}.link-*"):
+        if link.is_symlink():
+            link.unlink(missing_ok=True)

@@ -10,12 +10,21 @@ one line and exits 1.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from ranking import InputError
+from site_builder.build import BuildReport
 from site_builder.publishers import PublishError
 from site_builder.site import build_from_config, publish_from_config
+from tiebreak.library import child_environment
+
+
+def say_skipped(report: BuildReport) -> None:
+    """One line on standard error for each file or tournament the build left out, and why."""
+    for path, reason in report.skipped.items():
+        print(f"python -m site_builder: left out {path}: {reason}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,13 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     publish = commands.add_parser("publish", help="build, then publish to [publish].target")
     publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
     args = parser.parse_args(argv)
+    for key in set(os.environ) - set(child_environment()):
+        del os.environ[key]  # the bot's variables (its token) reach no program the build or publish runs
     try:
         if args.command == "build":
             report = build_from_config(args.config, Path(args.out) if args.out else None)
+            say_skipped(report)
             print(f"built {report.pages} files into {report.output} in {report.seconds:.2f} s "
                   f"({report.rendered} written, {report.reused} unchanged)")
         else:
-            print(publish_from_config(args.config))
+            print(publish_from_config(args.config, say_skipped))
     except InputError as error:
         print(f"python -m site_builder: error: {error}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 """The Jinja2 environment the site's templates render in: a theme's templates, autoescaped, with
-the site's words in the page's language (gettext, new style), the ``number`` filter and a
-bytecode cache on disk.
+the site's words in the page's language (gettext, new style), the ``number`` and ``date``
+filters and a bytecode cache on disk.
 
 One environment per theme, template version and language is kept for the process (imported
 macros keep the translations of the environment that compiled them); the build compiles them
@@ -9,14 +9,16 @@ before it forks its workers, which inherit them.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from babel.dates import format_date
 from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from tiebreak.i18n import Catalogue, format_number
+from tiebreak.i18n import LANGUAGES, Catalogue, format_number
 
 SITE_DOMAIN = "site"
 SITE_CATALOGUE = Catalogue(Path(__file__).resolve().parent / "locales", SITE_DOMAIN)  # the site's own words
@@ -65,6 +67,7 @@ def _new_environment(theme: Path, cache: Path | None = None) -> Environment:
                                    undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
                                    trim_blocks=True, lstrip_blocks=True)
     environment.filters["number"] = _number_filter(environment)
+    environment.filters["date"] = _date_filter(environment)
     return environment
 
 
@@ -105,3 +108,11 @@ def _number_filter(environment: Environment) -> Callable[[object], str]:
             text = cache[key] = format_number(value, language, grouping=False)
         return text
     return number
+
+
+def _date_filter(environment: Environment) -> Callable[[datetime.date], str]:
+    """``date|date``: a date as the page's language writes it (14 Mar 2026, 2026年3月14日)."""
+    def date(value: datetime.date) -> str:
+        language = environment.globals.get("current_language", "en")
+        return format_date(value, format="medium", locale=LANGUAGES[language].babel_locale)
+    return date

@@ -8,22 +8,32 @@ chains) or from the tournament itself.
 from __future__ import annotations
 
 import csv
+import dataclasses
+import functools
 import hashlib
 import io
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ranking import (
+    Details,
     FinalStandings,
+    Game,
     GameKind,
+    Outcome,
     PlayoffStandings,
+    Progress,
+    Result,
     Rules,
     Scorecard,
+    Scoring,
     Standings,
     System,
     TeamScorecard,
     Tournament,
+    coming_rounds,
     compute_standings,
     default_rules,
     final_standings,
@@ -33,6 +43,8 @@ from ranking import (
     team_legend,
     team_scorecards,
     team_standings,
+    tournament_details,
+    tournament_progress,
 )
 from tiebreak.library import export_text
 
@@ -71,6 +83,34 @@ class TournamentPages:
                                                                           if bye.round <= self.last_round})
 
     @cached_property
+    def coming(self) -> dict[int, tuple[list[Game], list]]:
+        """A round robin's rounds not paired yet (Berger tables), by number: their pages say
+        "not played yet"."""
+        return {number: (games, byes) for number, games, byes in coming_rounds(self.tournament)}
+
+    @cached_property
+    def round_numbers(self) -> list[int]:
+        """Every round with a page: the paired ones and a round robin's coming ones."""
+        return sorted(set(self.rounds_paired) | set(self.coming))
+
+    @cached_property
+    def details(self) -> Details:
+        return tournament_details(self.tournament)
+
+    @cached_property
+    def progress(self) -> Progress:
+        return tournament_progress(self.tournament)
+
+    @property
+    def scoring(self) -> Scoring:
+        return self.rules.scoring
+
+    @cached_property
+    def withdrawn(self) -> dict[int, int]:
+        """Who withdrew, and after which round."""
+        return {withdrawal.player: withdrawal.after_round for withdrawal in self.tournament.withdrawals}
+
+    @cached_property
     def last_round(self) -> int:
         return max((game.round for game in self.tournament.games), default=0)
 
@@ -99,10 +139,20 @@ class TournamentPages:
         return self.tournament.game is GameKind.XIANGQI
 
     def summary(self) -> dict:
+        """What the root index says of the tournament: its game, system, size, dates, place and
+        how far it has gone (the leader once it has results)."""
+        progress = self.progress
+        started = progress.results > 0
         return {"slug": self.slug, "name": self.tournament.name, "players": len(self.tournament.players),
                 "rounds": self.tournament.rounds, "after_round": self.standings.after_round,
                 "system": self.tournament.system.value, "game": self.tournament.game.value,
-                "leader": self.standings.rows[0].player.name if self.standings.rows else ""}
+                "progress": _progress_data(progress), "header": self.header,
+                "leader": self.standings.rows[0].player.name if started and self.standings.rows else ""}
+
+    @cached_property
+    def header(self) -> dict:
+        """The tournament header: place, dates, chief arbiter, time control, rules."""
+        return dataclasses.asdict(self.details)
 
     @cached_property
     def standings_page(self) -> dict:
@@ -114,15 +164,18 @@ class TournamentPages:
 
     def standings_data(self) -> dict:
         codes = list(self.standings.tiebreaks)
-        entries = [{"code": entry.code, "name": entry.name, "definition": entry.definition,
-                    "article": entry.article, "lower_is_better": entry.lower_is_better, "orders": entry.orders}
+        entries = [{"code": entry.code, "name": entry.name, "description": entry.description,
+                    "definition": entry.definition, "article": entry.article,
+                    "lower_is_better": entry.lower_is_better, "orders": entry.orders}
                    for entry in legend(codes)]
-        rows = [{"rank": row.rank, "id": row.player.id, "name": row.player.name,
+        rows = [{"rank": row.rank, "id": row.player.id, "name": row.player.name, "title": row.player.title,
                  "federation": row.player.federation, "rating": row.player.rating or None,
-                 "club": row.player.club, "points": row.points,
+                 "club": row.player.club, "points": row.points, "withdrawn": self.withdrawn.get(row.player.id),
                  "values": [row.values[code] for code in codes]} for row in self.standings.rows]
         data = {"codes": codes, "legend": entries, "rows": rows, "after_round": self.standings.after_round,
-                "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition)}
+                "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition),
+                "progress": _progress_data(self.progress), "header": self.header,
+                "titles": any(row["title"] for row in rows), "withdrawals": bool(self.withdrawn)}
         if self.playoffs is not None:  # only then: other standings pages keep their data as it was
             required = self.playoffs.required
             in_groups = {player for group in self.playoffs.groups for player in group.players}
@@ -168,16 +221,51 @@ class TournamentPages:
         return {}
 
     def _round_data(self, number: int) -> dict:
-        games = sorted((game for game in self.tournament.games if game.round == number), key=lambda g: g.board)
+        """The boards of round ``number``: each side's starting number, title, name, rating and
+        points before the round (as chess-results shows them), and the result in the event's own
+        terms (``2-0``, ``1-1`` under 2/1/0 scoring); a round robin's coming round is the Berger
+        table's pairing, "not played yet"."""
+        coming = number in self.coming and number not in self.rounds_paired
+        if coming:
+            games, round_byes = self.coming[number]
+        else:
+            games = sorted((game for game in self.tournament.games if game.round == number), key=lambda g: g.board)
+            round_byes = sorted((bye for bye in self.tournament.byes if bye.round == number), key=lambda b: b.player)
+        before = self._points_before(number)
         boards = [{"board": game.board, "white": game.white, "black": game.black,
                    "white_name": self.names[game.white], "black_name": self.names[game.black],
-                   "result": game.result.value if game.result else None} for game in games]
-        byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value}
-                for bye in sorted(self.tournament.byes, key=lambda b: b.player) if bye.round == number]
-        data = {"round": number, "boards": boards, "byes": byes}
+                   "white_player": self._side(game.white, before), "black_player": self._side(game.black, before),
+                   "result": game.result.value if game.result else None,
+                   "score": _board_text(game.result, self.scoring)} for game in games]
+        byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value,
+                 "side": self._side(bye.player, before)} for bye in round_byes]
+        unfinished = sum(1 for game in games if game.result is None)
+        data = {"round": number, "boards": boards, "byes": byes, "coming": coming,
+                "unfinished": 0 if coming else unfinished, "finished": not coming and unfinished == 0}
         if self.has_teams:  # the boards grouped by team match; others (if any) stay in "boards"
             data.update(self._team_round(number, games, boards))
         return data
+
+    def _side(self, player_id: int, before: dict[int, float]) -> dict:
+        player = self._players[player_id]
+        return {"id": player_id, "title": player.title, "rating": player.rating or None,
+                "points": before.get(player_id, 0.0), "withdrawn": self.withdrawn.get(player_id)}
+
+    def _points_before(self, number: int) -> dict[int, float]:
+        """Each player's points from the rounds before round ``number`` (finished games only)."""
+        return {player: totals[min(number, len(totals)) - 1] for player, totals in self._running_points.items()}
+
+    @cached_property
+    def _running_points(self) -> dict[int, list[float]]:
+        """Each player's points before rounds 1, 2, ..., and after the last (one pass over the cards)."""
+        running = {}
+        for player, card in self._cards.items():
+            totals, total = [0.0], 0.0
+            for entry in card.rounds:
+                total += entry.points or 0.0
+                totals.append(total)
+            running[player] = totals
+        return running
 
     # -- teams --------------------------------------------------------------------------------
 
@@ -259,25 +347,43 @@ class TournamentPages:
             if game.round > self.standings.after_round and game.result is None:
                 continue
             for me, other, white in ((game.white, game.black, True), (game.black, game.white, False)):
-                score = _score_text(game.result.value if game.result else None, white)
+                score = _side_text(game.result, white, self.scoring)
                 cells[me].setdefault(other, []).append(score)
                 rounds[me][game.round] = {"opponent": place[other], "colour": "w" if white else "b",
                                           "score": score}
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _bye_text(bye.kind.value)}
+                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _BYE_MARKS[bye.kind.value]}
         rows = []
         for player in order:
             row = self._rows_by_id[player]
             entry = {"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
-                     "points": row.points}
+                     "points": row.points, "withdrawn": self.withdrawn.get(player)}
             if self.is_round_robin:  # a result matrix
                 entry["cells"] = [" ".join(cells[player].get(other, [])) if other != player else None
                                   for other in order]
             else:  # a wall chart: (16, "w", "1") = against the player in place 16, with white, won
                 entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
             rows.append(entry)
-        return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1))}
+        used = {cell[2] for row in rows for cell in row.get("rounds", ())}
+        used |= {mark for row in rows for cell in row.get("cells", ()) if cell for mark in cell.split()}
+        return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
+                "marks": self._marks(used)}
+
+    def _marks(self, used: set[str]) -> list[dict]:
+        """The legend of the crosstable's or wall chart's marks that appear in it: each game's
+        points as the event scores them, forfeits, byes, unfinished games."""
+        marks = []
+        for outcome, kind in ((Outcome.WIN, "win"), (Outcome.DRAW, "draw"), (Outcome.LOSS, "loss")):
+            values = sorted({self.scoring.game_points(outcome, first) for first in (True, False)})
+            texts = [_points_text(value) for value in values]
+            if any(text in used for text in texts):
+                marks.append({"mark": " / ".join(texts), "kind": kind})
+        for mark, kind in (("+", "forfeit-win"), ("−", "forfeit-loss"), ("PAB", "U"), ("FPB", "F"), ("HPB", "H"),
+                           ("ZPB", "Z"), ("…", "unfinished")):
+            if mark in used:
+                marks.append({"mark": mark, "kind": kind})
+        return marks
 
     @cached_property
     def rank_history(self) -> dict[int, list[int]]:
@@ -332,7 +438,7 @@ class TournamentPages:
             card = self._cards[player_id]
             cached = self._fingerprints[player_id] = (
                 row.rank, row.points, tuple(row.values.values()), tuple(self.rank_history[player_id]),
-                card.tpr, card.aro, card.rounds, self._field_digest, self.last_round)
+                card.tpr, card.aro, card.rounds, self._field_digest, self.last_round, self.withdrawn.get(player_id))
         return cached
 
     @cached_property
@@ -362,19 +468,21 @@ class TournamentPages:
         games = []
         for entry in card.rounds[:self.last_round]:
             if entry.opponent is not None:
+                opponent = self._players[entry.opponent]
                 games.append({"round": entry.round, "board": entry.board, "colour": "w" if entry.white else "b",
-                              "opponent": entry.opponent, "opponent_name": self.names[entry.opponent],
-                              "opponent_rating": self._ratings.get(entry.opponent) or None,
-                              "result": _score_text(entry.result.value if entry.result else None, entry.white),
-                              "points": entry.points, "running": entry.score})
+                              "opponent": entry.opponent, "opponent_name": opponent.name,
+                              "opponent_title": opponent.title, "opponent_rating": opponent.rating or None,
+                              "result": _side_text(entry.result, bool(entry.white), self.scoring),
+                              "points": entry.points, "running": entry.score, "bye": None})
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
-                              "opponent_name": None, "opponent_rating": None,
-                              "result": _bye_text(entry.bye.value), "points": entry.points, "running": entry.score})
+                              "opponent_name": None, "opponent_title": "", "opponent_rating": None,
+                              "result": _BYE_MARKS[entry.bye.value], "points": entry.points, "running": entry.score,
+                              "bye": entry.bye.value})
         history = self.rank_history[player_id]
         chart = _rank_chart(history, len(self.tournament.players))
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
-                "club": player.club,
+                "club": player.club, "withdrawn": self.withdrawn.get(player_id),
                 "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
                 "games": games, "tpr": card.tpr, "aro": card.aro,
                 "history": history, "field": len(self.tournament.players),
@@ -389,22 +497,40 @@ class TournamentPages:
     def _rows_by_id(self):
         return {row.player.id: row for row in self.standings.rows}
 
+    def downloads(self) -> dict[str, Callable[[], bytes]]:
+        """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
+        the TRF."""
+        return {"standings.json": lambda: self.json_text().encode("utf-8"),
+                "standings.csv": lambda: self.csv_text().encode("utf-8-sig"),
+                f"{self.slug}.trf": lambda: self.trf_text().encode("utf-8")}
+
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
         return json.dumps(self.final.as_json(), ensure_ascii=False) + "\n"
 
     def csv_text(self) -> str:
+        """The standings as CSV (the download is UTF-8 with a byte order mark, which spreadsheet
+        programs read as UTF-8); a text that a spreadsheet would run as a formula is quoted."""
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         codes = list(self.standings.tiebreaks)
         writer.writerow(["rank", "id", "name", "federation", "rating", "points", *codes])
         for row in self.standings.rows:
-            writer.writerow([row.rank, row.player.id, row.player.name, row.player.federation,
+            writer.writerow([row.rank, row.player.id, _cell(row.player.name), _cell(row.player.federation),
                              row.player.rating or "", _plain(row.points), *(_plain(row.values[c]) for c in codes)])
         return buffer.getvalue()
 
     def trf_text(self) -> str:
         return export_text(self.tournament, "trf", self.final)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
+    ``@`` (or a tab or carriage return) gets a leading apostrophe, as OWASP advises."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _plain(value) -> str:
@@ -419,17 +545,46 @@ def _half_text(value: float | None) -> str | None:
     """Game points as a match score shows them (2½, ½, 3); None when not a multiple of ½."""
     if value is None or not float(value * 2).is_integer():
         return None
-    whole, half = divmod(round(value * 2), 2)
-    return (str(whole) if whole or not half else "") + ("½" if half else "")
+    return _points_text(value)
 
 
-def _score_text(result: str | None, white: bool) -> str:
-    """A result from one player's side: 1, ½, 0, +, −, or … while unfinished."""
+def _points_text(value: float | None) -> str:
+    """Points as a scoresheet writes them: 1, ½, 1½, 2, 13; other fractions as decimals."""
+    if value is None:
+        return ""
+    if float(value * 2).is_integer():
+        whole, half = divmod(round(value * 2), 2)
+        return (str(whole) if whole or not half else "") + ("½" if half else "")
+    return f"{value:g}"
+
+
+@functools.cache
+def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
+    """A game from one side: the points it scored as the event scores them (1, ½, 0 in chess;
+    2, 1, 0 under 2/1/0; the colour's draw value with colour-dependent draws), + or − for a
+    forfeit won or lost, … while unfinished."""
     if result is None:
         return "…"
-    side = {"1-0": ("1", "0"), "0-1": ("0", "1"), "1/2-1/2": ("½", "½"), "+-": ("+", "−"), "-+": ("−", "+"),
-            "--": ("−", "−"), "0-0": ("0", "0"), "1/2-0": ("½", "0"), "0-1/2": ("0", "½")}[result]
-    return side[0] if white else side[1]
+    outcome = Outcome(result.outcomes[0 if white else 1])
+    if result.is_forfeit:
+        return "+" if outcome is Outcome.WIN else "−"
+    return _points_text(scoring.game_points(outcome, white))
+
+
+@functools.cache
+def _board_text(result: Result | None, scoring: Scoring) -> str | None:
+    """A board's result in the event's own terms: first mover's points, a dash, second mover's
+    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0); forfeits as ``+ -``, ``- +``, ``- -``."""
+    if result is None:
+        return None
+    if result.is_forfeit:
+        return {Result.WHITE_WINS_FORFEIT: "+ −", Result.BLACK_WINS_FORFEIT: "− +"}.get(result, "− −")
+    return f"{_side_text(result, True, scoring)}-{_side_text(result, False, scoring)}"
+
+
+def _progress_data(progress: Progress) -> dict:
+    return {"stage": progress.stage.value, "round": progress.round, "rounds": progress.rounds,
+            "unfinished": progress.unfinished}
 
 
 def _wall_cell(cell: dict | None) -> tuple[str, str, str]:
@@ -439,8 +594,8 @@ def _wall_cell(cell: dict | None) -> tuple[str, str, str]:
     return (str(cell["opponent"] or ""), cell["colour"], cell["score"])
 
 
-def _bye_text(kind: str) -> str:
-    return {"U": "+", "F": "+", "H": "½", "Z": "0"}[kind]
+#: A bye in the crosstable, wall chart and player page: FIDE C.07's names for them.
+_BYE_MARKS = {"U": "PAB", "F": "FPB", "H": "HPB", "Z": "ZPB"}
 
 
 def _rank_chart(history: list[int], field: int, width: int = 320, height: int = 160, pad: int = 24) -> dict | None:

@@ -9,17 +9,24 @@ whose digest is that of the previous build is linked from it instead of rendered
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import os
 import pickle
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from ranking import InputError
 from site_builder.pages import TournamentPages
+from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
+from tiebreak.checks import check_slug
 from tiebreak.i18n import LANGUAGES
+
+_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 @dataclass(frozen=True)
@@ -58,13 +65,25 @@ class Work:
     @cached_property
     def settings_key(self) -> str:
         """The settings ``common`` depends on."""
-        return repr((self.settings.base_url, self.settings.languages))
+        return repr((self.settings.base_url, self.settings.languages, self.settings.bot_username))
 
 
 #: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])) or ("downloads", slug).
 Task = tuple[str, object]
 _PER_TASK = 50  # players' pages, or other small pages, per task
 _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row per player or team
+
+
+def slug_problem(slug: str) -> str | None:
+    """Why the tournament ``slug`` cannot have the folder ``<slug>/`` of the site (it would be, or
+    hide, one of the site's own paths: the import refuses such slugs, ``tiebreak.checks``), or None."""
+    if not _SLUG.fullmatch(slug):
+        return f"its slug {slug!r} is not letters, digits, '.', '-' and '_' starting with a letter or digit"
+    try:
+        check_slug(slug)
+    except InputError as error:
+        return error.message
+    return None
 
 
 def plan(work: Work) -> list[Task]:
@@ -74,7 +93,8 @@ def plan(work: Work) -> list[Task]:
     for slug, pages in work.pages_by_slug.items():
         work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
                             "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
-                            "teams": pages.has_teams}
+                            "rounds_coming": sorted(set(pages.coming) - set(pages.rounds_paired)),
+                            "current": pages.progress.round, "teams": pages.has_teams}
         for player in pages.tournament.players:
             pages.player_fingerprint(player.id)
     work.pages = list(_pages(work))
@@ -101,25 +121,60 @@ def _pages(work: Work) -> Iterator[Page]:
     """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
     settings = work.settings
     summaries = [pages.summary() for pages in work.pages_by_slug.values()]
+    # Newest first: by start date, then the latest stored (the store lists them oldest first).
+    order = sorted(range(len(summaries)), reverse=True,
+                   key=lambda index: (summaries[index]["header"]["start"] or datetime.date.min, index))
+    summaries = [summaries[index] for index in order]
     for language in settings.languages:
         yield Page(prefix(language, settings) + "index.html", "index.html", "index.html", language,
                    {"tournaments": summaries})
         for slug, pages in work.pages_by_slug.items():
             yield _tournament_page(work, language, slug, "index.html", "standings.html", "standings",
-                                   pages.standings_page)
+                                   pages.standings_page, downloads=list(pages.downloads()))
             if pages.has_teams:
                 yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
-            for number in pages.rounds_paired:
+            codes = _qr_codes(settings, language, slug)
+            for number in pages.round_numbers:
                 yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
-                                       pages.round_data(number))
+                                       pages.round_data(number), codes=codes)
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
 
 
+def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
+    """The QR codes of a round's printed sheets: the tournament's page on the site (when
+    ``base_url`` is absolute) and the bot's deep link ``https://t.me/<bot>?start=<slug>``."""
+    codes = []
+    if settings.base_url.startswith(("https://", "http://")):
+        url = f"{settings.base_url.rstrip('/')}/{prefix(language, settings)}{slug}/index.html"
+        codes.append({"kind": "page", **qr_code(url)})
+    if settings.bot_username:
+        codes.append({"kind": "bot", **qr_code(f"https://t.me/{settings.bot_username}?start={slug}")})
+    return codes
+
+
 def _tournament_page(work: Work, language: str, slug: str, name: str, template: str, key: str,
-                     data: object) -> Page:
+                     data: object, **more: object) -> Page:
     return Page(f"{prefix(language, work.settings)}{slug}/{name}", f"{slug}/{name}", template, language,
-                {"t": work.infos[slug], key: data})
+                {"t": work.infos[slug], key: data, **more})
+
+
+def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
+    """Leave the downloads ``missing`` (site paths such as ``open/open.trf``) out of the pages
+    that link to them (the standings pages); the indices of those pages in ``work.pages``, to
+    render again."""
+    gone: dict[str, set[str]] = {}
+    for path in missing:
+        slug, _, name = path.partition("/")
+        gone.setdefault(slug, set()).add(name)
+    again = []
+    for index, page in enumerate(work.pages):
+        names = gone.get(page.data["t"]["slug"]) if "downloads" in page.data else None
+        if names:
+            kept = [name for name in page.data["downloads"] if name not in names]
+            work.pages[index] = replace(page, data={**page.data, "downloads": kept})
+            again.append(index)
+    return again
 
 
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:

@@ -28,6 +28,7 @@ class Done:
     manifest: dict[str, str] = field(default_factory=dict)
     reused: int = 0
     written: list[str] = field(default_factory=list)
+    skipped: dict[str, str] = field(default_factory=dict)  # a download that could not be made -> why
 
 
 def run(tasks: list[Task], work: Work) -> Iterator[Done]:
@@ -74,10 +75,13 @@ def _do(task: Task, work: Work) -> Done:
             put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
     else:
         pages = work.pages_by_slug[what]
-        for name, text in ((f"{what}/standings.json", pages.json_text()), (f"{what}/standings.csv", pages.csv_text()),
-                           (f"{what}/{what}.trf", pages.trf_text())):
-            content = text.encode("utf-8")
-            put(work, name, hashlib.sha256(content).hexdigest(), done,
+        for name, make in pages.downloads().items():
+            try:
+                content = make()
+            except Exception as error:  # one tournament's file: the rest of the site is built without it
+                done.skipped[f"{what}/{name}"] = " ".join(str(error).split()) or type(error).__name__
+                continue
+            put(work, f"{what}/{name}", hashlib.sha256(content).hexdigest(), done,
                 lambda target, content=content: write_file(target, content))
     return done
 

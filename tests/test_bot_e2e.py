@@ -22,6 +22,8 @@ from bot.formatting import MESSAGE_LIMIT, escape
 from bot.service import BotService, Who
 from ranking.events import EventKind
 from ranking.model import Result
+from ranking.spelling import written_result
+from ranking.standings import default_rules
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
 from tiebreak.files import load_tournament
@@ -82,11 +84,16 @@ def visible(text: str) -> str:
 
 
 def recorded(store: SQLiteStore, board: int, result: str, message: str = M.RESULT_RECORDED, **extra: object) -> str:
+    """The confirmation of ``result`` (as stored), in the event's own points (issue 14.1)."""
     state = store.state(SLUG)
     game = state.games[(1, board)]
     players = {player.id: player.name for player in state.base.players}
+    scoring = default_rules(state.base).scoring
+    extra = {key: written_result(Result(value), scoring) if key == "previous" else value
+             for key, value in extra.items()}
     return escape(M.translator("en").format(message, round=1, board=board, white=players[game.white],
-                                            black=players[game.black], result=result, **extra))
+                                            black=players[game.black],
+                                            result=written_result(Result(result), scoring), **extra))
 
 
 def results(store: SQLiteStore) -> dict[int, str | None]:
@@ -133,7 +140,7 @@ async def test_arbiter_enters_a_result_by_taps(server: FakeTelegram, service: Bo
         [choose] = await exchange(server, server.callback_query(CHIEF, boards[2]["callback_data"], menu), CHIEF)
         assert (choose["method"], choose["message_id"]) == ("editMessageText", menu["message_id"])
         assert choose["text"].endswith("\nChoose the result")
-        draw = next(button for button in keyboard(choose) if button["text"] == "和 ½-½")
+        draw = next(button for button in keyboard(choose) if button["text"] == "和 1-1")
 
         [confirm] = await exchange(server, server.callback_query(CHIEF, draw["callback_data"], menu), CHIEF)
         assert (confirm["method"], confirm["message_id"]) == ("editMessageText", menu["message_id"])
@@ -159,7 +166,7 @@ async def test_arbiter_corrects_a_result_with_the_yes_button(server: FakeTelegra
     async with running(bot(server, service)) as errors:
         await exchange(server, server.text_message(CHIEF, "R1 B2 1-0"), CHIEF)
         [question] = await exchange(server, server.text_message(CHIEF, "R1 B2 0-1"), CHIEF)
-        assert question["text"].endswith("\nReplace 1-0 with 0-1?")
+        assert question["text"].endswith("\nReplace 2-0 with 0-2?")
         assert [button["text"] for button in keyboard(question)] == ["Yes", "No"]
         assert results(store)[2] == "1-0"
 
@@ -277,7 +284,7 @@ async def test_a_4000_line_message_is_answered_without_crashing(server: FakeTele
         assert replies, "no answer"
         assert all(len(reply["text"]) <= MESSAGE_LIMIT for reply in replies)
         shown = "\n".join(visible(reply["text"]) for reply in replies)
-        assert shown.startswith("Round 1, board 1: 王天一 – Nguyễn Hoàng Lâm 1-0 recorded\n")
+        assert shown.startswith("Round 1, board 1: 王天一 – Nguyễn Hoàng Lâm 2-0 recorded\n")
         assert "Line 3000 “R1 B2005 1-0”: Round 1 has no board 2005" in shown
         assert shown.count("this board is already on line") == 998
         # It still answers the next message.

@@ -25,6 +25,7 @@ from bot.formatting import MESSAGE_LIMIT, escape, pack, utf16_length
 from bot.handlers import press
 from bot.messages import translator
 from bot.replies import Reply
+from bot.running import pair, undo
 from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind, result_event
 from ranking.model import Player
@@ -73,8 +74,8 @@ def test_a_stale_replace_button_never_overwrites_a_newer_correction(service: Bot
     names = {player.id: player.name for player in state.base.players}
     game = state.games[(1, 2)]
     assert again.text == escape(EN.format(M.CHANGED_MEANWHILE, round=1, board=2, white=names[game.white],
-                                          black=names[game.black], old="1/2-1/2")
-                                + "\n" + EN.format(M.CONFIRM_REPLACE, old="1/2-1/2", new="0-1"))
+                                          black=names[game.black], old="1-1")  # the event's 2/1/0 points
+                                + "\n" + EN.format(M.CONFIRM_REPLACE, old="1-1", new="0-2"))
     [yes_now, _no] = buttons(again)
     assert yes_now.data.endswith("|0-1|1/2-1/2")
     press(service, who(CHIEF), yes_now.data)  # asked again and answered: now it is replaced
@@ -85,10 +86,10 @@ def test_a_stale_replace_button_never_overwrites_a_newer_correction(service: Bot
 def test_a_replace_button_whose_result_was_taken_back_is_refused(service: BotService, store: SQLiteStore) -> None:
     arbiters.text(service, who(CHIEF), "R1 B3 1-0")
     [question] = arbiters.text(service, who(CHIEF), "R1 B3 0-1")
-    assert text_of(arbiters.undo(service, who(CHIEF))).startswith("Undone")
+    assert text_of(undo(service, who(CHIEF))).startswith("Undone")
     replies = press(service, who(CHIEF), buttons(question)[0].data)
     assert result_of(store, 3) is None
-    assert "no longer has 1-0 (changed meanwhile)" in html.unescape(text_of(replies))
+    assert "no longer has 2-0 (changed meanwhile)" in html.unescape(text_of(replies))  # in 2/1/0 points
 
 
 def test_a_replace_button_of_an_older_version_asks_again(service: BotService, store: SQLiteStore) -> None:
@@ -137,8 +138,8 @@ def test_every_refused_privileged_attempt_is_recorded(service: BotService, store
         (arbiters.import_file, ("x.toml", XIANGQI.read_bytes()), "/import", "not a chief arbiter"),
         (arbiters.arbiters, (f"add {STRANGER}",), f"/arbiters add {STRANGER}", "not a chief arbiter"),
         (arbiters.withdraw, ("3",), "/withdraw 3", "not an arbiter"),
-        (arbiters.pair, (), "/pair", "not an arbiter"),
-        (arbiters.undo, (), "/undo", "not an arbiter"),
+        (pair, (), "/pair", "not an arbiter"),
+        (undo, (), "/undo", "not an arbiter"),
         (arbiters.playoff_result, ("1 2 1-0",), "/playoff 1 2 1-0", "not an arbiter"),
     ]
     asked = []
@@ -212,7 +213,7 @@ async def test_a_confirmation_lost_to_the_network_is_retried_then_sent_with_the_
             server.fail_next("sendMessage", 502, times=2)  # two failed attempts, the third one passes
             server.push_update(server.text_message(CHIEF, "R1 B1 1-0"))
             first = await server.wait_for_message_async(CHIEF)
-            assert first["text"].endswith(" 1-0 recorded")
+            assert first["text"].endswith(" 2-0 recorded")  # the event's 2/1/0 points
             server.fail_next("sendMessage", 502, times=len(answers.RETRY_PAUSES) + 1)  # every attempt fails
             server.push_update(server.text_message(CHIEF, "R1 B2 0-1"))
             server.push_update(server.text_message(CHIEF, "R1 B3 1-0"))
@@ -220,7 +221,7 @@ async def test_a_confirmation_lost_to_the_network_is_retried_then_sent_with_the_
         assert errors == []
     assert result_of(store, 2) == "0-1" and result_of(store, 3) == "1-0"
     assert earlier["text"].startswith(escape(EN.gettext(M.EARLIER_ANSWER)) + "\n")
-    assert earlier["text"].endswith(" 0-1 recorded") and now["text"].endswith(" 1-0 recorded")
+    assert earlier["text"].endswith(" 0-2 recorded") and now["text"].endswith(" 2-0 recorded")
     shown = [message["text"] for message in server.sent_messages(CHIEF)]
     assert not any("went wrong" in text for text in shown)
     assert store.unsent_answers(CHIEF) == []

@@ -499,3 +499,16 @@ def test_callbacks_round_trip_or_refuse(action, fields):
         return
     assert len(data.encode()) <= MAX_CALLBACK_BYTES
     assert decode_callback(data) == Callback(action, tuple(map(str, fields)))
+
+
+@pytest.mark.parametrize(("text", "round_number", "board", "result"), [
+    ("第三轮第五台 红胜", 3, 5, Result.WHITE_WINS),
+    ("三轮五台 和", 3, 5, Result.DRAW),
+    ("第十二轮第二十台 黑胜", 12, 20, Result.BLACK_WINS),
+    ("第二轮第一百零五台 和棋", 2, 105, Result.DRAW),
+    ("第十台 红负", 9, 10, Result.BLACK_WINS),
+])
+def test_chinese_numerals_name_rounds_and_boards(text: str, round_number: int, board: int, result: Result) -> None:
+    """Issue 11.10: 第三轮第五台 is round 3, board 5 (numerals before 轮, 台 or 桌)."""
+    [entry] = parse_message(text, 9).entries
+    assert (entry.round, entry.board, entry.result) == (round_number, board, result)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
-from bot import arbiters, players
+from bot import arbiters, players, running
 from bot import messages as M
 from bot.callbacks import Action, encode
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
@@ -24,7 +24,8 @@ from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
 from ranking.events import EventKind
 from ranking.model import ByeKind, Game, Player, Result, System, Tournament
-from ranking.standings import compute_standings
+from ranking.spelling import written_result
+from ranking.standings import compute_standings, default_rules
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf
 from tiebreak.files import load_tournament
@@ -123,7 +124,7 @@ def import_swiss(store: SQLiteStore, slug: str = "swiss", *, unplayed_last_round
 def rr(service: BotService, store: SQLiteStore) -> str:
     """The xiangqi round robin with round 1 paired (Berger: 1-10, 2-9, 3-8, 4-7, 5-6) and no result."""
     slug = import_round_robin(store)
-    replies = arbiters.pair(service, who(CHIEF))
+    replies = running.pair(service, who(CHIEF))
     assert replies[0].text.startswith(escape(translator("en").format(M.PAIRED, round=1, boards=5)))
     return slug
 
@@ -134,10 +135,19 @@ def names(store: SQLiteStore, slug: str) -> dict[int, str]:
 
 def recorded(store: SQLiteStore, slug: str, round_number: int, board: int, result: str, lang: str = "en",
              message: str = M.RESULT_RECORDED, **extra: object) -> str:
+    """The confirmation of ``result`` (as stored, e.g. ``1/2-1/2``), which the bot writes in the
+    event's own points (``1-1`` under 2/1/0, issue 14.1)."""
     g = game(store, slug, round_number, board)
     name_of = names(store, slug)
+    written = in_event_terms(store, slug)
+    extra = {key: written(value) if key == "previous" else value for key, value in extra.items()}
     return escape(translator(lang).format(message, round=round_number, board=board, white=name_of[g.white],
-                                          black=name_of[g.black], result=result, **extra))
+                                          black=name_of[g.black], result=written(result), **extra))
+
+
+def in_event_terms(store: SQLiteStore, slug: str):
+    scoring = default_rules(store.tournament(slug)).scoring
+    return lambda value: written_result(Result(value), scoring)
 
 
 # -- choosing a tournament -------------------------------------------------------------------
@@ -231,7 +241,7 @@ def test_names_are_escaped_everywhere(service: BotService, store: SQLiteStore) -
     assert "<b>3. Lê &lt;i&gt;Văn&lt;/i&gt; &amp;amp; Co: place" in text_of(replies["player by number"])
     assert "&lt;script&gt;alert(1)&lt;/script&gt;: place 1" in text_of(replies["me"])
     assert "Open &lt;b&gt;&amp;&lt;/b&gt; Cup" in text_of(replies["standings"])
-    assert text_of(replies["iam"]) == f"You are player 1: {escape(EVIL)}"
+    assert text_of(replies["iam"]) == f"You are player 1 of Open &lt;b&gt;&amp;&lt;/b&gt; Cup: {escape(EVIL)}"
     assert "A&amp;B – &lt;script&gt;alert(1)&lt;/script&gt; 0-1 recorded" in text_of(replies["result"])
     assert "“&lt;b&gt;bold&lt;/b&gt; &amp; &lt;i&gt;”" in text_of(replies["result"])
     assert visible(text_of(replies["standings"])).count(shorten(EVIL, 18)) == 1
@@ -283,11 +293,11 @@ def test_round_n(service: BotService, store: SQLiteStore) -> None:
         result = {"1/2-1/2": "½-½"}.get(g.result.value, g.result.value)
         assert re.search(rf"{re.escape(white)}\s+{re.escape(result)}\s+{re.escape(black)}$", shown), row
     for bye in (b for b in tournament.byes if b.round == 3):
-        assert f"Bye: {escape(name_of[bye.player])} ({bye.kind.value})" in third
+        assert f"Bye: {escape(name_of[bye.player])} (half-point bye)" in third
     current = text_of(players.round(service, who(PLAYER)))
     assert "Round 7" in current
     assert current.count("…") >= 11  # no results yet
-    assert text_of(players.round(service, who(PLAYER), "9")) == "Round 9 is not paired yet"
+    assert text_of(players.round(service, who(PLAYER), "9")) == "Round 9: the tournament has 7 rounds."
     assert "第3轮" in text_of(players.round(service, who(PLAYER, "zh-hans"), "3"))
 
 
@@ -302,7 +312,7 @@ def test_player_by_name_and_number(service: BotService, store: SQLiteStore) -> N
     # Lindqvist had a half-point bye in round 6: a row without an opponent.
     lindqvist = text_of(players.player(service, who(PLAYER), "5"))
     assert "Lindqvist, Erik" in lindqvist
-    assert re.search(r"\n6\s+H\b", lindqvist)
+    assert re.search(r"\n 6\s+half-point bye\s+½", lindqvist)
     several = text_of(players.player(service, who(PLAYER), "AR"))
     matching = [p for p in store.tournament("swiss").players if "ar" in p.name.casefold()]
     assert len(matching) > 3
@@ -318,12 +328,13 @@ def test_player_by_name_and_number(service: BotService, store: SQLiteStore) -> N
 
 def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").gettext(M.WHO_ARE_YOU))
+    assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").format(
+        M.WHO_ARE_YOU, tournament="Atlantic Open 2026"))
     assert text_of(players.iam(service, who(PLAYER), "")) == "Write your starting number, e.g. /iam 12"
     assert text_of(players.iam(service, who(PLAYER), "99")) == "Write your starting number, e.g. /iam 12"
-    assert text_of(players.iam(service, who(PLAYER), "3")) == "You are player 3: Silva, João Pedro"
-    prefs = store.user(PLAYER)
-    assert (prefs.tournament, prefs.player_id, prefs.chat_id) == ("swiss", 3, PLAYER)
+    assert text_of(players.iam(service, who(PLAYER), "3")) == (
+        "You are player 3 of Atlantic Open 2026: Silva, João Pedro")
+    assert (store.user(PLAYER).chat_id, store.identity(PLAYER, "swiss").player_id) == (PLAYER, 3)
     me = players.me(service, who(PLAYER))
     assert_telegram_html(me)
     assert text_of(me) == text_of(players.player(service, who(PLAYER), "3"))
@@ -332,25 +343,27 @@ def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
 
 def test_subscribers_get_their_pairing(service: BotService, store: SQLiteStore) -> None:
     slug = import_round_robin(store)
+    name = store.state(slug).base.name
     assert text_of(players.subscribe(service, who(PLAYER))) == (
-        escape(translator("en").gettext(M.SUBSCRIBE_NEEDS_PLAYER)))
+        escape(translator("en").format(M.SUBSCRIBE_NEEDS_PLAYER, tournament=name)))
     players.iam(service, who(PLAYER), "9")
     players.language(service, who(PLAYER), "zh")
-    assert text_of(players.subscribe(service, who(PLAYER))) == translator("zh").gettext(M.SUBSCRIBED)
-    assert store.user(PLAYER).subscribed
+    assert text_of(players.subscribe(service, who(PLAYER))) == translator("zh").format(M.SUBSCRIBED, tournament=name)
+    assert store.identity(PLAYER, slug).subscribed
     players.iam(service, who(STRANGER), "1")  # not subscribed: no message
 
-    replies = arbiters.pair(service, who(CHIEF))
+    replies = running.pair(service, who(CHIEF))
     assert_telegram_html(replies)
     to_player = [reply for reply in replies if reply.chat_id == PLAYER]
     assert [reply for reply in replies if reply.chat_id not in (None, PLAYER)] == []
     assert len(to_player) == 1
     name_of = names(store, slug)
-    assert to_player[0].text == escape(translator("zh").format(M.YOUR_PAIRING, round=1, board=2, white=name_of[2],
-                                                               black=name_of[9]))
+    assert to_player[0].text == f"<b>{escape(name)}</b>\n" + escape(translator("zh").format(
+        M.YOUR_PAIRING, round=1, board=2, white=name_of[2], black=name_of[9]))
 
-    assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").gettext(M.UNSUBSCRIBED)
-    assert [reply for reply in arbiters.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
+    assert text_of(players.subscribe(service, who(PLAYER), False)) == translator("zh").format(
+        M.UNSUBSCRIBED, tournament=name)
+    assert [reply for reply in running.pair(service, who(CHIEF)) if reply.chat_id is not None] == []
 
 
 def test_language_by_argument_and_by_callback(service: BotService, store: SQLiteStore) -> None:
@@ -468,7 +481,7 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
     before = len(store.log(rr))
     [question] = arbiters.text(service, who(CHIEF, "es"), "R1 B2 0-1")
     assert_telegram_html([question])
-    assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="1-0", new="0-1")))
+    assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="2-0", new="0-2")))
     key = store.tournament_key(rr)
     assert [(b.text, b.data) for b in buttons(question)] == [("Sí", f"fix|{key}|1|2|0-1|1-0"),
                                                              ("No", f"keep|{key}|1|2")]
@@ -492,13 +505,13 @@ def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: 
     [question] = arbiters.text(service, who(CHIEF), "R1 B2 ½-½")
     before = len(store.log(rr))
     [kept] = press(service, who(CHIEF, "zh"), buttons(question)[1].data)
-    assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="1-0"))
+    assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="2-0"))  # 2/1/0 points
     assert len(store.log(rr)) == before
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
 
 
 def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
+    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     arbiters.text(service, who(CHIEF), "R1 B3 0-1")
     [question] = arbiters.text(service, who(CHIEF), "R1 B2 1/2")
@@ -506,27 +519,27 @@ def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore,
     assert game(store, rr, 1, 2).result is Result.DRAW
 
     arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
-    assert text_of(arbiters.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
+    assert text_of(running.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
 
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1/2-1/2"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 1-1. The board now has 2-0."
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B3 0-1"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 3 0-2. The board now has no result."
     assert game(store, rr, 1, 3).result is None
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B2 1-0"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 2-0. The board now has no result."
     assert game(store, rr, 1, 2).result is None
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Nothing to undo."
+    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     log = store.log(rr)
     assert [entry.event.kind for entry in log[-3:]] == [EventKind.CORRECTION, EventKind.ANNULMENT,
                                                         EventKind.ANNULMENT]
     assert all("undo" in entry.event.data for entry in log[-3:])
-    assert text_of(arbiters.undo(service, who(STRANGER))) == "Only arbiters can enter results."
+    assert text_of(running.undo(service, who(STRANGER))) == "Only arbiters can enter results."
 
 
 def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: SQLiteStore, rr: str) -> None:
     """README: "/undo takes back your last entry"; the foul written on the same line is part of it."""
     arbiters.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
     assert game(store, rr, 1, 1).fouls_black == 2
-    assert text_of(arbiters.undo(service, who(CHIEF))) == "Undone: R1 B1 0-1"
+    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 1 0-2. The board now has no result."
     assert game(store, rr, 1, 1).result is None
     assert game(store, rr, 1, 1).fouls_black == 0  # fails: the FOUL event stays in force
 
@@ -554,7 +567,7 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
     assert arbiters.text(service, update, message)
-    assert arbiters.text(service, update, message) == []  # fails: answered (and recorded) a second time
+    assert arbiters.text(service, update, message) == []  # answered once (bot/answers.py repeats the answer)
     assert [row["update_id"] for row in store.submissions()].count(update.update_id) == 1
 
 
@@ -575,7 +588,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     assert results.edit
     assert results.text == escape(f"Round 1, board 3: {name_of[3]} – {name_of[8]}") + "\nChoose the result"
     assert [[(b.text, b.data) for b in row] for row in results.buttons] == [
-        [("红胜 1-0", f"er|{key}|1|3|1-0"), ("和 ½-½", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-1", f"er|{key}|1|3|0-1")],
+        [("红胜 2-0", f"er|{key}|1|3|1-0"), ("和 1-1", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-2", f"er|{key}|1|3|0-1")],
         [("+-", f"er|{key}|1|3|+-"), ("--", f"er|{key}|1|3|--"), ("-+", f"er|{key}|1|3|-+")],
         [("Back", f"menu|{key}")],
     ]
@@ -585,7 +598,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     [confirm] = press(service, who(CHIEF), buttons(results)[1].data)
     assert_telegram_html([confirm])
     assert confirm.edit
-    assert confirm.text == escape(f"Record round 1, board 3: {name_of[3]} – {name_of[8]} 1/2-1/2?")
+    assert confirm.text == escape(f"Record round 1, board 3: {name_of[3]} – {name_of[8]} 1-1?")
     assert [(b.text, b.data) for b in buttons(confirm)] == [("Confirm", f"ec|{key}|1|3|1/2-1/2"),
                                                             ("Back", f"eb|{key}|1|3")]
     assert game(store, rr, 1, 3).result is None  # not before the confirmation
@@ -643,7 +656,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
                                             language="es"),
                          on_round_complete=lambda slug, number: finished.append((slug, number)))
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     first = arbiters.text(service, who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     assert len(first) == 1 and finished == []
     last = arbiters.text(service, who(CHIEF, "en"), "R1 B5 0-1")
@@ -669,7 +682,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
 def test_round_completion_by_taps(store: SQLiteStore) -> None:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF}), channel=-1001234567890))
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     arbiters.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     key = store.tournament_key(slug)
     replies = press(service, who(CHIEF, "vi"), f"ec|{key}|1|5|1-0")
@@ -703,8 +716,8 @@ def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, sto
     assert text_of(arbiters.enter(service, who(STRANGER))) == refused
     assert text_of(press(service, who(STRANGER), f"eb|{key}|1|2")) == refused
     assert text_of(press(service, who(STRANGER), f"ec|{key}|1|2|1-0")) == refused
-    assert text_of(arbiters.pair(service, who(STRANGER))) == refused
-    assert text_of(arbiters.undo(service, who(STRANGER))) == refused
+    assert text_of(running.pair(service, who(STRANGER))) == refused
+    assert text_of(running.undo(service, who(STRANGER))) == refused
     assert text_of(arbiters.withdraw(service, who(STRANGER), "3")) == refused
     assert text_of(arbiters.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
     chief_only = escape(translator("en").gettext(M.CHIEF_ONLY))
@@ -718,7 +731,7 @@ def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -
     nothing = who(CHIEF)
     assert text_of(arbiters.text(service, nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
     slug = import_round_robin(store)
-    arbiters.pair(service, who(CHIEF))
+    running.pair(service, who(CHIEF))
     accepted = who(CHIEF, chat=-100999)
     arbiters.text(service, accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
     refused = who(STRANGER)
@@ -762,10 +775,12 @@ def test_withdraw(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
     assert text_of(arbiters.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
     assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Player 24, Sato, Haruto, withdrawn after round 6"
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (
-        "Player 23, Mensah, Kwame, withdrawn after round 3")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (  # played round 4: cannot have left
+        "Refused: player 23 has a result in round 4 (0-1): they withdrew after round 4 or later")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 6")) == (
+        "Player 23, Mensah, Kwame, withdrawn after round 6")
     withdrawals = store.state(slug).withdrawals
-    assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 3}
+    assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 6}
     assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
     assert text_of(arbiters.withdraw(service, who(CHIEF), "99")).startswith(
         "Refused: player 99 is not in the tournament")
@@ -773,11 +788,15 @@ def test_withdraw(service: BotService, store: SQLiteStore) -> None:
 
 
 def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) -> None:
-    replies = arbiters.pair(service, who(CHIEF))
+    """Round 1 has no results yet: /pair asks first (issue 11.10), and pairs on Yes."""
+    [question] = running.pair(service, who(CHIEF))
+    assert question.text == "Boards without a result: R1 B1, R1 B2, R1 B3, R1 B4, R1 B5. Pair round 2 anyway?"
+    assert kinds(store, rr).count(EventKind.ROUND_PAIRED) == 1
+    replies = press(service, who(CHIEF), buttons(question)[0].data)
     assert_telegram_html(replies)
     text = text_of(replies)
     assert text.startswith("Round 2 paired; boards: 5\n<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>\nRound 2\n")
-    assert "红 Red" in text
+    assert "Red" in text and "红" not in text  # English words in English
     state = store.state(rr)
     assert sorted(state.paired_rounds()) == [1, 2]
     assert sorted((b, g.white, g.black) for (r, b), g in state.games.items() if r == 2) == [
@@ -785,12 +804,12 @@ def test_pair_a_round_robin(service: BotService, store: SQLiteStore, rr: str) ->
     assert kinds(store, rr).count(EventKind.ROUND_PAIRED) == 2
 
 
-def test_pair_is_refused_for_a_swiss_and_when_every_round_is_paired(service: BotService, store: SQLiteStore) -> None:
+def test_pair_is_refused_when_every_round_is_paired(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
-    assert text_of(arbiters.pair(service, who(CHIEF))) == escape(translator("en").gettext(M.SWISS_PAIR_HELP))
+    assert text_of(running.pair(service, who(CHIEF))) == "Every round is already paired."
     store.create("full", load_tournament(XIANGQI), CLI)
     players.start(service, who(CHIEF), "full")
-    assert text_of(arbiters.pair(service, who(CHIEF))) == "Every round is already paired."
+    assert text_of(running.pair(service, who(CHIEF))) == "Every round is already paired."
 
 
 def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store: SQLiteStore) -> None:

@@ -38,6 +38,7 @@ from ranking.tiebreaks import REGISTRY
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf, write_trf
 from tiebreak.cli import choose_rules
+from tiebreak.notices import chain_warnings
 
 DATA = Path(__file__).parent / "data"
 
@@ -51,15 +52,20 @@ CHAINS = (
     "KS,SB/M2,BH/C2,DE,AROC,KS/L-1,BH-M2",
     "",
 )
+WARNED = "(and a warning on standard error)"
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def model_json(text: str, kind: str, tiebreaks: str | None, points: str | None, edition: str | None,
                after_round: int | None) -> str:
-    """What ``tiebreak standings FILE --json`` prints on the full path (InputError if it refuses)."""
+    """What ``tiebreak standings FILE --json`` prints on the full path (InputError if it refuses;
+    ``WARNED`` when it also prints a warning about the chain)."""
     tournament = parse_trf(text, "case") if kind == "trf" else parse_tournament_toml(text, "case")
     rules = choose_rules(default_rules(tournament), None, points, tiebreaks, edition)
-    return json.dumps(final_standings(tournament, rules, after_round).as_json(), ensure_ascii=False)
+    final = final_standings(tournament, rules, after_round)
+    if chain_warnings(final.standings):
+        return WARNED
+    return json.dumps(final.as_json(), ensure_ascii=False)
 
 
 def columnar_json(text: str, kind: str, tiebreaks: str | None, points: str | None, edition: str | None,
@@ -83,6 +89,9 @@ def same_standings(text: str, kind: str, *, tiebreaks: str | None = None, points
         assert columnar_json(text, kind, *options) is None
         return
     found = columnar_json(text, kind, *options)
+    if expected is WARNED:  # a cut that leaves no value: the full path says so on standard error
+        assert found is None, "the columnar path does not warn: it must step aside"
+        return
     if answered:
         assert found is not None, "the columnar path stepped aside"
     if found is not None:
@@ -279,3 +288,31 @@ def test_the_chain_is_split_as_the_command_line_splits_it() -> None:
 
     for text in ("BH-C1,BH,SB", "BH , SB", " DE\tWIN ", "", ",,"):
         assert split_chain(text) == split_codes(text)
+
+
+def test_the_rules_record_defaults_are_the_model_s() -> None:
+    """A ``### tiebreak rules`` record is read on the columnar path only with default options."""
+    from dataclasses import fields
+
+    from ranking import crosstable
+    from ranking.rules import Options
+
+    scoring = {f.name: getattr(Scoring(), f.name) for f in fields(Scoring) if f.name != "match"}
+    options = {f.name: getattr(getattr(Options(), f.name), "value", getattr(Options(), f.name))
+               for f in fields(Options)}
+    assert scoring == crosstable._SCORING_DEFAULTS
+    assert options == crosstable._DEFAULT_OPTIONS
+
+
+def test_files_tiebreak_wrote_keep_the_columnar_path() -> None:
+    """Withdrawals and the rules in ``### tiebreak`` records (``ranking.trf_extras``)."""
+    t = generate_swiss(100, 7)
+    assert t.withdrawals
+    with_rules = replace(t, rules=Rules(scoring=Scoring(win=3.0, draw=1.0, loss=0.0), tiebreaks=("BH-C1", "SB")))
+    for tournament in (t, with_rules):
+        text = write_trf(tournament)
+        assert "### tiebreak withdrawn" in text
+        same_standings(text, "trf")
+        same_standings(text, "trf", tiebreaks=CHAINS[1])
+    for record in ("### tiebreak game go", "### tiebreak fouls 1 1 1 0 1", "### tiebreak playoff 1 1 2 1-0"):
+        assert columnar_json(write_trf(t) + record + "\n", "trf", None, None, None, None) is None

@@ -4,7 +4,9 @@ Each example plays a small Swiss event round by round: the engine pairs the roun
 are drawn, some players ask for byes, forfeit or withdraw.  Every round's pairing must keep
 the absolute rules (C1 no rematch, C2 one PAB, C3 / C.04.1 Art. 6-7 absolute colours), pair
 every present player, be the same when asked twice and when the players are renumbered in
-the same order (the rules only use the order of TPNs, C.04.3 1.2, GHR 2).
+the same order (the rules only use the order of TPNs, C.04.3 1.2, GHR 2).  In the final
+round a topscorer may meet an opponent with the same absolute preference (C3, 1.8), and
+then one of the two does not get it (Art. 5.2.2): ``_colours_hold`` states exactly when.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranking.dutch import Pairing, PairingOptions, pair_round
+from ranking.dutch import Pairing, PairingOptions, check_round, pair_round
 from ranking.dutch.colours import Strength, preference
+from ranking.dutch.state import PlayerState, round_state
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
 from ranking.rules import Rules, Scoring
@@ -55,8 +58,6 @@ def events(draw: st.DrawFn) -> tuple[Tournament, random.Random, bool]:
 
 
 def _absolute_rules_hold(t: Tournament, pairing: Pairing, options: PairingOptions) -> None:
-    from ranking.dutch.state import round_state
-
     rs = round_state(t, pairing.round, options)
     present = rs.by_id
     seen = [pid for board in pairing.boards for pid in (board.white, board.black)]
@@ -69,10 +70,32 @@ def _absolute_rules_hold(t: Tournament, pairing: Pairing, options: PairingOption
     for board in pairing.boards:
         white, black = present[board.white], present[board.black]
         assert board.black not in white.opponents, "C1: no rematch"
-        for p, colour in ((white, "W"), (black, "B")):
-            q = preference(p.colours)
-            if not p.topscorer and q.strength is Strength.ABSOLUTE:
-                assert q.colour == colour, "C3, C.04.1 Art. 6-7: absolute colour preferences are met"
+        _colours_hold(white, black, final=pairing.round == t.rounds)
+
+
+def _colours_hold(white: PlayerState, black: PlayerState, final: bool) -> None:
+    """C3 with Art. 5 and C.04.1 Art. 6-7, exactly.
+
+    Two players with the same absolute preference meet only if one of them is a topscorer
+    (C3; topscorers exist in the final round only, 1.8), and then one of them cannot get
+    his colour: 5.2.2 gives it to the wider colour difference (5.2.3-5.2.4 break a tie), so
+    the other, topscorer or not, may end at CD ±3 or with a third colour running (the
+    final-round exception C.04.1 Art. 6-7 allow, kept small by C10-C11).  On every other
+    board each absolute preference is granted (5.2.1-5.2.2) and nobody leaves CD -2..+2 or
+    gets a colour three times running.
+    """
+    qw, qb = preference(white.colours), preference(black.colours)
+    if qw.strength is Strength.ABSOLUTE and qb.strength is Strength.ABSOLUTE and qw.colour == qb.colour:
+        assert final and (white.topscorer or black.topscorer), "C3: same absolute preference, no topscorer"
+        granted, refused = (qw, qb) if qw.colour == "W" else (qb, qw)
+        assert abs(granted.difference) >= abs(refused.difference), "5.2.2: the wider colour difference"
+        return
+    for p, q, colour in ((white, qw, "W"), (black, qb, "B")):
+        if q.strength is Strength.ABSOLUTE:
+            assert q.colour == colour, "C.04.1 Art. 6-7, Art. 5: absolute colour preferences are met"
+        history = (*p.colours, colour)
+        assert abs(history.count("W") - history.count("B")) <= 2, "C.04.1 Art. 6: CD within -2..+2"
+        assert history[-3:] != (colour,) * 3, "C.04.1 Art. 7: no colour three times running"
 
 
 def _renumbered(t: Tournament, new: dict[int, int]) -> Tournament:
@@ -107,6 +130,9 @@ def _simulate(t: Tournament, rng: random.Random, forfeits: bool, options: Pairin
             assert "cannot be paired" in str(error) and "\n" not in str(error)
             break
         _absolute_rules_hold(t, pairing, options)
+        check = check_round(t, rnd, list(pairing.pairs), pairing.bye, options)
+        assert check.violations == (), "the checker finds no fault in the engine's own pairing"
+        assert check.differences == ()
         assert pair_round(t, rnd, options) == pairing, "the same input gives the same pairing"
         ids = sorted(p.id for p in t.players)
         new = {pid: 7 + 3 * k for k, pid in enumerate(ids)}

@@ -2,8 +2,8 @@
 board order.
 
 Fixtures: ``tests/data/berger/berger-NN.txt`` are the tables of FIDE C.05 Annex 1 as published
-(one round a line, ``white-black`` per board); ``tests/data/validation/pairings`` are
-bbpPairings outputs (its README), every round paired by the engine.
+(one round a line, ``white-black`` per board); ``tests/data/validation/pairings`` are older
+bbpPairings outputs (pre-2026 rules, one a Burstein event: its README), used as rounds to import.
 """
 
 from __future__ import annotations

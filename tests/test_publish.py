@@ -214,7 +214,7 @@ def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
 
     def failing_copy(source: str, target: str) -> object:
         copies["count"] += 1
-        if copies["count"] == 3:  # the first attempt dies part-way through the copy
+        if copies["count"] == 1:  # the first attempt dies part-way (the unchanged files are linked already)
             raise OSError(28, "No space left on device")
         return real_copy(source, target)
 
@@ -617,3 +617,55 @@ def test_command_not_found_is_an_input_error(site: Path, tmp_path: Path) -> None
 def test_an_empty_s3_prefix_is_the_bucket_root(tmp_path: Path) -> None:
     settings = settings_from_config({"target": "s3", "bucket": "results", "prefix": ""}, tmp_path)
     assert settings.prefix == ""
+
+
+# -- dir: a publish costs what changed ----------------------------------------------------------
+
+def built_site(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A folder as the builder leaves it: its manifest names every file with its digest."""
+    import hashlib
+    import json
+
+    folder = write_site(tmp_path / f"build-{len(list(tmp_path.iterdir()))}", files)
+    manifest = {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in files.items()}
+    (folder / ".manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    return folder
+
+
+def inodes(folder: Path) -> dict[str, int]:
+    return {name: (folder / name).stat().st_ino for name in site_files(folder)}
+
+
+def test_dir_publish_of_an_unchanged_site_does_nothing(site: Path, tmp_path: Path) -> None:
+    destination = tmp_path / "www"
+    publish(site, DirSettings(path=destination), log=quiet)
+    before = (destination.stat().st_ino, inodes(destination))
+    again = publish(site, DirSettings(path=destination), log=quiet)
+    assert (again.uploaded, again.deleted, again.unchanged) == (0, 0, len(SITE)) and "no change" in again.detail
+    assert (destination.stat().st_ino, inodes(destination)) == before  # not even swapped
+
+
+def test_dir_links_unchanged_files_and_links_a_builds_new_ones_from_it(tmp_path: Path) -> None:
+    destination = tmp_path / "www"
+    first = built_site(tmp_path, SITE)
+    publish(first, DirSettings(path=destination), log=quiet)
+    assert inodes(destination) == inodes(first)  # the builder's files, written once, shared
+    published = inodes(destination)
+    second = built_site(tmp_path, changed_site())
+    report = publish(second, DirSettings(path=destination), log=quiet)
+    assert (report.uploaded, report.deleted) == (2, 1)
+    assert read_tree(destination) == changed_site()
+    now = inodes(destination)
+    for name in changed_site():
+        expected = published[name] if name in SITE and SITE[name] == changed_site()[name] else inodes(second)[name]
+        assert now[name] == expected, name
+
+
+def test_dir_copies_a_folder_that_is_not_a_build_and_replaces_a_file_edited_by_hand(site: Path,
+                                                                                  tmp_path: Path) -> None:
+    destination = tmp_path / "www"
+    publish(site, DirSettings(path=destination), log=quiet)
+    assert not set(inodes(destination).values()) & set(inodes(site).values())  # copies: the folder may change
+    (destination / "hanoi" / "index.html").write_text("edited by hand", encoding="utf-8")
+    report = publish(site, DirSettings(path=destination), log=quiet)
+    assert report.uploaded == 1 and read_tree(destination) == SITE

@@ -1,25 +1,37 @@
 """The built site in a real browser: headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, installed by ``.ci/run``) driven by selenium.
+``chromium-driver``, installed by ``.ci/run``) driven by selenium, with axe-core (npm, installed
+into tests/browser/node_modules by ``make test``) injected into the pages.
 
-The bundled examples are built in all four languages and served on 127.0.0.1.  At 360 px
-(a phone: mobile viewport, overlay scroll bars) and 1280 px (a desktop):
+The bundled examples, the xiangqi round robin part-way through round 4 (two games still being
+played, rounds 5-9 to come, a player withdrawn) and a team league are built in all four
+languages and served on 127.0.0.1.  At 360 px (a phone: mobile viewport, overlay scroll bars)
+and 1366 px (a desktop), in English, Chinese and Vietnamese:
 
 - the standings table is found by its caption, which is also its accessible name;
 - the page body never scrolls sideways on any main page (wide tables scroll in their region);
 - the language switcher leads to the same page in Chinese, and the Chinese names are drawn
   with a font that has their glyphs (fonts-noto-cjk);
-- a PNG of each main page is written under tests/artifacts/ (ignored by git), to look at.
+- a PNG of each main page is written under tests/artifacts/ (ignored by git), to look at;
+- both players of every board are on screen without scrolling sideways, and on a phone each
+  board is stacked (the second player under the first);
+- every page type passes axe-core's WCAG 2.1 A and AA rules, in light and in dark mode;
+- the print layout (print media emulation, and Chromium's PDF on A4 and letter) drops the
+  navigation and shows the result sheets and QR codes, nothing wider than the paper.
 
 Also: the optional script sorts the standings by a clicked header and filters them by name,
-and with JavaScript off every table is there and complete.  Without Chromium these tests fail
+ignoring case and diacritics and saying when nothing matches; and with JavaScript off every
+table is there and complete.  Without Chromium these tests fail
 (they do not skip): CI installs it.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import http.server
+import json
+import re
 import shutil
 import subprocess
 import threading
@@ -34,21 +46,27 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
+from ranking import Tournament, Withdrawal
 from site_builder import SiteSettings, TournamentPages, build_site
 from tiebreak.files import load_tournament
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 EXAMPLES = Path(__file__).resolve().parents[1] / "ranking" / "examples"
+LEAGUE = Path(__file__).resolve().parent / "data" / "teams" / "xiangqi-league.toml"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+AXE = Path(__file__).resolve().parent / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ("en", "zh", "vi", "es")
-WIDTHS = (360, 1280)
+SHOWN = ("en", "zh", "vi")  # the languages every page type is looked at in
+WIDTHS = (360, 1366)
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 HEIGHT = 800
 CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
                   "--lang=en-US")
 CHINESE_NAME = "王天一"  # player 1 of the xiangqi example
+NAME = 2  # the standings' name column (after the place and the starting number)
 
 
 class Site:
@@ -62,12 +80,33 @@ class Site:
 
     def main_pages(self) -> list[tuple[str, str]]:
         """(name for the screenshot, path) of each main page: the index, and per tournament
-        the standings, round 1, the crosstable or wall chart and player 1's page."""
+        the standings, round 1, the crosstable or wall chart and player 1's page; the live
+        round robin's round in progress and a coming round; the team standings."""
         pages = [("index", "index.html")]
         for slug in self.pages:
             pages += [(f"{slug}-standings", f"{slug}/index.html"), (f"{slug}-round-1", f"{slug}/round-1.html"),
                       (f"{slug}-crosstable", f"{slug}/crosstable.html"), (f"{slug}-player-1", f"{slug}/players/1.html")]
+        pages += [("live-round-4", "live/round-4.html"), ("live-round-7", "live/round-7.html"),
+                  ("league-teams", "league/teams.html")]
         return pages
+
+    def page_types(self) -> list[tuple[str, str]]:
+        """One page of each type: the index, standings (with a withdrawn player and a round in
+        progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
+        chart, a player's page (a withdrawn one), the team standings, a team round."""
+        return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
+                ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
+                ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
+                ("player", "live/players/8.html"), ("teams", "league/teams.html"),
+                ("team-round", "league/round-1.html")]
+
+
+def live_round_robin(full: Tournament) -> Tournament:
+    """The xiangqi round robin in round 4: boards 1 and 3 still being played, rounds 5-9 to
+    come, player 8 withdrawn after round 4 (its later games are not in the table anyway)."""
+    games = tuple(dataclasses.replace(game, result=None) if (game.round, game.board) in {(4, 1), (4, 3)} else game
+                  for game in full.games if game.round <= 4)
+    return dataclasses.replace(full, name=full.name + " (live)", games=games, withdrawals=(Withdrawal(8, 4),))
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +114,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tournaments = {"xiangqi-rr": load_tournament(EXAMPLES / "xiangqi-rr.toml"),
                    "chess-swiss": load_tournament(EXAMPLES / "chess-swiss.trf")}
     out = tmp_path_factory.mktemp("site") / "public"
-    build_site(tournaments, SiteSettings(out_dir=out, languages=LANGUAGES))
+    build_site({**tournaments, "live": live_round_robin(tournaments["xiangqi-rr"]), "league": load_tournament(LEAGUE)},
+               SiteSettings(out_dir=out, languages=LANGUAGES, base_url="https://results.example.org/",
+                            bot_username="TiebreakResultsBot"))
     root = out.resolve()
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -196,12 +237,12 @@ def _standings_table(driver: WebDriver, caption: str | None = None):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_main_pages_never_scroll_sideways(site: Site, browser: WebDriver, width: int) -> None:
     _viewport(browser, width)
-    for language in ("en", "zh"):
+    for language in SHOWN:
         for name, path in site.main_pages():
             _open(browser, site.url(path, language))
             _assert_no_sideways_scroll(browser, width)
             _assert_captions_fit(browser)
-            if language == "en" or name == "index" or name.endswith(("-standings", "-player-1")):
+            if language == "en" or name == "index" or name.endswith(("-standings", "-player-1", "round-4")):
                 _screenshot(browser, f"{language}-{name}-{width}")
 
 
@@ -298,10 +339,10 @@ def test_script_sorts_by_a_clicked_header_and_filters_by_name(site: Site, browse
     search = browser.find_element(By.CSS_SELECTOR, "input[data-filter='standings']")
     assert search.is_displayed()  # the script shows the filter
     search.send_keys("nguyen")
-    assert _column(table, 1) == ["Nguyen, Minh Anh"]
+    assert _column(table, NAME) == ["WIM Nguyen, Minh Anh"]
     search.clear()
     search.send_keys(" ")  # an input event with an empty query shows every row again
-    assert len(_column(table, 1)) == len(site.pages["chess-swiss"].tournament.players)
+    assert len(_column(table, NAME)) == len(site.pages["chess-swiss"].tournament.players)
 
 
 def test_pages_are_complete_without_javascript(site: Site, browser_without_js: WebDriver) -> None:
@@ -315,13 +356,176 @@ def test_pages_are_complete_without_javascript(site: Site, browser_without_js: W
         assert not driver.find_element(By.CSS_SELECTOR, ".filter").is_displayed()
         rows = table.find_elements(By.CSS_SELECTOR, "tbody tr")
         assert len(rows) == players and all(row.is_displayed() for row in rows)
-        columns = 5 + len(pages.standings.tiebreaks)
+        columns = 6 + len(pages.standings.tiebreaks)
         assert all(len(row.find_elements(By.XPATH, "./*")) == columns for row in rows)
         names = {row.player.name for row in pages.standings.rows}
-        assert set(_column(table, 1)) == names
+        assert {name.removeprefix(f"{title} ") for name, title in zip(
+            _column(table, NAME), (row.player.title for row in pages.standings.rows), strict=True)} == names
         _assert_no_sideways_scroll(driver, 360)
         _screenshot(driver, f"nojs-en-{slug}-standings-360")
         _open(driver, site.url(f"{slug}/crosstable.html"))
         rows = driver.find_elements(By.CSS_SELECTOR, "table.crosstable tbody tr")
         assert len(rows) == players
         _assert_no_sideways_scroll(driver, 360)
+
+
+# -- round pages: both players on screen, stacked on a phone --------------------------------------
+
+ROUND_PAGES = ("live/round-4.html", "live/round-7.html", "chess-swiss/round-3.html", "xiangqi-rr/round-9.html",
+               "league/round-1.html")
+_BOARDS = """
+const width = document.documentElement.clientWidth;
+return Array.from(document.querySelectorAll('table.pairings tbody tr')).map(row => {
+  const box = cell => { const r = row.querySelector(cell).getBoundingClientRect();
+                        return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const region = row.closest('.scroll');
+  return {white: box('.name.w'), black: box('.name.b'), result: box('.result'), width: width,
+          scrolls: region.scrollWidth > region.clientWidth + 1, display: getComputedStyle(row).display};
+});
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("language", SHOWN)
+def test_both_players_of_every_board_are_on_screen_without_scrolling(site: Site, browser: WebDriver, width: int,
+                                                                     language: str) -> None:
+    _viewport(browser, width)
+    for path in ROUND_PAGES:
+        _open(browser, site.url(path, language))
+        boards = browser.execute_script(_BOARDS)
+        assert boards, path
+        for board in boards:
+            where = f"{browser.current_url} at {width} px: {board}"
+            assert not board["scrolls"], f"the boards scroll sideways, {where}"
+            for side in ("white", "black", "result"):
+                assert board[side]["left"] >= 0 and board[side]["right"] <= board["width"] + 0.5, where
+            if width < 600:  # stacked: the second player under the first, the result beside both
+                assert board["display"] == "grid", where
+                assert board["black"]["top"] >= board["white"]["bottom"] - 0.5, where
+        _assert_no_sideways_scroll(browser, width)
+
+
+def test_the_tab_strip_shows_the_current_round(site: Site, browser: WebDriver) -> None:
+    _viewport(browser, 360)
+    for path, current in (("live/round-7.html", "[aria-current]"), ("live/index.html", "[data-current]")):
+        _open(browser, site.url(path))
+        strip = browser.find_element(By.CSS_SELECTOR, ".tabs")
+        tab = strip.find_element(By.CSS_SELECTOR, f"a{current}:not(:first-child)")
+        assert browser.execute_script("return arguments[0].scrollWidth > arguments[0].clientWidth", strip)
+        left, right = browser.execute_script(
+            "const s = arguments[0].getBoundingClientRect(), t = arguments[1].getBoundingClientRect();"
+            "return [t.left - s.left, s.right - t.right];", strip, tab)
+        assert left >= -0.5 and right >= -0.5, (path, left, right)
+
+
+# -- the name filter -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("language", SHOWN)
+def test_the_filter_ignores_case_and_diacritics_and_matches_names_only(site: Site, browser: WebDriver,
+                                                                       language: str) -> None:
+    _viewport(browser, 360)
+    _open(browser, site.url("xiangqi-rr/index.html", language))
+    table = _standings_table(browser)
+    search = browser.find_element(By.CSS_SELECTOR, "input[data-filter='standings']")
+    message = browser.find_element(By.CSS_SELECTOR, ".filter .no-match")
+    everyone = len(_column(table, NAME))
+    for query, expected in (("nguyen", ["Nguyễn Hoàng Lâm", "Nguyễn Thành Bảo"]),
+                            ("NGUYEN thanh", ["Nguyễn Thành Bảo"]), ("uong duong bac", ["Uông Dương Bắc"]),
+                            ("tran chanh", ["Trần Chánh Tâm"]), ("王天", ["王天一"]), ("lai ly", ["Lại Lý Huynh"])):
+        search.clear()
+        search.send_keys(query)
+        assert sorted(_column(table, NAME)) == expected, query
+        assert not message.is_displayed()
+    for query in ("2", "chn", "zzz"):  # a number, a federation: other cells do not match
+        search.clear()
+        search.send_keys(query)
+        assert _column(table, NAME) == [], query
+        assert message.is_displayed() and message.text
+    search.clear()
+    search.send_keys(" ")
+    assert len(_column(table, NAME)) == everyone and not message.is_displayed()
+
+
+# -- accessibility: axe-core ------------------------------------------------------------------------
+
+def _axe_source() -> str:
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing ({AXE}): run `npm ci --prefix tests/browser` (make test does)",
+                    pytrace=False)
+    return AXE.read_text(encoding="utf-8")
+
+
+def _colour_scheme(driver: WebDriver, scheme: str) -> None:
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"media": "", "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
+
+def _axe_violations(driver: WebDriver, source: str) -> list[dict]:
+    driver.execute_script(source)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}, resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': ' + n.failureSummary)}))))"
+        ".catch(e => done([{id: 'axe-error', help: String(e), nodes: []}]));", AXE_RULES)
+    return result
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", SHOWN)
+def test_every_page_type_passes_axe_at_wcag_2_1_aa(site: Site, browser: WebDriver, language: str,
+                                                  scheme: str) -> None:
+    source = _axe_source()
+    browser.set_script_timeout(60)
+    found = {}
+    try:
+        _colour_scheme(browser, scheme)
+        for width in WIDTHS if language == "en" else (360,):
+            _viewport(browser, width)
+            for name, path in site.page_types():
+                _open(browser, site.url(path, language))
+                violations = _axe_violations(browser, source)
+                if violations:
+                    found[f"{name} at {width} px"] = violations
+    finally:
+        _colour_scheme(browser, "light")
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+# -- print ---------------------------------------------------------------------------------------
+
+A4_CONTENT = 703  # px: 210 mm less the 12 mm margins at 96 px per inch (letter's is wider)
+
+
+def test_a_round_prints_its_pairing_list_result_sheets_and_qr_codes(site: Site, browser: WebDriver) -> None:
+    _viewport(browser, A4_CONTENT)
+    _open(browser, site.url("live/round-4.html"))
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        shown = browser.execute_script(
+            "const seen = s => Array.from(document.querySelectorAll(s)).some(e => e.getClientRects().length);"
+            "return {nav: seen('header.site') || seen('.tabs') || seen('footer.site'), boards: seen('table.pairings'),"
+            " sheets: document.querySelectorAll('.result-sheets .sheet').length,"
+            " visibleSheets: seen('.result-sheets .sheet'), qr: document.querySelectorAll('.qr svg').length,"
+            " visibleQr: seen('.qr svg')};")
+        assert shown == {"nav": False, "boards": True, "sheets": 5, "visibleSheets": True, "qr": 2, "visibleQr": True}
+        _assert_no_sideways_scroll(browser, A4_CONTENT)
+        wide = browser.execute_script(
+            "return Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().right"
+            " > document.documentElement.clientWidth + 0.5).map(e => e.tagName + '.' + e.className).slice(0, 5);")
+        assert wide == []
+        _screenshot(browser, "print-live-round-4")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    for paper, (width, height) in {"a4": (8.27, 11.69), "letter": (8.5, 11.0)}.items():
+        for language in SHOWN:
+            _open(browser, site.url("live/round-4.html", language))
+            printed = browser.execute_cdp_cmd("Page.printToPDF", {
+                "paperWidth": width, "paperHeight": height, "preferCSSPageSize": True, "printBackground": False})
+            pdf = base64.b64decode(printed["data"])
+            assert pdf.startswith(b"%PDF")
+            pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+            assert pages >= 2, (paper, language, pages)  # the pairing list, then the result sheets
+            if language == "en":
+                ARTIFACTS.mkdir(exist_ok=True)
+                (ARTIFACTS / f"live-round-4-{paper}.pdf").write_bytes(pdf)

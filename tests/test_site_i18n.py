@@ -19,6 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
+from ranking import PRESETS, InputError
 from ranking.registry import Tiebreak
 from ranking.tiebreaks import REGISTRY
 from site_builder import SITE_CATALOGUE
@@ -35,7 +36,9 @@ EXAMPLES = ROOT / "ranking" / "examples"
 TRANSLATED = ("zh", "vi", "es")
 # Translations that may be the English words themselves (names of people and abbreviations).
 SAME_AS_ENGLISH = {
-    "es": {"Buchholz", "Sonneborn-Berger", "R%(n)s", "r"},  # r: rojas, red in the wall chart
+    "es": {"Buchholz", "Sonneborn-Berger", "R%(n)s", "r",  # r: rojas, red in the wall chart
+           "Xiangqi", "final", "Pts", "%(stage)s: %(games)s.", "%(stage)s."},
+    "vi": {"%(start)s – %(end)s", "%(stage)s: %(games)s.", "%(stage)s."},
 }
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
@@ -62,14 +65,43 @@ def extract_templates(folder: Path) -> Catalog:
         return read_po(source)
 
 
+#: The modifiers the catalog describes for every code that takes them (C.07 14: cuts, medians,
+#: forfeits counted as games): the legend says ``_(item.description)``; a code modified otherwise
+#: (``BH-C3``) is described in English.
+MODIFIERS = ("-C1", "-C2", "-M1", "-M2", "/P", "-C1/P")
+
+
+def described_codes() -> dict[str, str]:
+    """description -> the first code it describes, for every individual code with the usual
+    modifiers whose words are not the tie-break's own name."""
+    names = {entry.name for entry in REGISTRY.values()}
+    found: dict[str, str] = {}
+    for code in REGISTRY:
+        for modifier in MODIFIERS:
+            try:
+                spec = REGISTRY.parse(code + modifier)
+            except InputError:
+                continue
+            description = REGISTRY.describe(spec)
+            if description not in names:
+                found.setdefault(description, code + modifier)
+    return found
+
+
 def site_template(folder: Path) -> Catalog:
     """The template of the "site" domain: the templates' messages, then every tie-break's name
-    and definition (the standings legend calls ``_(item.name)`` and ``_(item.definition)``)."""
+    and definition (the standings legend calls ``_(item.name)`` and ``_(item.definition)``), the
+    words of the usual modified codes (``_(item.description)``: "Buchholz without the lowest
+    opponent's score") and each rules preset's description (the tournament header)."""
     catalog = extract_templates(folder)
     for entry in registry_entries():
         catalog.add(entry.name, auto_comments=[f"Tie-break {entry.code} ({entry.article}): its name."])
         catalog.add(entry.definition, auto_comments=[
             f"Tie-break {entry.code}: its definition, shown after the name in the standings legend."])
+    for description, code in described_codes().items():
+        catalog.add(description, auto_comments=[f"Tie-break code {code} in words (the standings legend)."])
+    for name, preset in PRESETS.items():
+        catalog.add(preset.description, auto_comments=[f"Rules preset {name}: its description (the header)."])
     return catalog
 
 

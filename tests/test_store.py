@@ -137,7 +137,7 @@ def test_an_arbiter_runs_a_round_robin_from_the_command_line(config: Path, tmp_p
     refused = tiebreak(config, "result", "rr", "1", "1", "0-1")
     assert refused.returncode == 2 and "give --correct" in refused.stderr
     corrected = tiebreak(config, "result", "rr", "1", "1", "0-1", "--correct")
-    assert "corrected (was 1-0)" in corrected.stdout
+    assert "0-2: corrected (was 2-0)" in corrected.stdout  # in the 2/1/0 event's own terms
     standings = json.loads(tiebreak(config, "standings", "rr", "--json").stdout)
     assert standings["after_round"] == 1 and standings["points"]["win"] == 2
     log = tiebreak(config, "log", "rr", "--json").stdout.splitlines()
@@ -169,7 +169,7 @@ def test_withdraw_then_standings_apply_the_rule(config: Path) -> None:
     (["import", str(Path(__file__).parent / "data" / "cli" / "broken.trf")], "broken.trf:5"),
     (["import", str(EXAMPLES / "chess-swiss.trf")], "already exists"),
     (["import", str(EXAMPLES / "chess-swiss.trf"), "--slug", "bad slug"], "--slug 'bad slug'"),
-    (["pair", "chess-swiss"], "is a Swiss: pair the round with your pairing program"),
+    (["pair", "chess-swiss"], "every round is paired: the event has 7 rounds"),
     (["export", "nope"], "no tournament 'nope'"),
 ])
 def test_bad_requests_are_one_line_exit_2_and_write_nothing(config: Path, args: list[str], message: str) -> None:

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
-from ranking.rules import Rules, Scoring
+from ranking.presets import get_preset
+from ranking.rules import PlayoffRule, Rules, Scoring
 from ranking.trf import infer_system, parse_trf, system_from_type, write_trf
 from tests.strategies import renumbered, tournaments
 
@@ -336,10 +337,15 @@ def test_withdrawals_are_written_as_zero_point_byes() -> None:
         Game(3, 1, 4, None, 1),
     )
     t = Tournament("W", players, 5, games, (Bye(2, 4, ByeKind.PAIRING),), (Withdrawal(2, 1),))
-    back = parse_trf(write_trf(t))
-    assert Bye(2, 2, ByeKind.ZERO) in back.byes
-    assert not [b for b in back.byes if b.round > 2 and b.player == 2]  # not beyond the rounds played
-    assert back.withdrawals == ()
+    text = write_trf(t)
+    line = next(line for line in text.splitlines() if line.startswith("001    2"))
+    assert line[91:].split() == ["1", "b", "=", "0000", "-", "Z", "0000", "-", "Z", "0000", "-", "Z", "0000", "-", "Z"]
+    assert "### tiebreak withdrawn 2 1" in text  # every later round, as pairing programs read them
+    back = parse_trf(text)
+    assert back.withdrawals == (Withdrawal(2, 1),)
+    assert not [b for b in back.byes if b.player == 2]  # the Z entries are the withdrawal again
+    other = parse_trf("\n".join(line for line in text.splitlines() if not line.startswith("###")))
+    assert Bye(2, 2, ByeKind.ZERO) in other.byes and other.withdrawals == ()  # what another program sees
 
 
 def test_system_is_written_when_the_schedule_would_not_tell() -> None:
@@ -371,16 +377,39 @@ def test_what_trf_cannot_hold_is_an_input_error(change: Callable[[Tournament], T
         write_trf(change(t))
 
 
-def test_what_trf_does_not_hold_is_dropped() -> None:
+def test_what_trf_has_no_record_for_is_kept_in_tiebreak_comment_records() -> None:
+    """Game, slug, clubs, fouls and the rules' options go to ``### tiebreak`` records (issue
+    11.3); only the board numbers are TRF's own (by the lower start number)."""
     t = parse_trf(read(DATA / "trf" / "letters.trf"))
+    rules = replace(get_preset("cxa-swiss-bh"), playoff=PlayoffRule((1,)))
     richer = replace(
         t,
         game=GameKind.XIANGQI,
-        games=tuple(replace(g, board=g.board + 10, fouls_black=1) for g in t.games),
-        players=tuple(replace(p, club="Club") for p in t.players),
+        games=tuple(replace(g, fouls_black=1) for g in t.games),
+        players=tuple(replace(p, club="Câu lạc bộ Hà Nội") for p in t.players),
         records=(("slug", "letters"),),
+        rules=rules,
     )
-    assert parse_trf(write_trf(richer)) == t
+    text = write_trf(richer)
+    assert "### tiebreak game xiangqi" in text and "### tiebreak slug letters" in text
+    assert "### tiebreak club 1 Câu lạc bộ Hà Nội" in text
+    assert parse_trf(text) == richer
+    assert parse_trf(write_trf(replace(richer, games=tuple(replace(g, board=g.board + 10) for g in richer.games)))) == (
+        richer)
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ("### tiebreak game checkers", "expected chess or xiangqi"),
+    ("### tiebreak fouls 1 99 98 1 0", "FOULS-WHITE FOULS-BLACK of a game in the file"),
+    ("### tiebreak withdrawn 77 1", "a starting number and the round"),
+    ("### tiebreak colour red", "unknown record ### tiebreak colour"),
+    ("### tiebreak rules {nope", "the rules as JSON"),
+])
+def test_a_bad_tiebreak_record_names_its_line(record: str, message: str) -> None:
+    text = read(DATA / "trf" / "letters.trf").rstrip("\n") + "\n" + record + "\n"
+    with pytest.raises(InputError, match=re.escape(message)) as caught:
+        parse_trf(text, source="x.trf")
+    assert caught.value.line == len(text.splitlines())
 
 
 # --- properties ---------------------------------------------------------------------------
@@ -396,42 +425,45 @@ _FLIP = {
 
 
 def trf_form(t: Tournament) -> Tournament:
-    """What ``t`` looks like after a trip through TRF: boards renumbered, no fouls, clubs,
-    withdrawals or game kind; colourless games with the lower number first; blank rounds
-    up to the last round with a game result as zero-point byes."""
+    """What ``t`` looks like after a trip through TRF: boards renumbered; colourless games with
+    the lower number first; blank rounds up to the last round with a game result as zero-point
+    byes, except after a withdrawal (the ``### tiebreak`` records keep it, with fouls, clubs
+    and the game kind)."""
     games = []
     for g in t.games:
         white, black, result = g.white, g.black, g.result
+        fouls = (g.fouls_white, g.fouls_black)
         if not g.colours_known and white > black:
             white, black = black, white
             result = _FLIP.get(result, result) if result is not None else None
+            fouls = fouls[::-1]
         rated = g.rated or result is None or result.is_forfeit
-        games.append(Game(g.round, white, black, result, 0, rated, g.colours_known))
+        games.append(Game(g.round, white, black, result, 0, rated, g.colours_known, *fouls))
     games.sort(key=lambda g: (g.round, min(g.white, g.black)))
     board: Counter[int] = Counter()
     numbered = []
     for g in games:
         board[g.round] += 1
         numbered.append(replace(g, board=board[g.round]))
-    byes = list(t.byes)
+    gone = {w.player: w.after_round for w in t.withdrawals}
+    byes = [b for b in t.byes if not (b.kind is ByeKind.ZERO and b.round > gone.get(b.player, b.round))]
     taken = {(g.white, g.round) for g in games} | {(g.black, g.round) for g in games}
-    taken |= {(b.player, b.round) for b in byes}
+    taken |= {(b.player, b.round) for b in t.byes}
     for w in t.withdrawals:
-        for rnd in range(w.after_round + 1, t.rounds_with_results + 1):
-            if (w.player, rnd) not in taken:
-                byes.append(Bye(rnd, w.player, ByeKind.ZERO))
-                taken.add((w.player, rnd))
+        taken |= {(w.player, rnd) for rnd in range(w.after_round + 1, t.rounds + 1)}
     played = max((g.round for g in games if g.result is not None), default=0)
     byes += [
         Bye(rnd, p.id, ByeKind.ZERO) for p in t.players for rnd in range(1, played + 1) if (p.id, rnd) not in taken
     ]
     return Tournament(
         name=t.name,
-        players=tuple(sorted((replace(p, club="") for p in t.players), key=lambda p: p.id)),
+        players=tuple(sorted((replace(p, club=" ".join(p.club.split())) for p in t.players), key=lambda p: p.id)),
         rounds=t.rounds,
         games=tuple(numbered),
         byes=tuple(sorted(byes, key=lambda b: (b.round, b.player))),
+        withdrawals=tuple(sorted(t.withdrawals, key=lambda w: w.player)),
         system=t.system,
+        game=t.game,
     )
 
 

@@ -4,7 +4,7 @@
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
                              [--teams] [--team-tiebreaks CODES]
     tiebreak presets
-    tiebreak tiebreaks
+    tiebreak tiebreaks [CODE]
     tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
     tiebreak result SLUG ROUND BOARD RESULT [--correct] | withdraw SLUG PLAYER [--after-round N]
     tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
@@ -30,6 +30,7 @@ TYPE_CHECKING = False  # typing costs start-up time; type checkers read the bloc
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import NoReturn
 
     from ranking.model import Tournament
     from ranking.rules import Rules
@@ -43,7 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from ranking.rules import Edition  # the full command line only (start-up time)
 
-    parser = argparse.ArgumentParser(
+    class Parser(argparse.ArgumentParser):
+        """argparse, with a usage error in one line (DESIGN.md "Errors") that names the help."""
+
+        def error(self, message: str) -> NoReturn:
+            self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (`{self.prog} --help` says more)\n")
+
+    parser = Parser(
         prog="tiebreak",
         description="Standings for chess and xiangqi tournaments with FIDE, CXA and VN tie-breaks.",
     )
@@ -66,7 +73,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="the team tie-break chain (implies --teams), e.g. MPVGP,BH:MP/C1,EMGSB,EDEBT; "
                            "`tiebreak tiebreaks` lists the team codes")
     commands.add_parser("presets", help="list the rule presets")
-    commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source")
+    codes = commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source",
+                                description="List every tie-break code with its definition and source, or "
+                                            "explain one code (modifiers included), e.g. tiebreak tiebreaks BH-C1")
+    codes.add_argument("code", metavar="CODE", nargs="?", help="a code to explain, e.g. BH-C1 or EDE")
 
     def store_command(name: str, help_text: str) -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
@@ -83,23 +93,29 @@ def build_parser() -> argparse.ArgumentParser:
     exporting.add_argument("slug", metavar="SLUG")
     exporting.add_argument("--format", choices=["trf", "toml"], default="toml")
     exporting.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
-    pairing = store_command("pair", "pair the next round (round robins from the Berger tables; "
-                                     "Swiss rounds from the TRF of your pairing program)")
+    pairing = store_command("pair", "pair the next round and print its boards (round robins from the Berger "
+                                     "tables, Swiss events by the FIDE Dutch system), or import a round paired "
+                                     "elsewhere and say where it differs from the Dutch system")
     pairing.add_argument("slug", metavar="SLUG")
-    pairing.add_argument("--trf", metavar="FILE", help="the TRF in which your pairing program paired the round")
+    pairing.add_argument("--trf", metavar="FILE", help="a TRF in which another program paired the round")
     pairing.add_argument("--pairs", metavar="FILE",
                          help="the pairs list JaVaFo or bbpPairings wrote (-p): a count, then WHITE BLACK lines")
+    pairing.add_argument("--unfinished", action="store_true",
+                         help="pair a Swiss round although boards of earlier rounds have no result "
+                              "(they count as draws for the pairing)")
     result = store_command("result", "enter the result of one board")
     result.add_argument("slug", metavar="SLUG")
     result.add_argument("round", metavar="ROUND", type=int)
     result.add_argument("board", metavar="BOARD", type=int)
-    result.add_argument("result", metavar="RESULT", help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1)")
+    result.add_argument("result", metavar="RESULT",
+                        help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1, and every spelling the bot reads: "
+                             "红胜, 和, đen thắng, hòa, tablas, ...)")
     result.add_argument("--correct", action="store_true", help="replace a different result already entered")
     withdraw = store_command("withdraw", "record that a player withdrew")
     withdraw.add_argument("slug", metavar="SLUG")
     withdraw.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
     withdraw.add_argument("--after-round", type=int, metavar="N", help="default: the last round with a result")
-    playoff = store_command("playoff", "show the play-offs (RULES.md 6), or enter a play-off game's result")
+    playoff = store_command("playoff", "show the play-offs for tied places, or enter a play-off game's result")
     playoff.add_argument("slug", metavar="SLUG")
     playoff.add_argument("game", nargs="*", metavar="ROUND WHITE BLACK RESULT",
                          help="a play-off game: its play-off round, the starting numbers as they played, the result")
@@ -108,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     log.add_argument("--json", action="store_true", help="one JSON object per event")
     standings.add_argument("--config", metavar="PATH",
                            help="configuration file, when INPUT is a stored tournament's slug")
+    from tiebreak.cli_running import add_running_commands  # the full command line only (start-up time)
+
+    add_running_commands(commands, store_command)
     return parser
 
 
@@ -120,18 +139,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = 0
         if status is not None:
             return _finish(status, argv is None)
-    args = build_parser().parse_args(arguments)
+    args = build_parser().parse_args(_dash_results(arguments))
     try:
         if args.command == "presets":
             from tiebreak.tables import presets_table  # the listings load the registries (start-up time)
 
             print(presets_table())
         elif args.command == "tiebreaks":
-            from tiebreak.tables import tiebreaks_table  # the listings load the registries (start-up time)
+            import shutil  # the listing only: it wraps to the terminal
 
-            print(tiebreaks_table())
+            from tiebreak.tables import tiebreak_explained, tiebreaks_listing  # the listings (start-up time)
+
+            print(tiebreak_explained(args.code) if args.code else
+                  tiebreaks_listing(shutil.get_terminal_size((100, 24)).columns))
         elif args.command == "standings":
             return _finish(standings_command(args), argv is None)
+        elif args.command == "pairings":  # no store: the Dutch engine on a file
+            from tiebreak.running_commands import pairings_command  # loaded only for it (start-up time)
+
+            return pairings_command(args)
         else:  # the store's commands: sqlite3 and the event log load only for them (start-up time)
             from tiebreak import commands
 
@@ -215,6 +241,10 @@ def quick_standings(arguments: Sequence[str]) -> int | None:
     import json  # only once there is something to print
 
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    if points is None and after_round is None:  # as standings_command warns
+        from tiebreak.notices import printed_totals_warnings, warn  # only here (start-up time)
+
+        warn(printed_totals_warnings(path, lambda: {row["id"]: row["points"] for row in data["standings"]}))
     return 0
 
 
@@ -224,7 +254,7 @@ def _quick_points(text: str) -> tuple[float, float, float]:
     if len(parts) != 3:
         raise ValueError(text)
     win, draw, loss = (float(part) for part in parts)
-    if not win > draw >= loss:
+    if not (win > draw >= loss and win - loss < float("inf")):  # finite, as Scoring.parse wants
         raise ValueError(text)
     return win, draw, loss
 
@@ -233,6 +263,7 @@ def standings_command(args: argparse.Namespace) -> int:
     from ranking.final import final_standings  # the full standings path (start-up time)
     from ranking.standings import default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
+    from tiebreak.notices import chain_warnings, file_warnings, warn  # the full standings path (start-up time)
     from tiebreak.tables import playoff_lines, standings_table, team_table  # the full path (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
@@ -247,6 +278,9 @@ def standings_command(args: argparse.Namespace) -> int:
         check_file_chain(rules, args.input)
     final = final_standings(tournament, rules, args.after_round)
     standings, playoffs = final.standings, final.playoffs
+    warn(chain_warnings(standings))
+    if args.points is None and args.rules is None and args.after_round is None and os.path.isfile(args.input):
+        warn(file_warnings(args.input, tournament))
     teams = None
     if args.teams or args.team_tiebreaks is not None:
         teams = team_standings_of(tournament, args.input, args.team_tiebreaks, args.fide_edition, args.after_round)
@@ -342,9 +376,18 @@ def _chain_line(path: str, starts: tuple[str, ...]) -> int | None:
 
 
 
+def _dash_results(argv: list[str]) -> list[str]:
+    """``tiebreak result SLUG ROUND BOARD -+`` (``--``, ``-:+``, ...): the result, not an option.
 
+    argparse takes a word starting with ``-`` for an option (and swallows ``--`` as "end of
+    options"), so such a result gets a word joiner in front, which the result reader drops.
+    """
+    if "result" not in argv[:1]:
+        return argv
+    from ranking.spelling import WORD_JOINER, parse_result  # loaded only for ``result`` (start-up time)
 
-
+    return [WORD_JOINER + word if word.startswith("-") and word not in ("-h", "--help", "--correct", "--config")
+            and parse_result(word) is not None else word for word in argv]
 
 
 if __name__ == "__main__":

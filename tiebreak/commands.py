@@ -23,17 +23,23 @@ from ranking.events import (
     withdrawal_event,
 )
 from ranking.final import final_standings
-from ranking.model import Tournament
+from ranking.model import Result, Tournament
 from ranking.playoffs import PlayoffStandings
+from ranking.settings import setting_text
+from ranking.spelling import WORD_JOINER, parse_result, written_result
+from ranking.standings import default_rules
 from tiebreak import library
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament
-from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file, scheduled_pairing
+from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
+from tiebreak.notices import file_warnings, warn
+from tiebreak.running import check_imported, propose_pairing
+from tiebreak.running_commands import HANDLERS, round_table
 from tiebreak.store import Source, Store
 from tiebreak.tables import playoff_lines, printable
 
 #: the subcommands that only read the store: they work on a read-only database too
-READ_ONLY = frozenset({"export", "log"})
+READ_ONLY = frozenset({"export", "log", "list", "show", "round"})
 
 
 def open_store(config_path: str | None, *, create: bool = False, readonly: bool = False) -> Store:
@@ -65,11 +71,19 @@ def run(args: argparse.Namespace) -> int:
         "withdraw": withdraw_command,
         "log": log_command,
         "playoff": playoff_command,
+        **{name: _running(name) for name in HANDLERS},
     }[args.command]
     readonly = args.command in READ_ONLY or (args.command == "playoff" and not args.game)
     with open_store(args.config, create=args.command == "import", readonly=readonly) as store:
         handler(store, args)
     return 0
+
+
+def _running(name: str):
+    """A subcommand of ``tiebreak.running_commands``, called as the ones here are."""
+    def handler(store: Store, args: argparse.Namespace) -> None:
+        HANDLERS[name](store, args, _source())
+    return handler
 
 
 def import_command(store: Store, args: argparse.Namespace) -> None:
@@ -86,6 +100,7 @@ def import_command(store: Store, args: argparse.Namespace) -> None:
         raise InputError("give the FILE to import (a TRF or tournament TOML), or --from-config")
     tournament = load_tournament(args.file)
     _imported(tournament, import_tournament(store, tournament, args.file, args.slug, _source()))
+    warn(file_warnings(args.file, tournament))
 
 
 def _imported(tournament: Tournament, slug: str) -> None:
@@ -106,6 +121,9 @@ def export_command(store: Store, args: argparse.Namespace) -> None:
 
 
 def pair_command(store: Store, args: argparse.Namespace) -> None:
+    """``tiebreak pair SLUG``: the next round from the Berger tables (round robins) or the FIDE
+    Dutch system (Swiss); ``--trf``/``--pairs``: a round paired elsewhere, then where it differs
+    from the Dutch pairing.  Prints the boards."""
     tournament = store.tournament(args.slug)
     if args.trf and args.pairs:
         raise InputError("give either --trf or --pairs, not both")
@@ -116,33 +134,67 @@ def pair_command(store: Store, args: argparse.Namespace) -> None:
         except (OSError, UnicodeDecodeError) as error:
             raise InputError(f"cannot read: {getattr(error, 'strerror', None) or error}", source=path) from None
         round_number, games, byes = pairing_from_file(tournament, text, path, "trf" if args.trf else "pairs")
-    elif tournament.system.is_round_robin:
-        round_number, games, byes = scheduled_pairing(tournament)
+        store.append(args.slug, lambda state: [pairing_event(state, round_number, games, byes)], _source())
     else:
-        raise InputError(f"{args.slug} is a Swiss: pair the round with your pairing program (export it with "
-                         f"`tiebreak export {args.slug} --format trf`), then `tiebreak pair {args.slug} --trf FILE`")
-    store.append(args.slug, lambda state: [pairing_event(state, round_number, games, byes)], _source())
-    print(f"paired round {round_number} of {args.slug}: {len(games)} boards"
-          + (f", byes: {', '.join(str(bye.player) for bye in byes)}" if byes else ""))
+        proposal = propose_pairing(tournament)
+        waiting = ", ".join(f"R{number} B{board}" for number, board in proposal.unfinished[:10])
+        if proposal.unfinished and proposal.system == "dutch" and not args.unfinished:
+            raise InputError(f"boards without a result: {waiting}: enter them first, or give --unfinished "
+                             "to pair anyway (an unfinished game counts as a draw for the pairing)")
+        if proposal.unfinished:  # the Berger tables need no results; say so all the same
+            print(f"tiebreak: note: boards without a result: {waiting}", file=sys.stderr)
+        round_number = proposal.round
+        store.append(args.slug, lambda state: [proposal.event(state)], _source())
+    paired = store.tournament(args.slug)
+    boards = sum(game.round == round_number for game in paired.games)
+    print(f"paired round {round_number} of {args.slug}: {boards} boards")
+    print(round_table(paired, round_number))
+    if args.trf or args.pairs:
+        print(dutch_comparison(paired, round_number))
+
+
+def dutch_comparison(tournament: Tournament, number: int) -> str:
+    """Where an imported round differs from the Dutch system's pairing, pair by pair, and the
+    absolute rules it breaks (``ranking.dutch.check_round``)."""
+    try:
+        check = check_imported(tournament, number)
+    except InputError as error:
+        return f"the Dutch system: {error.message}"
+    if check is None:
+        return "a round robin: the Berger tables fix its rounds"
+    lines = [f"rule broken ({violation.rule}): {violation.text}" for violation in check.violations]
+    if check.same:
+        lines.append("the same pairing as the FIDE Dutch system gives (colours included)")
+    else:
+        lines.append(f"differs from the FIDE Dutch system in {len(check.differences)} "
+                     f"pair{'s' if len(check.differences) != 1 else ''}:")
+        lines += [f"  {difference.text}" for difference in check.differences]
+    return "\n".join(lines)
 
 
 def result_command(store: Store, args: argparse.Namespace) -> None:
+    result = parse_result(args.result)
+    if result is None:
+        raise InputError(f"unknown result {args.result.lstrip(WORD_JOINER)!r}: expected 1-0, 0-1, 1/2-1/2 "
+                         "(or 2-0, 0-2, 1-1, =, 红胜, hòa, ... as the bot reads them), +-, -+ or --")
+
     def decide(state):
-        event = result_event(state, args.round, args.board, args.result, correct=args.correct)
+        event = result_event(state, args.round, args.board, result, correct=args.correct)
         return [event] if event else []
 
     appended = store.append(args.slug, decide, _source())
     state = store.state(args.slug)
     game = state.game(args.round, args.board)
     names = {player.id: player.name for player in state.base.players}
+    scoring = default_rules(state.snapshot()).scoring
     if not appended:
         what = "already recorded, nothing changed"
     elif appended[0].event.kind is EventKind.CORRECTION:
-        what = f"corrected (was {appended[0].event.data['previous']})"
+        what = f"corrected (was {written_result(Result(appended[0].event.data['previous']), scoring)})"
     else:
         what = "recorded"
     print(f"round {args.round} board {args.board}: {printable(names[game.white])} - {printable(names[game.black])} "
-          f"{game.result.value if game.result else ''}: {what}")
+          f"{written_result(game.result, scoring) if game.result else ''}: {what}")
 
 
 def withdraw_command(store: Store, args: argparse.Namespace) -> None:
@@ -204,22 +256,30 @@ def describe(logged: LoggedEvent) -> str:
     kind = logged.event.kind.value
     where = f" R{data['round']} B{data['board']}" if "board" in data else (
         f" R{data['round']}" if "round" in data else "")
+    byes = ", ".join(f"{player} {letter}" for player, letter in data.get("byes", []))
+    added = data.get("player") if isinstance(data.get("player"), dict) else {}
     details = {
         "imported": "tournament imported",
-        "round-paired": f"{len(data.get('games', []))} boards, byes {[b[0] for b in data.get('byes', [])]}",
+        "round-paired": f"{len(data.get('games', []))} boards" + (f"; byes: {byes}" if byes else ""),
         "result": data.get("result", ""),
         "forfeit": data.get("result", ""),
         "correction": f"{data.get('previous')} -> {data.get('result')}",
         "annulment": f"{data.get('previous')} annulled",
         "bye": f"player {data.get('player')} {data.get('kind')}",
-        "foul": f"{data.get('side')} +{data.get('count', 1)}",
+        "bye-cancelled": f"player {data.get('player')}'s bye taken back",
+        "foul": f"{data.get('side')} {int(data.get('count', 1)):+d}",
         "withdrawal": f"player {data.get('player')} after round {data.get('after_round')}",
         "playoff-result": f"play-off round {data.get('round')}: {data.get('white')} - {data.get('black')} "
                           f"{data.get('result')}",
         "arbiter-added": f"Telegram user {data.get('user_id')} may enter results",
         "arbiter-removed": f"Telegram user {data.get('user_id')} may no longer enter results",
+        "setting-changed": setting_text(data.get("key", "?"), data.get("value")),
+        "player-added": f"player {added.get('id')}: {added.get('name')}",
+        "archived": "hidden from the lists and the site",
+        "restored": "shown again",
     }.get(kind, "")
     if "undo" in data:
         details += f" (undoes event {data['undo']})"
     message = f" (chat {logged.chat_id} message {logged.message_id})" if logged.message_id else ""
-    return printable(f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<12}{where}  {details}{message}")
+    line = f"{logged.id:>5}  {logged.at}  {logged.actor:<16} {kind:<15}{where:<9} {details}{message}"
+    return printable(line.rstrip())

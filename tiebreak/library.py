@@ -7,7 +7,9 @@ Everything here works on a ``Store`` and the core's values; nothing prints or ta
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +32,14 @@ from tiebreak.store import Source, SQLiteStore, Store
 
 EXPORT_FORMATS = ("trf", "toml")
 _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of a program the bot or the site starts (a site build, a publisher's
+    git, rsync or command): this process's without ``TELEGRAM_*`` (the bot's token above all),
+    which none of them needs."""
+    environment = os.environ if environment is None else environment
+    return {name: value for name, value in environment.items() if not name.upper().startswith("TELEGRAM_")}
 
 
 def open_store(config: Config, *, create: bool = True, readonly: bool = False) -> Store:
@@ -74,7 +84,7 @@ class ConfiguredImport:
 def import_configured(store: Store, config: Config, source: Source | None = None) -> list[ConfiguredImport]:
     """Import the ``[[tournaments]]`` files of config.toml that the store does not have yet
     (``tiebreak import --from-config``, and the bot and the site before they start)."""
-    known = set(store.slugs())
+    known = set(store.slugs(archived=True))  # an archived tournament is still in the store
     done = []
     for path in config.tournament_files:
         tournament = load_tournament(path)

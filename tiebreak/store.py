@@ -29,6 +29,7 @@ from ranking.errors import InputError
 from ranking.events import Event, EventKind, LoggedEvent, TournamentState
 from ranking.model import Tournament
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from tiebreak import snapshots
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +123,24 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX answers_unsent ON answers (chat_id) WHERE sent = 0;
     """,
+    # 5: archived tournaments (hidden from the lists and the site; their log stays), and who a
+    # Telegram user is in each tournament (/iam, /subscribe per user and tournament: issue 11.7).
+    # The identities kept so far were global: they go to the tournament then selected.
+    """
+    ALTER TABLE tournaments ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE bot_players (
+        user_id INTEGER NOT NULL,
+        tournament TEXT NOT NULL,
+        player_id INTEGER,
+        subscribed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, tournament)
+    );
+    INSERT INTO bot_players (user_id, tournament, player_id, subscribed)
+        SELECT user_id, tournament, player_id, subscribed FROM bot_users
+        WHERE tournament IS NOT NULL AND player_id IS NOT NULL;
+    """,
+    # 6: snapshots of the derived state (tiebreak.snapshots): a new process replays from them.
+    snapshots.TABLE,
 )
 
 #: the tables of a Tiebreak database at schema version 1 (a database without them is foreign)
@@ -166,14 +185,25 @@ def _problem(error: sqlite3.Error, timeout: float) -> tuple[str, bool]:
 
 @dataclass(frozen=True)
 class UserPrefs:
-    """What the bot remembers of a Telegram user."""
+    """What the bot remembers of a Telegram user (who they are in a tournament: ``Identity``)."""
 
     user_id: int
     chat_id: int | None = None
     language: str | None = None  # chosen with /language; None: the user's Telegram language
     tournament: str | None = None  # the selected tournament's slug
-    player_id: int | None = None  # /iam
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a Telegram user is in one tournament (/iam) and whether they get its pairings
+    (/subscribe); ``chat_id`` and ``language`` are the user's, for notifications."""
+
+    user_id: int
+    tournament: str
+    player_id: int | None = None
     subscribed: bool = False
+    chat_id: int | None = None
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -207,7 +237,9 @@ Decide = Callable[[TournamentState], Sequence[Event]]
 class Store(Protocol):
     """What the bot, the site and the command line need from a store."""
 
-    def slugs(self) -> list[str]: ...
+    def slugs(self, archived: bool = False) -> list[str]: ...
+
+    def is_archived(self, slug: str) -> bool: ...
 
     def create(self, slug: str, tournament: Tournament, source: Source) -> None: ...
 
@@ -228,7 +260,13 @@ class Store(Protocol):
 
     def save_user(self, prefs: UserPrefs) -> None: ...
 
-    def subscribers(self, slug: str) -> list[UserPrefs]: ...
+    def identity(self, user_id: int, slug: str) -> Identity: ...
+
+    def save_identity(self, identity: Identity) -> None: ...
+
+    def subscribers(self, slug: str) -> list[Identity]: ...
+
+    def last_update_id(self) -> int: ...
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None: ...
@@ -270,6 +308,7 @@ class SQLiteStore:
         self.readonly = readonly
         self._lock = threading.RLock()
         self._cache: dict[str, tuple[int, TournamentState]] = {}
+        self._snapshot_due: set[str] = set()  # replayed from far back: their snapshot is written when it can be
         memory = str(path) == ":memory:"
         if not memory:
             self._check_path(create and not readonly)
@@ -411,14 +450,21 @@ class SQLiteStore:
 
     # -- reading --------------------------------------------------------------------------
 
-    def slugs(self) -> list[str]:
+    def slugs(self, archived: bool = False) -> list[str]:
+        """The tournaments in the order they were imported; archived ones only if ``archived``."""
+        query = "SELECT slug FROM tournaments " + ("" if archived else "WHERE archived = 0 ") + "ORDER BY id"
         with self._reading():
-            return [row[0] for row in self._connection.execute("SELECT slug FROM tournaments ORDER BY id")]
+            return [row[0] for row in self._connection.execute(query)]
+
+    def is_archived(self, slug: str) -> bool:
+        with self._reading():
+            return bool(self._connection.execute("SELECT archived FROM tournaments WHERE id = ?",
+                                                 (self._tournament_id(slug),)).fetchone()[0])
 
     def _tournament_id(self, slug: str) -> int:
         row = self._connection.execute("SELECT id FROM tournaments WHERE slug = ?", (slug,)).fetchone()
         if row is None:
-            known = ", ".join(self.slugs()) or "none yet: `tiebreak import FILE`"
+            known = ", ".join(self.slugs(archived=True)) or "none yet: `tiebreak import FILE`"
             raise InputError(f"no tournament {slug!r} in the store (tournaments: {known})")
         return row[0]
 
@@ -439,9 +485,13 @@ class SQLiteStore:
         with self._reading():
             tournament_id = self._tournament_id(slug)
             last, state = self._cache.get(slug, (0, None))
+            if state is None:  # a new process: from the snapshot, if there is one (tiebreak.snapshots)
+                last, state = snapshots.load(self._connection, tournament_id) or (0, None)
             rows = self._connection.execute(
                 "SELECT id, kind, data FROM events WHERE tournament_id = ? AND id > ? ORDER BY id",
                 (tournament_id, last)).fetchall()
+            if rows and (last == 0 or len(rows) >= snapshots.REFRESH_AFTER):
+                self._snapshot_due.add(slug)
             for event_id, kind, data in rows:
                 event = Event(EventKind(kind), json.loads(data))
                 if event.kind is EventKind.IMPORTED:
@@ -452,6 +502,9 @@ class SQLiteStore:
                 last = event_id
             assert state is not None
             self._cache[slug] = (last, state)
+            if (slug in self._snapshot_due and not self.readonly
+                    and snapshots.save(self._connection, tournament_id, last, state)):
+                self._snapshot_due.discard(slug)
             return state
 
     def tournament(self, slug: str) -> Tournament:
@@ -491,6 +544,7 @@ class SQLiteStore:
             event_id = self._insert(connection, tournament_id, event, source, now, source.dedupe_key)
             state = TournamentState(tournament)
             self._project(connection, tournament_id, state)
+            snapshots.save(connection, tournament_id, event_id, state)  # no process parses the import again
         self._cache[slug] = (event_id, state)
 
     def append(self, slug: str, decide: Decide, source: Source,
@@ -558,34 +612,74 @@ class SQLiteStore:
             "UPDATE players SET withdrawn_after = ? WHERE tournament_id = ? AND player_id = ?",
             [(w.after_round, tournament_id, w.player) for w in state.withdrawals.values()
              if players is None or w.player in players])
+        for event in events or ():
+            if event.kind is EventKind.PLAYER_ADDED:
+                p = event.data["player"]
+                connection.execute(
+                    "INSERT INTO players (tournament_id, player_id, name, rating, federation, club) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, p["id"], p["name"], p.get("rating", 0),
+                                                  p.get("federation", ""), p.get("club", "")))
+            elif event.kind is EventKind.SETTING and event.data["key"] == "name":
+                connection.execute("UPDATE tournaments SET name = ? WHERE id = ?", (state.base.name, tournament_id))
+            elif event.kind in (EventKind.ARCHIVED, EventKind.RESTORED):
+                connection.execute("UPDATE tournaments SET archived = ? WHERE id = ?",
+                                   (int(event.kind is EventKind.ARCHIVED), tournament_id))
 
     # -- the bot's users and submissions ---------------------------------------------------
 
     def user(self, user_id: int) -> UserPrefs:
         with self._reading():
             row = self._connection.execute(
-                "SELECT chat_id, language, tournament, player_id, subscribed FROM bot_users WHERE user_id = ?",
-                (user_id,)).fetchone()
+                "SELECT chat_id, language, tournament FROM bot_users WHERE user_id = ?", (user_id,)).fetchone()
         if row is None:
             return UserPrefs(user_id)
-        return UserPrefs(user_id, row[0], row[1], row[2], row[3], bool(row[4]))
+        return UserPrefs(user_id, row[0], row[1], row[2])
 
     def save_user(self, prefs: UserPrefs) -> None:
         with self._transaction() as connection:
             connection.execute(
-                "INSERT INTO bot_users (user_id, chat_id, language, tournament, player_id, subscribed) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET chat_id = excluded.chat_id, "
-                "language = excluded.language, tournament = excluded.tournament, "
-                "player_id = excluded.player_id, subscribed = excluded.subscribed",
-                (prefs.user_id, prefs.chat_id, prefs.language, prefs.tournament, prefs.player_id,
-                 int(prefs.subscribed)))
+                "INSERT INTO bot_users (user_id, chat_id, language, tournament) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET chat_id = excluded.chat_id, "
+                "language = excluded.language, tournament = excluded.tournament",
+                (prefs.user_id, prefs.chat_id, prefs.language, prefs.tournament))
 
-    def subscribers(self, slug: str) -> list[UserPrefs]:
+    _IDENTITY = ("SELECT p.user_id, p.tournament, p.player_id, p.subscribed, u.chat_id, u.language "
+                 "FROM bot_players p LEFT JOIN bot_users u ON u.user_id = p.user_id ")
+
+    def identity(self, user_id: int, slug: str) -> Identity:
+        """Who ``user_id`` said they are in tournament ``slug`` (nobody yet: ``player_id`` None)."""
+        with self._reading():
+            row = self._connection.execute(self._IDENTITY + "WHERE p.user_id = ? AND p.tournament = ?",
+                                           (user_id, slug)).fetchone()
+        return Identity(user_id, slug) if row is None else _identity(row)
+
+    def save_identity(self, identity: Identity) -> None:
+        with self._transaction() as connection:
+            connection.execute(
+                "INSERT INTO bot_players (user_id, tournament, player_id, subscribed) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(user_id, tournament) DO UPDATE SET player_id = excluded.player_id, "
+                "subscribed = excluded.subscribed",
+                (identity.user_id, identity.tournament, identity.player_id, int(identity.subscribed)))
+
+    def subscribers(self, slug: str) -> list[Identity]:
+        """The users who get the pairings of ``slug``: subscribed, and a player of it."""
         with self._reading():
             rows = self._connection.execute(
-                "SELECT user_id, chat_id, language, tournament, player_id, subscribed FROM bot_users "
-                "WHERE subscribed = 1 AND tournament = ? AND player_id IS NOT NULL", (slug,)).fetchall()
-        return [UserPrefs(row[0], row[1], row[2], row[3], row[4], bool(row[5])) for row in rows]
+                self._IDENTITY + "WHERE p.tournament = ? AND p.subscribed = 1 AND p.player_id IS NOT NULL "
+                "ORDER BY p.user_id", (slug,)).fetchall()
+        return [_identity(row) for row in rows]
+
+    def last_update_id(self) -> int:
+        """The highest Telegram update id the store has seen (0 for none): the console bot
+        numbers its updates after it, so a restart never repeats one (issue 11.8)."""
+        with self._reading():
+            submitted = max(self._connection.execute("SELECT max(update_id) FROM submissions").fetchone()[0] or 0,
+                            self._connection.execute("SELECT max(update_id) FROM answers").fetchone()[0] or 0)
+            keys = self._connection.execute(
+                "SELECT dedupe_key FROM events WHERE dedupe_key LIKE 'tg-update:%'").fetchall()
+        logged = max((int(key.removeprefix("tg-update:")) for (key,) in keys
+                      if key.removeprefix("tg-update:").isdigit()), default=0)
+        return max(submitted, logged)
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None:
@@ -653,6 +747,10 @@ class SQLiteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _identity(row: tuple) -> Identity:
+    return Identity(row[0], row[1], row[2], bool(row[3]), row[4], row[5])
 
 
 def _now() -> str:

@@ -8,9 +8,12 @@ up, and the tables the ``tiebreak`` command prints (standings, teams, presets, c
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from ranking.errors import InputError
 
 if TYPE_CHECKING:
     from ranking.standings import Standings
@@ -168,16 +171,40 @@ def presets_table() -> str:
             + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
 
 
-def tiebreaks_table() -> str:
-    """``tiebreak tiebreaks``: every individual and team code, its definition and its source."""
+def tiebreaks_listing(width: int = 100) -> str:
+    """``tiebreak tiebreaks``: every code, its name and modifiers on one line, then its
+    definition and source wrapped to ``width`` columns (the terminal's)."""
     from ranking.team_tiebreaks import TEAM_REGISTRY  # the listings only (start-up time)
     from ranking.tiebreaks import REGISTRY  # the listings only (start-up time)
 
-    rows = []
+    def block(code: str, name: str, definition: str, source: str, modifiers: str = "") -> list[str]:
+        head = f"{code:<8}{name}" + (f"  [modifiers: {modifiers}]" if modifiers else "")
+        body = textwrap.wrap(definition, max(width - 8, 30)) + textwrap.wrap(source, max(width - 8, 30))
+        return [head, *(" " * 8 + line for line in body)]
+
+    lines = ["Individual tie-breaks (`tiebreak tiebreaks CODE` explains one):", ""]
     for entry, aliases in REGISTRY.listing():
         name = entry.name + (f" (also {', '.join(aliases)})" if aliases else "")
-        modifiers = "/".join(entry.modifiers) if entry.modifiers else ""
-        rows.append([entry.code, name, entry.definition, entry.article, modifiers])
-    team_rows = [[entry.code, entry.name, entry.definition, entry.article] for entry, _ in TEAM_REGISTRY.listing()]
-    return (render_table(["code", "name", "definition", "source", "modifiers"], rows, [False] * 5) + "\n\n"
-            + render_table(["team code", "name", "definition", "source"], team_rows, [False] * 4))
+        lines += block(entry.code, name, entry.definition, entry.article, ", ".join(entry.modifiers))
+    lines += ["", "Team tie-breaks:", ""]
+    for entry, _ in TEAM_REGISTRY.listing():
+        lines += block(entry.code, entry.name, entry.definition, entry.article)
+    return "\n".join(lines)
+
+
+def tiebreak_explained(code: str) -> str:
+    """``tiebreak tiebreaks CODE``: what one code (modifiers included) means, and its rule."""
+    from ranking.team_tiebreaks import TEAM_REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks import REGISTRY  # the listings only (start-up time)
+
+    for registry in (REGISTRY, TEAM_REGISTRY):
+        try:
+            spec = registry.parse(code)
+        except InputError:
+            continue
+        entry = registry[spec.name]
+        modifiers = f"\nmodifiers it takes: {', '.join(entry.modifiers)}" if entry.modifiers else ""
+        return (f"{code}: {registry.describe(spec)}\n{entry.name}: {entry.definition}\n"
+                f"source: {entry.article}{modifiers}")
+    REGISTRY.parse(code)  # raises InputError naming the code and what is accepted
+    raise InputError(f"unknown tie-break {code!r}")

@@ -315,19 +315,17 @@ def _violations(rs: RoundState, boards: Sequence[tuple[int, int]], bye: int | No
         if frozenset((w, b)) in rs.forbidden:
             yield Violation("C1", (w, b), f"{w}-{b}: a forbidden pair")
         qw, qb = preference(pw.colours), preference(pb.colours)
-        if (
-            qw.strength is Strength.ABSOLUTE
-            and qb.strength is Strength.ABSOLUTE
-            and qw.colour == qb.colour
-            and not (pw.topscorer or pb.topscorer)
-        ):
-            yield Violation("C3", (w, b), f"{w}-{b}: both must have {'white' if qw.colour == 'W' else 'black'} (C3)")
-        else:
-            for pid, q, colour in ((w, qw, "W"), (b, qb, "B")):
-                p = present[pid]
-                if q.strength is Strength.ABSOLUTE and q.colour != colour and not p.topscorer:
-                    must = "white" if q.colour == "W" else "black"
-                    yield Violation("C.04.1 6-7", (pid,), f"{w}-{b}: player {pid} must have {must}")
+        if qw.strength is Strength.ABSOLUTE and qb.strength is Strength.ABSOLUTE and qw.colour == qb.colour:
+            if not (pw.topscorer or pb.topscorer):
+                must = "white" if qw.colour == "W" else "black"
+                yield Violation("C3", (w, b), f"{w}-{b}: both must have {must} (C3)")
+            # with a topscorer (final round, 1.8) they may meet, and one of them cannot get
+            # his colour (5.2.2; the last-round exception of C.04.1 Art. 6-7)
+            continue
+        for pid, q, colour in ((w, qw, "W"), (b, qb, "B")):
+            if q.strength is Strength.ABSOLUTE and q.colour != colour:
+                must = "white" if q.colour == "W" else "black"
+                yield Violation("C.04.1 6-7", (pid,), f"{w}-{b}: player {pid} must have {must}")
     if bye is not None:
         if bye in seen:
             yield Violation("C.04.1 1", (bye,), f"player {bye} is paired and also has the bye")

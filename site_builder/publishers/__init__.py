@@ -25,8 +25,10 @@ from ranking import InputError
 
 SOURCE = "[publish]"  # where InputError says the problem is
 COMMON_KEYS = ("target", "retries", "backoff")
-#: Files of the build folder that are the builder's own bookkeeping, never published.
-SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json"})
+#: What the ``dir`` target keeps in the folder it publishes to (the digests it put there).
+PUBLISHED = ".tiebreak-published.json"
+#: Files at the root that are the builder's or a publisher's own bookkeeping, never published.
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", PUBLISHED})
 
 Log = Callable[[str], Any]
 Counts = dict[str, Any]  # the PublishReport fields an attempt fills: uploaded, deleted, unchanged, detail
@@ -151,12 +153,17 @@ def _one_line(text: str) -> str:
 
 def site_files(out_dir: Path) -> list[str]:
     """The files of the site, as sorted ``/``-separated paths relative to ``out_dir``."""
-    files = []
-    for folder, _dirs, names in os.walk(out_dir):
-        for name in names:
-            relative = (Path(folder) / name).relative_to(out_dir).as_posix()
-            if relative not in SKIP_AT_ROOT and (Path(folder) / name).is_file():
-                files.append(relative)
+    files: list[str] = []
+    pending = [("", str(out_dir))]
+    while pending:  # os.scandir: the entries' types come with the listing, no stat per file
+        prefix, folder = pending.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                relative = prefix + entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((relative + "/", entry.path))
+                elif entry.is_file() and not (not prefix and entry.name in SKIP_AT_ROOT):
+                    files.append(relative)
     return sorted(files)
 
 

@@ -13,7 +13,16 @@ from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
 from ranking import InputError
-from site_builder.publishers import SOURCE, AttemptFailed, Counts, Log, PublishSettings, last_line, site_files
+from site_builder.publishers import (
+    SOURCE,
+    AttemptFailed,
+    Counts,
+    Log,
+    PublishSettings,
+    last_line,
+    site_files,
+)
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,7 +60,7 @@ class CommandSettings(PublishSettings):
 
     def attempt(self, out_dir: Path, log: Log) -> Counts:
         words = _command_words(out_dir, self)
-        env = dict(os.environ, TIEBREAK_SITE_DIR=str(out_dir))
+        env = dict(child_environment(), TIEBREAK_SITE_DIR=str(out_dir))
         result = subprocess.run(words, cwd=self.cwd, env=env, capture_output=True, text=True,
                                 stdin=subprocess.DEVNULL)
         if result.returncode != 0:

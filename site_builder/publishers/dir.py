@@ -1,24 +1,34 @@
-"""``target = "dir"``: copy the site into a temporary sibling folder and swap it in (one
+"""``target = "dir"``: make the site in a temporary sibling folder and swap it in (one
 ``renameat2`` exchange on Linux, else rename the old one away and the new one in), so the
-destination is always one complete site."""
+destination is always one complete site.
+
+A publish costs what changed.  The digests come from the build (its ``.manifest.json``; a
+folder without one is read and hashed), and what the destination holds is kept beside it
+(``.tiebreak-published.json`` in it, swapped in with the site: each file's digest, size,
+modification time and inode).
+Nothing changed: nothing is done.  Otherwise a file the destination already has, untouched since,
+is hard-linked from it; a new or changed file is hard-linked from the build when the build is
+Tiebreak's own (the builder writes every file once and never changes it) on the same file
+system, and copied otherwise."""
 
 from __future__ import annotations
 
 import ctypes
 import errno
-import filecmp
+import hashlib
+import json
 import os
 import shutil
 import sys
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
 from ranking import InputError
 from site_builder.publishers import (
-    SKIP_AT_ROOT,
+    PUBLISHED,
     SOURCE,
     AttemptFailed,
     Counts,
@@ -59,14 +69,21 @@ class DirSettings(PublishSettings):
             shutil.rmtree(leftover, ignore_errors=True)
 
         files = site_files(out_dir)
-        old_files = set(site_files(destination)) if destination.is_dir() else set()
-        changed = [name for name in files if name not in old_files
-                   or not filecmp.cmp(out_dir / name, destination / name, shallow=False)]
+        digests, own_build = _digests(out_dir, files)
+        record = _published(destination) if destination.is_dir() and not destination.is_symlink() else {}
+        kept = {name for name in files if _still_there(destination, name, digests[name], record)}
+        old_files = set(record) if record else (set(site_files(destination)) if destination.is_dir() else set())
+        changed = [name for name in files if name not in kept]
+        deleted = len(old_files - set(files))
+        if not changed and not deleted and record and set(record) == set(files):
+            return {"uploaded": 0, "deleted": 0, "unchanged": len(files), "detail": f"{destination}: no change"}
 
+        link_from_build = own_build and os.stat(out_dir).st_dev == os.stat(parent).st_dev
         token = uuid.uuid4().hex[:12]
         new = parent / f".{destination.name}.tiebreak-new-{token}"
         try:
-            shutil.copytree(out_dir, new, copy_function=copy_file, ignore=_skip_at_root(out_dir))
+            _fill(new, out_dir, destination, files, kept, link_from_build)
+            _record(new, files, digests)
         except BaseException:
             shutil.rmtree(new, ignore_errors=True)
             raise
@@ -88,12 +105,72 @@ class DirSettings(PublishSettings):
                 stale.unlink()
             else:
                 shutil.rmtree(stale, ignore_errors=True)
-        return {"uploaded": len(changed), "deleted": len(old_files - set(files)),
-                "unchanged": len(files) - len(changed), "detail": str(destination)}
+        return {"uploaded": len(changed), "deleted": deleted, "unchanged": len(files) - len(changed),
+                "detail": str(destination)}
 
 
-def _skip_at_root(out_dir: Path) -> Callable[[str, list[str]], list[str]]:
-    return lambda folder, names: [name for name in names if Path(folder) == out_dir and name in SKIP_AT_ROOT]
+def _digests(out_dir: Path, files: list[str]) -> tuple[dict[str, str], bool]:
+    """Each file's digest: the build's own (its manifest), else read and hashed; and whether
+    the folder is a Tiebreak build whose manifest names every file."""
+    try:
+        manifest = json.loads((out_dir / ".manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    own = bool(files) and all(name in manifest for name in files)
+    digests = {}
+    for name in files:
+        digest = manifest.get(name) if own else None
+        if digest is None:
+            digest = hashlib.sha256((out_dir / name).read_bytes()).hexdigest()
+        digests[name] = digest
+    return digests, own
+
+
+def _published(destination: Path) -> dict[str, list]:
+    """What the last publish put in ``destination``: file -> [digest, size, mtime_ns, inode]."""
+    try:
+        return json.loads((destination / PUBLISHED).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _still_there(destination: Path, name: str, digest: str, record: dict[str, list]) -> bool:
+    """Whether ``destination`` still holds ``name`` as the last publish left it, with ``digest``."""
+    known = record.get(name)
+    if not known or known[0] != digest:
+        return False
+    try:
+        status = os.stat(os.path.join(destination, name))
+    except OSError:
+        return False
+    return [status.st_size, status.st_mtime_ns, status.st_ino] == known[1:]
+
+
+def _fill(new: Path, out_dir: Path, destination: Path, files: list[str], kept: set[str],
+          link_from_build: bool) -> None:
+    """Make the site in ``new``: files ``kept`` linked from ``destination``, the others linked
+    from the build (``link_from_build``) or copied."""
+    made: set[str] = set()
+    for name in files:
+        folder = os.path.dirname(name)
+        if folder not in made:
+            os.makedirs(new / folder, exist_ok=True)
+            made.add(folder)
+        if name in kept:
+            os.link(destination / name, new / name)
+        elif link_from_build:
+            os.link(out_dir / name, new / name)
+        else:
+            copy_file(str(out_dir / name), str(new / name))
+
+
+def _record(folder: Path, files: list[str], digests: dict[str, str]) -> None:
+    """Keep what ``folder`` holds in it (``PUBLISHED``), for the next publish."""
+    entries = {}
+    for name in files:
+        status = os.stat(folder / name)
+        entries[name] = [digests[name], status.st_size, status.st_mtime_ns, status.st_ino]
+    (folder / PUBLISHED).write_text(json.dumps({"files": entries}), encoding="utf-8")
 
 
 def _exchange(first: Path, second: Path) -> bool:

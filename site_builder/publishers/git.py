@@ -26,6 +26,7 @@ from site_builder.publishers import (
     local_path,
     site_files,
 )
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 _BRANCH = re.compile(r"(?!-)(?!.*\.\.)(?!.*//)[A-Za-z0-9._/-]+(?<![./])")
 _GIT_OPTIONS = ("-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "commit.gpgsign=false",
@@ -87,8 +88,15 @@ class GitSettings(PublishSettings):
             git("symbolic-ref", "HEAD", f"refs/heads/{branch}")
             git("remote", "add", "origin", self.remote)
             files = site_files(out_dir)
+            linking = True  # git only reads the work tree's files: hard links to the site's do, where they can
             for name in files:
                 (work / name).parent.mkdir(parents=True, exist_ok=True)
+                if linking:
+                    try:
+                        os.link(out_dir / name, work / name)
+                        continue
+                    except OSError:  # another file system: copies
+                        linking = False
                 copy_file(str(out_dir / name), str(work / name))
             (work / ".nojekyll").touch()
             kept = [name for name in KEEP_IN_BRANCH if name not in files]
@@ -128,8 +136,9 @@ class GitSettings(PublishSettings):
 
 
 def _git_env(settings: GitSettings) -> dict[str, str]:
-    """The caller's environment (ssh agent, credential helpers) without a repository of its own, plus an identity."""
-    env = {key: value for key, value in os.environ.items()
+    """The caller's environment (ssh agent, credential helpers) without a repository of its own or the
+    bot's variables, plus an identity."""
+    env = {key: value for key, value in child_environment().items()
            if not key.startswith("GIT_") or _GIT_KEEP_ENV.fullmatch(key)}
     env.update(GIT_AUTHOR_NAME=settings.author_name, GIT_AUTHOR_EMAIL=settings.author_email,
                GIT_COMMITTER_NAME=settings.author_name, GIT_COMMITTER_EMAIL=settings.author_email,

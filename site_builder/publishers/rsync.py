@@ -24,6 +24,7 @@ from site_builder.publishers import (
     local_path,
     site_files,
 )
+from tiebreak.library import child_environment  # the bot's variables (its token) stay out
 
 DEFAULT_RSYNC_OPTIONS = ("-a", "--delete-delay", "--delay-updates")
 _ITEM = re.compile(r"^[<>]f\S{9,10} (.+)$")  # a file sent (to a host) or received (locally)
@@ -67,7 +68,8 @@ class RsyncSettings(PublishSettings):
             Path(destination).parent.mkdir(parents=True, exist_ok=True)
         excludes = [f"--exclude=/{name}" for name in sorted(SKIP_AT_ROOT)]
         command = ["rsync", *self.options, *excludes, "--itemize-changes", f"{out_dir}/", destination]
-        result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        result = subprocess.run(command, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                                env=child_environment())
         if result.returncode != 0:
             # rsync's (or ssh's) first error line says why; its last one is a generic "rsync error: ... (code N)"
             reason = _first_line(result.stderr) or last_line(result.stdout)

@@ -31,15 +31,35 @@
       header.addEventListener("keydown", function (event) { if (event.key === "Enter") { sort(); } });
     });
   });
+  // Names compared without case or diacritics: "nguyen" finds "Nguyễn", "dang" finds "Đặng".
+  function fold(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[đĐ]/g, "d").toLowerCase().trim();
+  }
   document.querySelectorAll("input[data-filter]").forEach(function (input) {
     var table = document.getElementById(input.getAttribute("data-filter"));
     if (!table) { return; }
-    input.closest(".filter").hidden = false;
-    input.addEventListener("input", function () {
-      var query = input.value.trim().toLowerCase();
-      Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
-        row.hidden = query !== "" && row.textContent.toLowerCase().indexOf(query) === -1;
-      });
+    var box = input.closest(".filter");
+    var none = box.querySelector(".no-match");
+    box.hidden = false;
+    var rows = Array.prototype.map.call(table.tBodies[0].rows, function (row) {
+      var cell = row.querySelector("[data-name]");
+      return {row: row, name: fold(cell ? cell.getAttribute("data-name") : row.textContent)};
     });
+    input.addEventListener("input", function () {
+      var query = fold(input.value);
+      var shown = 0;
+      rows.forEach(function (entry) {
+        entry.row.hidden = query !== "" && entry.name.indexOf(query) === -1;
+        if (!entry.row.hidden) { shown += 1; }
+      });
+      if (none) { none.hidden = shown > 0; }
+    });
+  });
+  // The tab strip shows this page's round (or the round being played) without scrolling the page.
+  document.querySelectorAll(".tabs").forEach(function (tabs) {
+    var tab = tabs.querySelector("[aria-current]:not(:first-child)") || tabs.querySelector("[data-current]");
+    if (tab && tabs.scrollWidth > tabs.clientWidth) {
+      tabs.scrollLeft = tab.offsetLeft - tabs.offsetLeft - (tabs.clientWidth - tab.offsetWidth) / 2;
+    }
   });
 })();

@@ -1,0 +1,83 @@
+"""The command line of DESIGN.md's "Running an event" and "Pairing": the subcommands' arguments
+(only argparse here, so ``tiebreak standings`` starts fast; ``tiebreak/running_commands.py``
+carries them out).
+
+    tiebreak list [--all] [--json]          tiebreak show SLUG [--json]
+    tiebreak set SLUG KEY=VALUE ...         tiebreak archive SLUG | restore SLUG
+    tiebreak round SLUG [N] [--json]        tiebreak player SLUG add --name NAME [--rating R] ...
+    tiebreak bye SLUG ROUND PLAYER half|zero|full
+    tiebreak foul SLUG ROUND BOARD white|black [COUNT]
+    tiebreak undo SLUG                      tiebreak pairings INPUT [--round N] [--format ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+#: the keys ``tiebreak set`` takes (``ranking.settings.SETTINGS``; a test keeps the two equal)
+SETTING_KEYS = ("name, rounds, game (chess, xiangqi), system (before round 1 is paired), rules (a preset), "
+                "scoring (2,1,0 or chess, xiangqi, three-point, three-point-colour), tiebreaks (BH-C1,BH,SB), "
+                "playoff (1, 1,2, 1:after-tiebreaks or none), the options fide_edition, bye_value_in_bh, "
+                "keep_rounds, de_mode, prev_mode, lots_seed, rr_withdrawal, and for Swiss pairing "
+                "pairing.acceleration (baku, none), pairing.initial_colour (white, black), "
+                "pairing.forfeit_is_meeting (true, false)")
+
+
+def add_running_commands(commands: argparse._SubParsersAction,
+                         store_command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """Add the subcommands that run an event (each takes ``--config``) and ``pairings``."""
+    listing = store_command("list", "list the stored tournaments (archived ones only with --all)")
+    listing.add_argument("--all", action="store_true", help="include archived tournaments")
+    listing.add_argument("--json", action="store_true",
+                         help='a list of {"slug", "name", "game", "system", "players", "rounds", "paired_rounds", '
+                              '"archived"}')
+    show = store_command("show", "show a stored tournament's settings and state")
+    show.add_argument("slug", metavar="SLUG")
+    show.add_argument("--json", action="store_true", help="the list keys plus rules, tiebreaks, scoring, ...")
+    setting = store_command("set", "change settings of a stored tournament (each change is logged as an event)")
+    setting.add_argument("slug", metavar="SLUG")
+    setting.add_argument("settings", metavar="KEY=VALUE", nargs="+", help=f"KEY is one of {SETTING_KEYS}")
+    for name, what in (("archive", "hide a tournament from `tiebreak list`, the bot's lists and the site "
+                                   "(nothing is deleted)"),
+                       ("restore", "bring an archived tournament back")):
+        command = store_command(name, what)
+        command.add_argument("slug", metavar="SLUG")
+    showing = store_command("round", "show a round's boards, results and byes")
+    showing.add_argument("slug", metavar="SLUG")
+    showing.add_argument("number", metavar="N", type=int, nargs="?", help="the round (default: the current one)")
+    showing.add_argument("--json", action="store_true",
+                         help='{"round": N, "boards": [{"board", "white", "black", "result"}], '
+                              '"byes": [{"player", "kind"}]}')
+    player = store_command("player", "add a late entry (prints the new starting number)")
+    player.add_argument("slug", metavar="SLUG")
+    player.add_argument("action", choices=["add"])
+    player.add_argument("--name", required=True, help="the player's name, e.g. 'Nguyễn, Văn A'")
+    player.add_argument("--rating", type=int, default=0, help="the rating (default 0: unrated)")
+    player.add_argument("--federation", default="", help="a three-letter code such as VIE")
+    player.add_argument("--club", default="", help="the club")
+    bye = store_command("bye", "enter a requested bye (before the round is paired)")
+    bye.add_argument("slug", metavar="SLUG")
+    bye.add_argument("round", metavar="ROUND", type=int)
+    bye.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
+    bye.add_argument("kind", choices=["half", "zero", "full"], help="half-, zero- or full-point bye")
+    foul = store_command("foul", "record fouls (犯规) against one side of a board")
+    foul.add_argument("slug", metavar="SLUG")
+    foul.add_argument("round", metavar="ROUND", type=int)
+    foul.add_argument("board", metavar="BOARD", type=int)
+    foul.add_argument("side", choices=["white", "black", "red"], help="red is the first mover (white) in xiangqi")
+    foul.add_argument("count", metavar="COUNT", type=int, nargs="?", default=1, help="default 1")
+    undo = store_command("undo", "take back your last entry (a result, a correction, a foul or a bye)")
+    undo.add_argument("slug", metavar="SLUG")
+
+    pairings = commands.add_parser(
+        "pairings", help="pair a round of a TRF or tournament TOML file (FIDE Dutch system), without a store",
+        description="Pair round N (default: the next) of a Swiss event in a TRF or tournament TOML file with "
+                    "the FIDE Dutch system (C.04.3, rules in force from 1 February 2026). Entries the file "
+                    "already holds for the round (half- and zero-point byes, absences) are honoured; players "
+                    "who withdrew are not paired.")
+    pairings.add_argument("input", metavar="INPUT", help="a TRF file or a tournament TOML file")
+    pairings.add_argument("--round", type=int, metavar="N", help="the round to pair (default: the next)")
+    pairings.add_argument("--format", choices=["table", "pairs", "json"], default="table",
+                          help="table (default), pairs (the JaVaFo/bbpPairings list: the number of pairs, "
+                               "then WHITE BLACK per board, PLAYER 0 for the bye) or json")

@@ -1,0 +1,224 @@
+"""What the "Running an event" subcommands do (their arguments: ``tiebreak/cli_running.py``):
+list, show, set, archive, restore, round, player add, bye, foul, undo, and ``pairings``
+(no store).  Each change is one event of the store's log; each prints one line saying what it
+did, or raises ``InputError`` (one line, exit status 2) and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+
+from ranking.dutch import pair_round, pairing_json, pairs_text
+from ranking.errors import InputError
+from ranking.events import Event, EventKind, TournamentState, bye_event, foul_event
+from ranking.model import ByeKind, GameKind, Result, Tournament
+from ranking.rules import Options
+from ranking.settings import parse_setting, setting_text
+from ranking.spelling import written_result
+from ranking.standings import default_rules
+from tiebreak.files import load_tournament
+from tiebreak.running import (
+    Undone,
+    changed_settings,
+    details,
+    dutch_games,
+    late_entry,
+    round_json,
+    round_to_show,
+    summary,
+    undo_last,
+)
+from tiebreak.store import Source, Store
+from tiebreak.tables import printable, render_table
+
+_BYE_KINDS = {"half": ByeKind.HALF, "zero": ByeKind.ZERO, "full": ByeKind.FULL}
+_BYE_WORDS = {ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye",
+              ByeKind.HALF: "half-point bye", ByeKind.ZERO: "zero-point bye"}
+
+
+def json_line(data: object) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def list_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    rows = [summary(store, slug) for slug in store.slugs(archived=args.all)]
+    if args.json:
+        json_line(rows)
+        return
+    if not rows:
+        print("no tournaments" + ("" if args.all else " (archived ones: --all)") + ": `tiebreak import FILE`")
+        return
+    table = [[row["slug"], row["name"], row["game"], row["system"], str(row["players"]),
+              f"{row['paired_rounds']}/{row['rounds']}", "archived" if row["archived"] else ""] for row in rows]
+    print(render_table(["slug", "name", "game", "system", "players", "paired", ""], table,
+                       [False, False, False, False, True, True, False]))
+
+
+def show_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    data = details(store, args.slug)
+    if args.json:
+        json_line(data)
+        return
+    scoring = data["scoring"]
+    points = "/".join(f"{scoring[key]:g}" for key in ("win", "draw", "loss"))
+    lines = [f"{printable(data['name'])} ({data['slug']}{', archived' if data['archived'] else ''})",
+             f"{data['game']}, {data['system']}, {data['players']} players, "
+             f"{data['paired_rounds']} of {data['rounds']} rounds paired",
+             f"rules: {data['rules'] or '(own)'}; points {points}; "
+             f"tie-breaks: {', '.join(data['tiebreaks']) or 'none'}"]
+    defaults = {name: getattr(value, "value", value) for name, value in vars(Options()).items()}
+    changed = {key: value for key, value in data["options"].items() if value != defaults.get(key)}
+    if changed:
+        lines.append("options: " + ", ".join(f"{key} = {value}" for key, value in changed.items()))
+    if data["playoff"]:
+        lines.append(f"play-off: places {', '.join(map(str, data['playoff']['places']))}, {data['playoff']['when']}")
+    if data["current_round"] is not None:
+        waiting = data["boards_without_result"]
+        lines.append(f"round {data['current_round']}: " + (
+            f"boards without a result: {', '.join(map(str, waiting))}" if waiting else "every board has a result"))
+    for withdrawal in data["withdrawals"]:
+        lines.append(f"player {withdrawal['player']} withdrew after round {withdrawal['after_round']}")
+    print("\n".join(lines))
+
+
+def set_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    changes = [parse_setting(text) for text in args.settings]
+    store.append(args.slug, lambda state: changed_settings(state, changes), source)
+    print(f"{args.slug}: " + ", ".join(setting_text(key, value) for key, value in changes))
+
+
+def archive_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    def decide(state: TournamentState) -> list[Event]:
+        if state.archived:
+            raise InputError(f"{args.slug} is already archived (`tiebreak restore {args.slug}` brings it back)")
+        return [Event(EventKind.ARCHIVED)]
+
+    store.append(args.slug, decide, source)
+    print(f"archived {args.slug}: hidden from `tiebreak list`, the bot and the site; nothing is deleted "
+          f"(`tiebreak restore {args.slug}` brings it back)")
+
+
+def restore_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    def decide(state: TournamentState) -> list[Event]:
+        if not state.archived:
+            raise InputError(f"{args.slug} is not archived")
+        return [Event(EventKind.RESTORED)]
+
+    store.append(args.slug, decide, source)
+    print(f"restored {args.slug}")
+
+
+def round_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    state = store.state(args.slug)
+    number = round_to_show(state, args.number)
+    if args.json:
+        json_line(round_json(state, number))
+    else:
+        print(round_table(state.snapshot(), number))
+
+
+def round_table(tournament: Tournament, number: int) -> str:
+    """Round ``number``'s boards (board, both players with starting numbers, in the game's
+    colour words, the result in the event's terms) and its byes."""
+    names = {player.id: player.name for player in tournament.players}
+    scoring = default_rules(tournament).scoring
+    first = "Red" if tournament.game is GameKind.XIANGQI else "White"
+    games = sorted((game for game in tournament.games if game.round == number), key=lambda game: game.board)
+    rows = [[str(game.board), str(game.white), names[game.white],
+             written_result(game.result, scoring) if game.result else "-", str(game.black), names[game.black]]
+            for game in games]
+    lines = [f"{printable(tournament.name)}: round {number} of {tournament.rounds}"]
+    if rows:
+        lines.append(render_table(["Bd", "No", first, "Result", "No", "Black"], rows,
+                                  [True, True, False, False, True, False]))
+    for bye in sorted((bye for bye in tournament.byes if bye.round == number), key=lambda bye: bye.player):
+        lines.append(f"{_BYE_WORDS[bye.kind]}: {bye.player} {printable(names[bye.player])}")
+    return "\n".join(lines)
+
+
+def player_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    appended = store.append(args.slug, lambda state: [late_entry(
+        state, args.name, args.rating, args.federation, args.club)], source)
+    player = appended[0].event.data["player"]
+    print(f"{player['id']}: {printable(player['name'])} added to {args.slug} (a late entry)")
+
+
+def bye_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    kind = _BYE_KINDS[args.kind]
+    store.append(args.slug, lambda state: [bye_event(state, args.round, args.player, kind)], source)
+    name = store.state(args.slug).base.player(args.player).name
+    print(f"round {args.round}: {_BYE_WORDS[kind]} for {args.player} {printable(name)}")
+
+
+def foul_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    side = "white" if args.side == "red" else args.side
+    store.append(args.slug, lambda state: [foul_event(state, args.round, args.board, side, args.count)], source)
+    state = store.state(args.slug)
+    game = state.game(args.round, args.board)
+    fouler = game.white if side == "white" else game.black
+    print(f"round {args.round} board {args.board}: {args.count} foul{'s' if args.count != 1 else ''} against "
+          f"{fouler} {printable(state.base.player(fouler).name)}; fouls on the board: "
+          f"{game.fouls_white}-{game.fouls_black}")
+
+
+def undo_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    done = undo_last(store, args.slug, source.actor, source)
+    if done is None:
+        raise InputError(f"nothing to undo: {source.actor} has no result, foul or bye in {args.slug} still in force")
+    print(undone_line(done, store.tournament(args.slug)))
+
+
+def undone_line(done: Undone, tournament: Tournament) -> str:
+    """``undone: round 3 board 5 1-0; the board now has no result``."""
+    data = done.entry.event.data
+    kind = done.entry.event.kind
+    scoring = default_rules(tournament).scoring
+    if kind is EventKind.BYE:
+        now = _BYE_WORDS[done.bye] if done.bye else "no bye"
+        return f"undone: round {done.round} {_BYE_WORDS[ByeKind(data['kind'])]} of {done.player}; now {now}"
+    where = f"round {done.round} board {done.board}"
+    if kind is EventKind.FOUL:
+        return f"undone: {where} foul ({data['side']}); fouls on the board now: {done.fouls[0]}-{done.fouls[1]}"
+    was = written_result(Result(data["result"]), scoring)
+    now = f"has {written_result(Result(done.result), scoring)}" if done.result else "has no result"
+    return f"undone: {where} {was}; the board now {now}"
+
+
+def pairings_command(args: argparse.Namespace) -> int:
+    """``tiebreak pairings INPUT``: the Dutch pairing of a file's round, without a store."""
+    tournament = load_tournament(args.input)
+    if tournament.system.is_round_robin:
+        raise InputError(f"{tournament.name or args.input} is a round robin: its rounds follow the Berger tables "
+                         "(`tiebreak import` it and `tiebreak pair SLUG`)", source=args.input)
+    pairing = pair_round(tournament, args.round)
+    if args.format == "pairs":
+        sys.stdout.write(pairs_text(pairing))
+    elif args.format == "json":
+        json_line(pairing_json(pairing, tournament))
+    else:
+        games, byes = dutch_games(pairing)
+        shown = replace(tournament, games=tournament.games + games, byes=tournament.byes + byes)
+        print(round_table(shown, pairing.round))
+        for unpaired in pairing.unpaired:
+            print(f"not paired: {unpaired.player} {printable(shown.player(unpaired.player).name)} "
+                  f"({unpaired.reason.value})")
+    return 0
+
+
+#: the store subcommands of this module, for ``tiebreak.commands.run``
+HANDLERS: dict[str, Callable[[Store, argparse.Namespace, Source], None]] = {
+    "list": list_command,
+    "show": show_command,
+    "set": set_command,
+    "archive": archive_command,
+    "restore": restore_command,
+    "round": round_command,
+    "player": player_command,
+    "bye": bye_command,
+    "foul": foul_command,
+    "undo": undo_command,
+}
