@@ -15,7 +15,7 @@ MAKEFILE = (ROOT / "Makefile").read_text(encoding="utf-8")
 
 
 def test_make_test_checks_the_system_packages_first() -> None:
-    assert re.search(r"^test: lint system$", MAKEFILE, re.MULTILINE)
+    assert re.search(r"^test: lint system \$\(AXE\)$", MAKEFILE, re.MULTILINE)  # system packages, then npm's
     assert "scripts/system-packages" in MAKEFILE
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
@@ -30,7 +30,7 @@ def test_a_missing_package_is_named_in_one_line_with_how_to_get_it(tmp_path: Pat
                             text=True, env={"PATH": str(bare), "TIEBREAK_NO_INSTALL": "1"})
     assert result.returncode == 1
     [line] = result.stderr.strip().splitlines()
-    assert "chromium chromium-driver rsync git fonts-noto-cjk" in line and "apt-get install" in line
+    assert "chromium chromium-driver rsync git npm fonts-noto-cjk" in line and "apt-get install" in line
 
 
 def test_make_run_says_what_it_is_doing_while_it_installs() -> None:
