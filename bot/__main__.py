@@ -20,7 +20,7 @@ from bot import delivery
 from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs, quiet_http_logs, redact
 from bot.console import run_console
 from bot.service import BotService, BotSettings
-from bot.site_trigger import DebouncedBuild, SiteCommand
+from bot.site_trigger import DebouncedBuild, SiteServer
 from ranking import InputError
 from tiebreak.config import Config, load_config
 from tiebreak.library import import_configured, open_store
@@ -64,17 +64,19 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if builder is not None:
             builder.flush()
+            builder.close()
         store.close()
     return 0
 
 
 def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | None:
     """Rebuild the site (debounced) after results when config.toml has a [site] section, and
-    publish it when it also has [publish]."""
+    publish it when it also has [publish]: through a warm site process the bot starts once
+    (``SiteServer``, ``python -m site_builder serve``)."""
     if "site" not in config.raw:
         return None
     delay = float(config.raw["site"].get("build_delay", 2))
-    return DebouncedBuild(SiteCommand("publish" if "publish" in config.raw else "build", config_path), delay)
+    return DebouncedBuild(SiteServer("publish" if "publish" in config.raw else "build", config_path), delay)
 
 
 

@@ -2,6 +2,7 @@
 
     python -m site_builder build [--config config.toml] [--out DIR]
     python -m site_builder publish [--config config.toml]
+    python -m site_builder serve     (the bot's warm site process: site_builder.serve)
 
 A bad configuration prints one line and exits 2; a publish that failed after its retries prints
 one line and exits 1.
@@ -17,6 +18,7 @@ from pathlib import Path
 from ranking import InputError
 from site_builder.build import BuildReport
 from site_builder.publishers import PublishError
+from site_builder.serve import serve
 from site_builder.site import build_from_config, publish_from_config
 from tiebreak.library import child_environment
 
@@ -35,7 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--out", metavar="DIR", help="output folder (default [site].out_dir)")
     publish = commands.add_parser("publish", help="build, then publish to [publish].target")
     publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+    commands.add_parser("serve", help="answer build and publish requests on standard input, one per line, "
+                        "each in a child forked from this warm process (the bot's)")
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(main)
     for key in set(os.environ) - set(child_environment()):
         del os.environ[key]  # the bot's variables (its token) reach no program the build or publish runs
     try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import site_trigger
-from bot.site_trigger import DebouncedBuild, SiteCommand
+from bot.site_trigger import DebouncedBuild, SiteCommand, SiteServer
 from tiebreak.config import load_config
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "ranking" / "examples" / "xiangqi-rr.toml"
@@ -70,15 +70,21 @@ def _config(tmp_path: Path, publish: bool) -> Path:
     return config
 
 
-def test_the_bot_publishes_in_a_process_of_its_own_when_publish_is_configured(tmp_path: Path) -> None:
+def test_the_bot_publishes_through_its_site_server_when_publish_is_configured(tmp_path: Path) -> None:
     config_path = _config(tmp_path, publish=True)
     trigger = site_trigger(str(config_path), load_config(str(config_path)))
     assert trigger is not None
-    trigger.request("example")
-    deadline = time.monotonic() + 120
-    while trigger.builds < 1 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert trigger.builds == 1
+    try:
+        trigger.request("example")
+        deadline = time.monotonic() + 120
+        while trigger.builds < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert trigger.builds == 1
+        server = trigger._build
+        assert isinstance(server, SiteServer) and server.pid is not None
+    finally:
+        trigger.close()
+    assert server.pid is None  # closing the trigger stops its server
     assert (tmp_path / "public" / "index.html").is_file()
     published = tmp_path / "published" / "example-xiangqi-rr"
     assert (published / "standings.json").read_bytes() == (
@@ -87,14 +93,18 @@ def test_the_bot_publishes_in_a_process_of_its_own_when_publish_is_configured(tm
 
 def test_the_bot_only_builds_without_publish_and_reports_a_failing_build(tmp_path: Path, caplog) -> None:
     config_path = _config(tmp_path, publish=False)
-    command = site_trigger(str(config_path), load_config(str(config_path)))._build
-    assert command == SiteCommand("build", str(config_path))
-    assert command().startswith("built ")
-    assert not (tmp_path / "published").exists()
-    config_path.write_text(config_path.read_text(encoding="utf-8").replace('languages = ["en"]', 'languages = ["xx"]'),
-                           encoding="utf-8")
-    with pytest.raises(RuntimeError, match=r"site_builder build exited with 2: .*\[site\]\.languages"):
-        command()
+    trigger = site_trigger(str(config_path), load_config(str(config_path)))
+    command = trigger._build
+    assert isinstance(command, SiteServer) and (command.command, command.config_path) == ("build", str(config_path))
+    try:
+        assert command().startswith("built ")
+        assert not (tmp_path / "published").exists()
+        config_path.write_text(config_path.read_text(encoding="utf-8").replace('languages = ["en"]',
+                                                                               'languages = ["xx"]'), encoding="utf-8")
+        with pytest.raises(RuntimeError, match=r"site_builder build exited with 2: .*\[site\]\.languages"):
+            command()
+    finally:
+        trigger.close()
 
 
 def test_no_site_section_no_builds(tmp_path: Path) -> None:
