@@ -54,16 +54,32 @@ class BuildReport:
     files: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # seconds: pages, render, finish, clean-up
     skipped: dict[str, str] = field(default_factory=dict)  # a file left out (e.g. a download) -> why
+    kept: frozenset[str] = frozenset()  # the build folders the clean-up keeps (this one, the one before)
 
 
-def build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> BuildReport:
-    """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``.
+def build_site(tournaments: dict[str, Tournament], settings: SiteSettings, clean_up: bool = True) -> BuildReport:
+    """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``, then
+    remove the older builds (:func:`remove_old_builds`; ``clean_up`` False leaves that to the
+    caller, who holds the site lock: a publish, which puts the new site out first).
 
     The garbage collector waits meanwhile (and in the forked renderers): a build makes almost
     no reference cycles, and the collections its many small objects would trigger walk the
     whole tournament again and again (a third of the time of an incremental build)."""
     with site_lock(settings.out_dir), collection_paused():
-        return _build_site(tournaments, settings)
+        report = _build_site(tournaments, settings)
+        if clean_up:
+            remove_old_builds(report)
+            report.seconds += report.phases["clean-up"]
+        return report
+
+
+def remove_old_builds(report: BuildReport) -> None:
+    """Remove the build folders of ``report``'s site but the two it keeps and the one the site
+    points to now, and what killed builds left; its time is the report's ``clean-up`` phase."""
+    started = time.perf_counter()
+    with site_lock(report.output):
+        _remove_old_builds(report.output, keep=set(report.kept))
+    report.phases["clean-up"] = time.perf_counter() - started
 
 
 _HELD: dict[Path, int] = {}  # the folders whose site lock this process holds, and how often
@@ -164,11 +180,9 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
         raise
-    swapped = time.perf_counter()
-    report.phases["finish"] = swapped - started - report.phases["pages"] - report.phases["render"]
-    _remove_old_builds(out, keep={build.name, previous.name if previous else ""})  # still under the site lock
     report.seconds = time.perf_counter() - started
-    report.phases["clean-up"] = report.seconds - (swapped - started)
+    report.phases["finish"] = report.seconds - report.phases["pages"] - report.phases["render"]
+    report.kept = frozenset({build.name, previous.name if previous else ""})
     return report
 
 
