@@ -1,13 +1,15 @@
 """Time what a spectator waits for: a result message to the bot until the public page shows it.
 
-    python benchmarks/live.py [--players 1000] [--rounds 11] [--results 5] [--delay 2] [--dir DIR]
+    python benchmarks/live.py [--players 1000] [--rounds 11] [--results 5] [--delay 2] [--dir DIR] [--process]
 
 The real bot (python-telegram-bot, long polling) runs against the fake Bot API server of
 tests/fake_telegram.py on 127.0.0.1, over a SQLite store holding a generated Swiss (1,000
 players x 11 rounds, the last round without results), with the site in all four languages
 and ``[publish] target = "dir"``.  The bot rebuilds and publishes as it does in production:
-``build_delay`` seconds after the last result (the debounce, default 2 s), it runs
-``python -m site_builder publish`` in a process of its own.  The site is built and published
+``build_delay`` seconds after the last result (the debounce, default 2 s), it asks its warm
+site process (``python -m site_builder serve``, started on the first build) to publish, which
+forks a child for it; ``--process`` runs ``python -m site_builder publish`` in a process of its
+own instead, as the bot did before 2026-12.  The site is built and published
 once first (the full build), then ``--results`` result messages are sent one at a time; each
 is timed from the update being available to the bot until the published round page shows the
 new result, with its parts:
@@ -15,15 +17,17 @@ new result, with its parts:
 - reply: the update until the bot's confirmation reaches the server;
 - debounce: the confirmation until the site process starts (``build_delay``);
 - build and publish: as the site process reports them;
-- process: the rest of the site process's time (starting Python and the imports, reading the
-  store from its snapshot, the clean-up after the swap, exiting).
+- process: the rest of the site process's time (reading the store from its snapshot, the
+  clean-up after the swap, the fork and the answer; with ``--process``, starting Python and the
+  imports and exiting too).
 
 The first result of a round changes every page (the standings move from round 10 to round 11),
 as it does in a real event; it is entered before the timed ones, which are the usual case.
 
-Printed: each result's figures, the medians, CPU time beside wall time (the site process's
-from getrusage), and the verdict against the target: under 2 s after the debounce.  The site
-process may keep its modules' bytecode, as an installed Tiebreak does.
+Printed: each result's figures, the medians, CPU time beside wall time (the build's, its
+workers' and publisher's included, from getrusage or the server's wait4), and the verdict
+against the target: under 2 s after the debounce.  The site process may keep its modules'
+bytecode, as an installed Tiebreak does.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from fake_telegram import FakeTelegram  # noqa: E402
 from generators import generate_swiss  # noqa: E402
 
 from bot.service import BotService, BotSettings  # noqa: E402
-from bot.site_trigger import DebouncedBuild, SiteCommand  # noqa: E402
+from bot.site_trigger import DebouncedBuild, SiteCommand, SiteServer  # noqa: E402
 from tiebreak.store import Source, SQLiteStore  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bot_benchmark", HERE / "bot.py")
@@ -68,25 +72,33 @@ LANGUAGES = ["en", "zh", "vi", "es"]
 _TIMES = re.compile(r"built (\d+) files \((\d+) written\) in ([\d.]+) s; .* in ([\d.]+) s")
 
 
-class TimedSite(SiteCommand):
-    """``python -m site_builder publish`` as the bot runs it, timed: when it started, how long it
-    took, what it said (its build and publish seconds) and its CPU time."""
+class TimedSite:
+    """The bot's site build (``SiteServer``, or ``SiteCommand`` with ``--process``), timed: when
+    it started, how long it took, what it said (its build and publish seconds) and its CPU time
+    (the server's figure for its forked build, or getrusage of the finished process)."""
 
-    runs: list[dict]
+    def __init__(self, site: SiteServer | SiteCommand) -> None:
+        self.site = site
+        self.runs: list[dict] = []
 
     def __call__(self) -> str:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        summary = super().__call__()
+        summary = self.site()
         ended = time.perf_counter()
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (self.site.cpu if isinstance(self.site, SiteServer)
+               else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
         found = _TIMES.search(summary)
-        self.runs.append({"started": started, "ended": ended, "summary": summary,
-                          "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
+        self.runs.append({"started": started, "ended": ended, "summary": summary, "cpu": cpu,
                           "files": int(found.group(1)) if found else 0, "written": int(found.group(2)) if found else 0,
                           "build": float(found.group(3)) if found else 0.0,
                           "publish": float(found.group(4)) if found else 0.0})
         return summary
+
+    def close(self) -> None:
+        if isinstance(self.site, SiteServer):
+            self.site.close()
 
 
 def write_config(folder: Path, delay: float) -> Path:
@@ -138,8 +150,7 @@ async def run(args: argparse.Namespace, folder: Path) -> list[dict]:
     config = write_config(folder, args.delay)
     with SQLiteStore(folder / "store.sqlite3") as store:
         store.create(SLUG, tournament, Source("cli:benchmark"))
-    site = TimedSite("publish", str(config))
-    object.__setattr__(site, "runs", [])
+    site = TimedSite(SiteCommand("publish", str(config)) if args.process else SiteServer("publish", str(config)))
     started = time.perf_counter()
     site()  # the full build and publish
     print(f"full build and publish: {time.perf_counter() - started:.2f} s ({site.runs[0]['summary']})")
@@ -175,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=int, default=5, help="result messages, one at a time (median)")
     parser.add_argument("--delay", type=float, default=2.0, help="build_delay, the debounce (default 2 s)")
     parser.add_argument("--dir", help="folder for the store, the site and the published copy")
+    parser.add_argument("--process", action="store_true",
+                        help="a fresh python -m site_builder publish per build (before 2026-12), not the warm server")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     fake_telegram._Handler.disable_nagle_algorithm = True
@@ -182,7 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     # again every time (an environment that sets PYTHONDONTWRITEBYTECODE would make it).
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     print(f"{args.players} players x {args.rounds} rounds, languages {', '.join(LANGUAGES)}, build_delay "
-          f"{args.delay:g} s, dir publisher; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+          f"{args.delay:g} s, dir publisher, {'a process per build' if args.process else 'warm site server'}; "
+          f"machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         results = asyncio.run(run(args, Path(folder)))
     print("median of", len(results), ":", ", ".join(
