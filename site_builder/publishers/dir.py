@@ -83,7 +83,7 @@ class DirSettings(PublishSettings):
         new = parent / f".{destination.name}.tiebreak-new-{token}"
         try:
             _fill(new, out_dir, destination, files, kept, link_from_build)
-            _record(new, files, digests)
+            _record(new, files, digests, {name: record[name] for name in kept})
         except BaseException:
             shutil.rmtree(new, ignore_errors=True)
             raise
@@ -151,25 +151,31 @@ def _fill(new: Path, out_dir: Path, destination: Path, files: list[str], kept: s
     """Make the site in ``new``: files ``kept`` linked from ``destination``, the others linked
     from the build (``link_from_build``) or copied."""
     made: set[str] = set()
+    join = os.path.join  # string paths: thousands of files per publish
     for name in files:
         folder = os.path.dirname(name)
         if folder not in made:
-            os.makedirs(new / folder, exist_ok=True)
+            os.makedirs(join(new, folder), exist_ok=True)
             made.add(folder)
         if name in kept:
-            os.link(destination / name, new / name)
+            os.link(join(destination, name), join(new, name))
         elif link_from_build:
-            os.link(out_dir / name, new / name)
+            os.link(join(out_dir, name), join(new, name))
         else:
-            copy_file(str(out_dir / name), str(new / name))
+            copy_file(join(out_dir, name), join(new, name))
 
 
-def _record(folder: Path, files: list[str], digests: dict[str, str]) -> None:
-    """Keep what ``folder`` holds in it (``PUBLISHED``), for the next publish."""
+def _record(folder: Path, files: list[str], digests: dict[str, str], kept: dict[str, list]) -> None:
+    """Keep what ``folder`` holds in it (``PUBLISHED``), for the next publish.  A file ``kept``
+    is a link to the one the last record names, just found unchanged: its entry is that one
+    (a link has the same size, modification time and inode); the others are looked at."""
     entries = {}
     for name in files:
-        status = os.stat(folder / name)
-        entries[name] = [digests[name], status.st_size, status.st_mtime_ns, status.st_ino]
+        entry = kept.get(name)
+        if entry is None:
+            status = os.stat(os.path.join(folder, name))
+            entry = [digests[name], status.st_size, status.st_mtime_ns, status.st_ino]
+        entries[name] = entry
     (folder / PUBLISHED).write_text(json.dumps({"files": entries}), encoding="utf-8")
 
 
