@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ranking import Tournament, collection_paused
 from site_builder import qr
-from site_builder.environment import THEMES
+from site_builder.environment import THEMES, template_digest
 from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
 from site_builder.settings import SiteSettings
@@ -136,7 +136,7 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
                      for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
-    work = Work(build, previous, _read_manifest(previous), theme, _digest_folder(theme / "templates"),
+    work = Work(build, previous, _read_manifest(previous), theme, template_digest(theme),
                 out.parent / f".{out.name}.templates", settings, pages_by_slug)
     manifest: dict[str, str] = {}
     try:
@@ -184,15 +184,6 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     report.phases["finish"] = report.seconds - report.phases["pages"] - report.phases["render"]
     report.kept = frozenset({build.name, previous.name if previous else ""})
     return report
-
-
-def _digest_folder(folder: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            digest.update(path.relative_to(folder).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _read_manifest(folder: Path | None) -> dict[str, str]:

@@ -10,7 +10,8 @@ before it forks its workers, which inherit them.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,27 @@ def site_environment(theme: Path, template_digest: str, language: str, cache: Pa
         environment.filters["number"](0.5)  # loads Babel's data for the language (before workers fork)
         _ENVIRONMENTS[key] = environment
     return _ENVIRONMENTS[key]
+
+
+def template_digest(theme: Path) -> str:
+    """The version of ``theme``'s templates: a digest of their names and contents."""
+    folder = theme / "templates"
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(folder).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def compile_templates(theme: Path, template_digest: str, languages: Iterable[str],
+                      cache: Path | None = None) -> None:
+    """Make the environments of ``theme`` in ``languages`` and compile all their templates (a
+    build does it before it forks its workers, the site server before it forks its builds)."""
+    for language in languages:
+        environment = site_environment(theme, template_digest, language, cache)
+        for template in environment.list_templates():
+            environment.get_template(template)
 
 
 class _SiteEnvironment(Environment):

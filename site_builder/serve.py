@@ -25,7 +25,8 @@ import traceback
 from collections.abc import Callable
 from typing import IO
 
-from site_builder.environment import SITE_CATALOGUE
+from site_builder.environment import SITE_CATALOGUE, THEMES, compile_templates, template_digest
+from site_builder.settings import SiteSettings
 from tiebreak.i18n import LANGUAGES, format_number
 
 COMMANDS = ("build", "publish")
@@ -60,11 +61,15 @@ def serve(main: Main, requests: IO[str] | None = None, answers: IO[str] | None =
 
 
 def _warm() -> None:
-    """What every build would load again: the site's words and Babel's data of each language
-    (the builder and the publishers are imported by ``site_builder.cli``, which calls this)."""
+    """What every build would load again: the site's words and Babel's data of each language,
+    and the default theme's templates compiled in each (kept by their version: a build of
+    changed templates compiles its own); the builder and the publishers are imported by
+    ``site_builder.cli``, which calls this."""
     for code in LANGUAGES:
         SITE_CATALOGUE.translations(code)
         format_number(0.5, code)
+    theme = THEMES / SiteSettings.theme
+    compile_templates(theme, template_digest(theme), LANGUAGES)
     gc.collect()
     gc.freeze()  # what the children inherit stays shared, untouched by their collections
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.environment import site_environment
+from site_builder.environment import compile_templates, site_environment
 from site_builder.plan import Page, Task, Work, common, page_digest, player_page
 
 PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
@@ -41,10 +41,7 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
         for task in tasks:
             yield _do(task, work)
         return
-    for language in work.settings.languages:  # compiled once, then forked
-        environment = site_environment(work.theme, work.template_digest, language, work.cache)
-        for template in environment.list_templates():
-            environment.get_template(template)
+    compile_templates(work.theme, work.template_digest, work.settings.languages, work.cache)  # once, then forked
     global _WORK
     _WORK = work
     try:
