@@ -160,3 +160,18 @@ def test_the_server_answers_each_request_line(tmp_path: Path) -> None:
     assert answers[0]["stdout"].startswith("built ")
     assert "not a request" in answers[1]["stderr"] and "not a request" in answers[2]["stderr"]
     assert "no such configuration file" in answers[3]["stderr"]
+
+
+def test_a_build_that_takes_too_long_is_killed_with_its_server(tmp_path: Path, servers) -> None:
+    started = tmp_path / "publish-started"
+    config = _config(tmp_path, "\n".join([
+        "[publish]", 'target = "command"',
+        f"command = {json.dumps(f'sh -c {chr(39)}touch {started}; sleep 60{chr(39)}')}"]))
+    server = SiteServer("publish", str(config), timeout=1.0)
+    servers.append(server)
+    with pytest.raises(RuntimeError, match="python -m site_builder serve took longer than 1 s during the publish"):
+        server()
+    assert server.pid is None  # killed, with its process group (the build, its publisher)
+    config.write_text(config.read_text(encoding="utf-8").replace("sleep 60", "true"), encoding="utf-8")
+    server.timeout = 600.0
+    assert server().startswith("built ")  # a new server; the killed build's site lock is free
