@@ -18,7 +18,8 @@ The modules, one job each: ``settings`` (``[site]``), ``environment`` (the Jinja
 autoescape, the site's words, the ``number`` filter), ``pages`` (what each page shows),
 ``plan`` (the pages and tasks of a build), ``workers`` (carrying the tasks out, forked when the
 site is big), ``build`` (the atomic, incremental build), ``publishers`` (one module per target),
-``site`` (build and publish from config.toml), ``cli`` (``python -m site_builder``).
+``site`` (build and publish from config.toml), ``cli`` (``python -m site_builder``), ``serve``
+(``python -m site_builder serve``: the bot's warm site process, a forked child per build).
 """
 
 # ruff: noqa: F401  (the imports under TYPE_CHECKING are the re-exports type checkers see)
