@@ -203,5 +203,8 @@ class SiteServer:
                 process.stdin.close()
                 process.wait(timeout)
             except (OSError, subprocess.TimeoutExpired):
-                pass
-            self._stop()
+                self._stop()  # it did not end: killed, with what it runs
+                return
+            self._process = None
+            with contextlib.suppress(OSError):
+                process.stdout.close()
