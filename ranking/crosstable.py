@@ -182,9 +182,10 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
     if players is None:
         return None
     ids, names, ratings, federations, results, colours, opponents, rounds, last_bye = players
-    if withdrawn and not _withdrawals_fit(withdrawn, ids, opponents, rounds):
+    index = {pid: number for number, pid in enumerate(ids)} if withdrawn or fouls else {}
+    if withdrawn and not _withdrawals_fit(withdrawn, index, opponents, rounds):
         return None
-    fouls_of = _fouls_of(fouls, ids, opponents, rounds) if fouls else None
+    fouls_of = _fouls_of(fouls, index, opponents, rounds) if fouls else None
     if fouls and fouls_of is None:
         return None
     system = None
@@ -280,12 +281,11 @@ def _plain_rules(text: str) -> tuple[dict[str, float | None], tuple[str, ...]] |
     return {**_SCORING_DEFAULTS, **{key: float(value) for key, value in values.items()}}, tuple(chain)
 
 
-def _fouls_of(records: list[tuple[int, ...]], ids: list[int], opponents: list[list[int]],
+def _fouls_of(records: list[tuple[int, ...]], index: dict[int, int], opponents: list[list[int]],
               rounds: int) -> list[list[int]] | None:
-    """Each player's fouls by round from ``### tiebreak fouls`` records, or None when one does
-    not name a game of the crosstable (``ranking.trf_extras`` refuses it)."""
-    index = {pid: number for number, pid in enumerate(ids)}
-    fouls_of = [[0] * rounds for _ in ids]
+    """Each row's fouls by round from ``### tiebreak fouls`` records (``index``: start number
+    to row), or None when one does not name a game of the crosstable (``ranking.trf_extras`` refuses it)."""
+    fouls_of = [[0] * rounds for _ in opponents]
     for rnd, white, black, on_white, on_black in records:
         first, second = index.get(white), index.get(black)
         if first is None or second is None or not 1 <= rnd <= rounds or opponents[first][rnd - 1] != second:
@@ -294,13 +294,13 @@ def _fouls_of(records: list[tuple[int, ...]], ids: list[int], opponents: list[li
     return fouls_of
 
 
-def _withdrawals_fit(withdrawn: list[tuple[int, int]], ids: list[int], opponents: list[list[int]],
+def _withdrawals_fit(withdrawn: list[tuple[int, int]], index: dict[int, int], opponents: list[list[int]],
                      rounds: int) -> bool:
-    """Whether the ``### tiebreak withdrawn`` records change nothing the crosstable holds: each
-    names a player once, within the rounds, with no game after it (``ranking.trf_extras`` reads
-    the ``0000 - Z`` entries after it as the withdrawal, which ranks as those zero-point byes,
-    RULES.md 5; ``_read_players`` does not count them as byes)."""
-    index = {pid: number for number, pid in enumerate(ids)}
+    """Whether the ``### tiebreak withdrawn`` records (``index``: start number to row) change
+    nothing the crosstable holds: each names a player once, within the rounds, with no game
+    after it (``ranking.trf_extras`` reads the ``0000 - Z`` entries after it as the withdrawal,
+    which ranks as those zero-point byes, RULES.md 5; ``_read_players`` does not count them as
+    byes)."""
     players = [pid for pid, _ in withdrawn]
     if len(set(players)) != len(players):
         return False

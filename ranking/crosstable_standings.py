@@ -37,6 +37,7 @@ from ranking.ordering import (
     apply_chain,
     average_half_up,
     categories,
+    cut_leaves_nothing,
     cut_values,
     direct_encounter_tiers,
     runs_of_equal,
@@ -149,7 +150,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     last = table.rounds_with_results if after_round is None else after_round
     if last < 0 or last > max(table.rounds, table.rounds_with_results):
         return None
-    if last > 0 and any(cut + 2 * median >= last for _, _, cut, median, _ in specs):
+    if any(cut_leaves_nothing(cut, median, last) for _, _, cut, median, _ in specs):
         return None  # a cut that leaves no value: the model's path says so (tiebreak.notices.chain_warnings)
     enabled = gc.isenabled()
     gc.disable()  # nothing here makes a reference cycle: the collector would only rescan the rows

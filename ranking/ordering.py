@@ -106,6 +106,12 @@ def apply_chain(groups: list[list[int]], criteria: Sequence[tuple[str, str, Call
     return groups, columns
 
 
+def cut_leaves_nothing(cut: int, median: int, rounds: int) -> bool:
+    """Whether the Cn/Mn cuts of C.07 14 (``cut`` low cuts, ``median`` low and high ones) drop
+    every value of ``rounds`` rounds, so the tie-break is 0 for everyone."""
+    return rounds > 0 and cut + 2 * median >= rounds
+
+
 def cut_values(items: list[tuple[float, Any, bool]], low: int, high: int, keep: int) -> float:
     """Sum ``items`` (contribution, significance, VUR) after ``low`` low cuts and ``high`` high
     cuts (C.07 14: Cn is n low cuts, Mn is n of each).

@@ -25,6 +25,7 @@ def chain_warnings(standings: Standings) -> list[str]:
     """One line per code whose cut or median would drop every value it has: ``BH-C9 cuts 9
     values but there are 7 rounds: it is 0 for everyone``."""
     from ranking.codes import TiebreakSpec  # the model loads only where a warning needs it
+    from ranking.ordering import cut_leaves_nothing
     from ranking.standings import parse_chain  # (the columnar standings path's start-up time)
 
     rules: Rules = standings.rules
@@ -33,7 +34,7 @@ def chain_warnings(standings: Standings) -> list[str]:
     rounds = standings.after_round
     warnings = []
     for spec in parse_chain(rules.tiebreaks):
-        if isinstance(spec, TiebreakSpec) and rounds > 0 and spec.cut + 2 * spec.median >= rounds:
+        if isinstance(spec, TiebreakSpec) and cut_leaves_nothing(spec.cut, spec.median, rounds):
             dropped = spec.cut + 2 * spec.median
             warnings.append(f"{spec.code} cuts {dropped} value{'s' if dropped != 1 else ''} but there "
                             f"{'are' if rounds != 1 else 'is'} {rounds} round{'s' if rounds != 1 else ''}: "
