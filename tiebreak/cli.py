@@ -21,6 +21,7 @@ process as soon as its output is written: nothing is left to tear down.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -227,24 +228,31 @@ def quick_standings(arguments: Sequence[str]) -> int | None:
     from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
 
     try:
-        text, utf8 = decode(read_file(path))
+        data = read_file(path)
     except InputError:
         return None
+    text, utf8 = decode(data)
     kind = detect_format(text, path)
     table = read_trf(text, path) if kind == "trf" else read_toml(text, path) if kind == "toml" and utf8 else None
     if table is None:
         return None
     tiebreaks = split_chain(values["--tiebreaks"]) if "--tiebreaks" in values else None
-    data = crosstable_standings(table, tiebreaks, points, edition, after_round)
-    if data is None:
+    standings = crosstable_standings(table, tiebreaks, points, edition, after_round)
+    if standings is None:
         return None
     import json  # only once there is something to print
 
-    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(standings, ensure_ascii=False) + "\n")
     if points is None and after_round is None:  # as standings_command warns
-        from tiebreak.notices import printed_totals_warnings, warn  # only here (start-up time)
+        from tiebreak.notices import printed_totals_warnings, totals_warnings, warn  # only here (start-up time)
 
-        warn(printed_totals_warnings(path, lambda: {row["id"]: row["points"] for row in data["standings"]}))
+        def points_by_id() -> dict[int, float]:
+            return {row["id"]: row["points"] for row in standings["standings"]}
+
+        if utf8 and not data.startswith(b"\xef\xbb\xbf"):  # the text the warnings read: not read again
+            warn(totals_warnings(text, points_by_id(), path))
+        else:
+            warn(printed_totals_warnings(path, points_by_id))
     return 0
 
 
@@ -254,7 +262,7 @@ def _quick_points(text: str) -> tuple[float, float, float]:
     if len(parts) != 3:
         raise ValueError(text)
     win, draw, loss = (float(part) for part in parts)
-    if not (win > draw >= loss and win - loss < float("inf")):  # finite, as Scoring.parse wants
+    if not (all(map(math.isfinite, (win, draw, loss))) and win > draw >= loss):
         raise ValueError(text)
     return win, draw, loss
 
