@@ -29,6 +29,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from ranking.clock import clock
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
 from ranking.pairing import round_robin_schedule
@@ -139,25 +140,18 @@ class Progress:
 
 
 def tournament_progress(tournament: Tournament) -> Progress:
-    """Where ``tournament`` stands (``Stage``), counting the games of its paired rounds."""
-    open_games: dict[int, int] = {}
-    results = 0
-    for game in tournament.games:
-        if game.result is None:
-            open_games[game.round] = open_games.get(game.round, 0) + 1
-        else:
-            results += 1
-    paired = sorted({game.round for game in tournament.games} | {bye.round for bye in tournament.byes})
-    finished = sum(1 for number in paired if number not in open_games)
+    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.clock``): the round being
+    played is the current round; a board the withdrawal rule decides is not being played."""
+    now = clock(tournament)
+    results = sum(1 for game in tournament.games if game.result is not None)
     rounds = tournament.rounds
-    if results == 0 and not open_games:
+    if not now.paired or (results == 0 and not now.open_boards):
         return Progress(Stage.NOT_STARTED, 0, rounds, 0, 0, 0)
-    if open_games:
-        current = min(open_games)
-        return Progress(Stage.IN_PROGRESS, current, rounds, finished, open_games[current], results)
-    last = paired[-1]
-    stage = Stage.FINAL if rounds and last >= rounds else Stage.BETWEEN_ROUNDS
-    return Progress(stage, last, rounds, finished, 0, results)
+    current = now.current or 0
+    if now.open_boards:
+        return Progress(Stage.IN_PROGRESS, current, rounds, len(now.complete), len(now.open_in(current)), results)
+    stage = Stage.FINAL if now.finished else Stage.BETWEEN_ROUNDS
+    return Progress(stage, current, rounds, len(now.complete), 0, results)
 
 
 def coming_rounds(tournament: Tournament) -> list[tuple[int, list[Game], list[Bye]]]:
