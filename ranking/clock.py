@@ -17,7 +17,7 @@ the tests.
 >>> from ranking.model import Game, Player, Result, Tournament
 >>> t = Tournament("Open", tuple(Player(i, f"P{i}") for i in range(1, 5)), 2,
 ...                (Game(1, 1, 3, Result.WHITE_WINS, 1), Game(1, 4, 2, None, 2)))
->>> c = clock(t)
+>>> c = clock_of(t)
 >>> c.paired, c.complete, c.current, c.finished, c.open_boards
 ((1,), (), 1, False, ((1, 2),))
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ranking.model import ByeKind, Result, Tournament
 
-__all__ = ["Clock", "board_results", "clock"]
+__all__ = ["Clock", "board_results", "clock_of"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str 
     return results
 
 
-def clock(tournament: Tournament) -> Clock:
+def clock_of(tournament: Tournament) -> Clock:
     """The clock of ``tournament`` (see the module's docstring)."""
     results = board_results(tournament)
     rounds = {number for number, _ in results}

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ranking.clock import Clock, clock
+from ranking.clock import Clock, clock_of
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
 from ranking.players import RE_RANK_UNTIL, kept_ranking, title_of
@@ -236,7 +236,7 @@ class TournamentState:
     def clock(self) -> Clock:
         """The event's clock (``ranking.clock``): paired and complete rounds, the current round."""
         if self._clock is None:
-            self._clock = clock(self.snapshot())
+            self._clock = clock_of(self.snapshot())
         return self._clock
 
     # -- questions the checks ask ---------------------------------------------------------

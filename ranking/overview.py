@@ -29,7 +29,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from ranking.clock import clock
+from ranking.clock import clock_of
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
 from ranking.pairing import round_robin_schedule
@@ -142,7 +142,7 @@ class Progress:
 def tournament_progress(tournament: Tournament) -> Progress:
     """Where ``tournament`` stands (``Stage``), by its clock (``ranking.clock``): the round being
     played is the current round; a board the withdrawal rule decides is not being played."""
-    now = clock(tournament)
+    now = clock_of(tournament)
     results = sum(1 for game in tournament.games if game.result is not None)
     rounds = tournament.rounds
     if not now.paired or (results == 0 and not now.open_boards):

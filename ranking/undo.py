@@ -44,7 +44,7 @@ from ranking.events import (
 )
 from ranking.refusals import Code, Refusal
 
-__all__ = ["UNDOABLE", "Undo", "in_force", "last_change", "undo"]
+__all__ = ["UNDOABLE", "Undo", "in_force", "last_change", "undo_change"]
 
 #: The kinds of event a change is made of (the others only take changes back, or import).
 UNDOABLE = frozenset({
@@ -113,7 +113,7 @@ def _where(entry: LoggedEvent) -> tuple[Any, Any]:
     return entry.event.data.get("round"), entry.event.data.get("board")
 
 
-def undo(log: Sequence[LoggedEvent], state: TournamentState, actor: str) -> Undo:
+def undo_change(log: Sequence[LoggedEvent], state: TournamentState, actor: str) -> Undo:
     """The events taking back ``actor``'s last change (``state`` is the tournament now).
     Refused (``NOTHING_TO_UNDO``) when ``actor`` has none in force, and (``UNDO_DEPENDS``) when
     a later change in force depends on it."""

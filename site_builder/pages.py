@@ -46,7 +46,7 @@ from ranking import (
     tournament_details,
     tournament_progress,
 )
-from ranking.clock import board_results, clock
+from ranking.clock import board_results, clock_of
 from ranking.players import players_json
 from tiebreak.library import export_text
 
@@ -82,7 +82,7 @@ class TournamentPages:
     @cached_property
     def rounds_paired(self) -> list[int]:
         """The paired rounds (``ranking.clock``): byes entered ahead do not make a round paired."""
-        return list(clock(self.tournament).paired)
+        return list(clock_of(self.tournament).paired)
 
     @cached_property
     def decided(self) -> dict:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ranking.clock import board_results, clock
+from ranking.clock import board_results, clock_of
 from ranking.errors import InputError
 from ranking.final import FinalStandings, final_standings
 from ranking.model import Bye, Game, Result, Tournament
@@ -137,7 +137,7 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
     lines); told by content when ``kind`` is None.  Both number the players as the TRF export
     does, by pairing number; the games come back in starting numbers.  The file is checked
     against the tournament and its boards are put in FIDE order (C.04.2 C)."""
-    number = clock(tournament).next_round
+    number = clock_of(tournament).next_round
     if kind is None:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
         kind = "pairs" if first.isdigit() else "trf"

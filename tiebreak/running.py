@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ranking.clock import board_results, clock
+from ranking.clock import board_results, clock_of
 from ranking.dutch import Pairing, RoundCheck
 from ranking.events import (
     Event,
@@ -37,7 +37,7 @@ from ranking.refusals import Code, Refusal
 from ranking.settings import apply_setting
 from ranking.standings import default_rules
 from ranking.swiss import check_swiss, pair_swiss
-from ranking.undo import Undo, undo
+from ranking.undo import Undo, undo_change
 from tiebreak.checks import MAX_NAME_LENGTH, check_names
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
@@ -201,7 +201,7 @@ def propose_pairing(tournament: Tournament) -> Proposal:
     (``ranking.dutch``, 2026 rules) by the pairing numbers (``ranking.swiss``) for a Swiss.
     A ``Refusal`` when every round is paired, an InputError (one line) when the round cannot be
     paired: it says who cannot be paired and why."""
-    now = clock(tournament)
+    now = clock_of(tournament)
     unfinished = now.open_boards
     if tournament.rounds and now.next_round > tournament.rounds:
         raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
@@ -269,7 +269,7 @@ def undo_last(store: Store, slug: str, actor: str, source: Source) -> Undone | N
     taken: list[Undo] = []
 
     def decide(state: TournamentState) -> list[Event]:
-        taken.append(undo(store.log(slug), state, actor))
+        taken.append(undo_change(store.log(slug), state, actor))
         return list(taken[-1].events)
 
     if not store.append(slug, decide, source):
