@@ -191,6 +191,8 @@ class TournamentState:
                 r for (r, _), bye in self.byes.items() if bye.kind is ByeKind.PAIRING}, default=0)
             for number, letter in data.get("byes", []):  # a removal taken back: its byes come back
                 self.byes[(number, player.id)] = Bye(number, player.id, ByeKind(letter))
+            if "withdrawal" in data:  # and its withdrawal
+                self.withdrawals[player.id] = Withdrawal(player.id, data["withdrawal"])
         elif kind is EventKind.PLAYER_EDITED:
             pid = data["player"]
             self.base = replace(self.base, players=tuple(
@@ -205,6 +207,7 @@ class TournamentState:
             self.retired.add(pid)
             for number, _letter in data.get("byes", []):
                 self.byes.pop((number, pid), None)
+            self.withdrawals.pop(pid, None)
         elif kind is EventKind.BYE_CANCELLED:
             key = (data["round"], data["player"])
             if data.get("previous"):
@@ -505,7 +508,10 @@ def player_removed_event(state: TournamentState, player: int) -> Event:
     byes = [[number, bye.kind.value] for (number, who), bye in sorted(state.byes.items()) if who == player]
     record = {key: value for key, value in vars_of(state.base.player(player)).items() if value or key in
               ("id", "name", "rating", "federation", "club")}
-    return Event(EventKind.PLAYER_REMOVED, {"player": record, "byes": byes})
+    data: dict[str, Any] = {"player": record, "byes": byes}
+    if player in state.withdrawals:  # withdrawn before playing: the withdrawal goes with them
+        data["withdrawal"] = state.withdrawals[player].after_round
+    return Event(EventKind.PLAYER_REMOVED, data)
 
 
 def vars_of(player: Player) -> dict[str, Any]:

@@ -39,8 +39,8 @@ from ranking.events import (
     LoggedEvent,
     TournamentState,
     player_added_event,
+    player_removed_event,
     unpair_event,
-    vars_of,
 )
 from ranking.refusals import Code, Refusal
 
@@ -247,13 +247,13 @@ def _taken_back(change: Sequence[LoggedEvent], state: TournamentState) -> list[E
         return events
     if kind is EventKind.PLAYER_ADDED:
         player = data["player"]["id"]
-        byes = [[number, bye.kind.value] for (number, who), bye in sorted(state.byes.items()) if who == player]
-        return [Event(EventKind.PLAYER_REMOVED, {"player": vars_of(state.base.player(player)), "byes": byes,
-                                                 **mark})]
+        removal = player_removed_event(state, player)  # its byes and withdrawal go too
+        return [Event(EventKind.PLAYER_REMOVED, {**removal.data, **mark})]
     if kind is EventKind.PLAYER_REMOVED:
         if not state.base.system.is_round_robin:
             player_added_event(state, data["player"]["name"])  # refused where a late entry would be
-        return [Event(EventKind.PLAYER_ADDED, {"player": data["player"], "byes": data.get("byes", []), **mark})]
+        back = {key: data[key] for key in ("byes", "withdrawal") if key in data}
+        return [Event(EventKind.PLAYER_ADDED, {"player": data["player"], **back, **mark})]
     if kind is EventKind.PLAYER_EDITED:
         return [Event(EventKind.PLAYER_EDITED, {"player": data["player"], "changes": data["previous"],
                                                 "previous": data["changes"], **mark})]
