@@ -395,3 +395,16 @@ def test_paths_in_config_toml_are_relative_to_the_file(config: Path, cli: Comman
     away = in_process(Path("..") / config.name)
     assert [row["slug"] for row in json.loads(ok(away, "list", "--json"))] == [swiss]
     assert not (elsewhere / "data").exists()  # no second, empty store
+
+
+def test_a_new_store_is_never_made_silently(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from tiebreak.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    main(["import", str(SWISS)])
+    err = capsys.readouterr().err
+    assert err.strip() == "tiebreak: note: created a new store data/tiebreak.sqlite3 (no config.toml here; " \
+                          "--config PATH names one)"
+    main(["import", str(ROUND_ROBIN)])
+    assert capsys.readouterr().err == ""

@@ -75,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
         **{name: _running(name) for name in HANDLERS},
     }[args.command]
     readonly = args.command in READ_ONLY or (args.command == "playoff" and not args.game)
-    with open_store(args.config, create=args.command == "import", readonly=readonly) as store:
+    config = load_config(args.config)
+    new = args.command == "import" and not config.storage.exists()
+    with library.open_store(config, create=args.command == "import", readonly=readonly) as store:
         handler(store, args)
+    if new:  # never silently: a store made where the command ran may not be the one meant
+        where = f"the paths of {config.path} are relative to it" if config.path else (
+            "no config.toml here; --config PATH names one")
+        print(f"tiebreak: note: created a new store {config.storage} ({where})", file=sys.stderr)
     return 0
 
 
