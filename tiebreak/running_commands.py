@@ -84,7 +84,10 @@ def show_command(store: Store, args: argparse.Namespace, source: Source) -> None
         lines.append("options: " + ", ".join(f"{key} = {value}" for key, value in changed.items()))
     if data["playoff"]:
         lines.append(f"play-off: places {', '.join(map(str, data['playoff']['places']))}, {data['playoff']['when']}")
-    if data["current_round"] is not None:
+    lines.append(f"pairing numbers: {_SEEDING_WORDS[data['seeding']]}")
+    if data["finished"]:
+        lines.append("finished: every round is paired and every board has a result")
+    elif data["current_round"] is not None:
         waiting = data["boards_without_result"]
         lines.append(f"round {data['current_round']}: " + (
             f"boards without a result: {', '.join(map(str, waiting))}" if waiting else "every board has a result"))
