@@ -93,12 +93,12 @@ class Site:
     def page_types(self) -> list[tuple[str, str]]:
         """One page of each type: the index, standings (with a withdrawn player and a round in
         progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
-        chart, a player's page (a withdrawn one), the team standings, a team round."""
+        chart, a player's page (a withdrawn one), the team standings, a team round, the players list."""
         return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
                 ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
                 ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
                 ("player", "live/players/8.html"), ("teams", "league/teams.html"),
-                ("team-round", "league/round-1.html")]
+                ("team-round", "league/round-1.html"), ("players", "chess-swiss/players.html")]
 
 
 def live_round_robin(full: Tournament) -> Tournament:
