@@ -303,3 +303,31 @@ async def test_an_open_from_the_phone(server: FakeTelegram, store: SQLiteStore) 
         assert refused["text"] == "未执行：本比赛没有 99 号棋手（序号：1-8）"
     assert errors == []
     assert kinds(store, "swiss8")[-3:] == ["result", "round-unpaired", "round-paired"]
+
+
+@pytest.mark.asyncio
+async def test_withdraw_return_remove_and_refusals_from_the_phone(server: FakeTelegram, store: SQLiteStore) -> None:
+    service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
+    select(service, "rr9")
+    async with running(build_application(TOKEN, service, base_url=server.url)) as errors:
+        [removed] = await exchange(server, server.command(CHIEF, "player", "remove vo minh nhat"), CHIEF)
+        assert removed["text"] == f"{heading(store, 'rr9')}\nPlayer 9, Võ Minh Nhất, removed from the tournament."
+        assert store.state("rr9").base.rounds == 7 and 9 not in store.state("rr9").ids
+        [paired] = await exchange(server, server.command(CHIEF, "pair"), CHIEF)
+        assert "Round 1 paired; boards: 4" in paired["text"]
+        [withdrawn] = await exchange(server, server.command(CHIEF, "withdraw", "Lai Ly Huynh 0"), CHIEF)
+        assert withdrawn["text"].endswith("Player 1, Lại Lý Huynh, withdrawn after round 0")
+        board = next(b for b in round_json(store.state("rr9"), 1)["boards"] if 1 in (b["white"], b["black"]))
+        assert board["result"] == ("-+" if board["white"] == 1 else "+-")  # what the withdrawal rule makes of it
+        [back] = await exchange(server, server.command(CHIEF, "return", "1", language_code="es"), CHIEF)
+        assert back["text"] == ("Rechazado: el jugador 1 se retiró tras la ronda 0 y desde entonces se emparejó la "
+                                "ronda 1: un round robin solo readmite a un jugador antes de eso")
+        [bye] = await exchange(server, server.command(CHIEF, "bye", "3 2", language_code="vi"), CHIEF)
+        assert bye["text"] == ("Bị từ chối: giải vòng tròn không có miễn đấu theo yêu cầu: ván vắng mặt bị xử "
+                               "thua")
+        [undone] = await exchange(server, server.command(CHIEF, "undo", language_code="zh"), CHIEF)
+        assert undone["text"].endswith("已撤销：1. Lại Lý Huynh 的退赛。该棋手继续参赛。")
+        again = next(b for b in round_json(store.state("rr9"), 1)["boards"] if b["board"] == board["board"])
+        assert again["result"] is None  # the board waits for its game again
+    assert errors == []
+    assert kinds(store, "rr9")[-4:] == ["player-removed", "round-paired", "withdrawal", "player-returned"]
