@@ -20,7 +20,7 @@ import pytest
 
 from ranking.model import Player, Tournament
 from site_builder import SiteSettings, build_site, publish, settings_from_config
-from site_builder.publishers import site_files
+from site_builder.publishers import BUILD_MARKER, site_files
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 
@@ -102,11 +102,14 @@ def test_folders_left_by_killed_builds_are_removed_once_and_the_site_never(tmp_p
     dead = [tmp_path / ".public.build-20260101000000-999999-1", tmp_path / ".public.build-20260101000001-4-2"]
     for folder in dead:
         (folder / "rr").mkdir(parents=True)
+        (folder / BUILD_MARKER).write_text("a build writes it first", encoding="utf-8")
         (folder / "rr" / "index.html").write_text("half a page", encoding="utf-8")
+    killed_at_once = tmp_path / ".public.build-20260101000002-5-3"  # killed before it wrote the marker
+    killed_at_once.mkdir()
     (tmp_path / ".public.link-999999").symlink_to(dead[0].name)  # a swap that was killed
     report = build_site({"rr": example}, settings)
     assert report.rendered == 0  # nothing changed: the site is the same files
-    assert not any(folder.exists() for folder in dead)
+    assert not any(folder.exists() for folder in [*dead, killed_at_once])
     assert not (tmp_path / ".public.link-999999").is_symlink()
     assert live.is_dir() and out.resolve() != live  # the site before the swap is kept, as the one before
     site_works(out, "rr")
