@@ -492,8 +492,8 @@ _MAX_ROUNDS = 9999
 def read_toml(text: str, source: str) -> Crosstable | None:
     """The crosstable of a tournament TOML file as ``ranking.tomlfile.write_tournament_toml``
     lays it out, or None where ``ranking.tomlfile.parse_tournament_toml`` must read it (another
-    layout, anything it would refuse, rules beyond a chain, teams, or two games between the same
-    players in one round, which form a match)."""
+    layout, anything it would refuse, rules beyond a chain, teams, two games on one board, or two
+    games between the same players in one round, which form a match)."""
     enabled = gc.isenabled()
     gc.disable()  # the rows make no reference cycles: the collector would only rescan them
     try:
@@ -554,6 +554,8 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
     colours = [["-"] * rounds for _ in range(count)]
     opponents = [[-1] * rounds for _ in range(count)]
     fouls_of: list[list[int]] | None = None
+    boards: set[tuple[int, int]] = set()
+    highest: dict[int, int] = {}  # the highest board of each round so far (ranking.model.numbered_boards)
     for number, board, white, black, result, unrated, unknown, white_fouls, black_fouls, only_black in game_rows:
         rnd, first, second = int(number), index.get(white), index.get(black)
         result = result[1:-1] if result else None  # findall gives "" for a group that did not take part
@@ -561,6 +563,11 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
             return None  # not a player, a player against themselves, a round or a result out of range
         if (board and int(board) < 0) or rnd > withdrawn.get(first, rnd) or rnd > withdrawn.get(second, rnd):
             return None  # a negative board, or a game after withdrawing
+        on = int(board) if board and int(board) else highest.get(rnd, 0) + 1
+        if (rnd, on) in boards:
+            return None  # two games on one board (refused)
+        boards.add((rnd, on))
+        highest[rnd] = max(highest.get(rnd, 0), on)
         cell = rnd - 1
         if opponents[first][cell] >= 0 or opponents[second][cell] >= 0:
             return None  # two games in a round: another opponent (refused), or a match (the model's)
