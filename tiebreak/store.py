@@ -429,7 +429,8 @@ class SQLiteStore:
             try:
                 yield self._connection
             except BaseException:
-                self._connection.execute("ROLLBACK")
+                if self._connection.in_transaction:  # SQLite rolls back itself on some errors (a full disk)
+                    self._connection.execute("ROLLBACK")
                 raise
             self._connection.execute("COMMIT")
 
