@@ -291,3 +291,15 @@ def test_a_slug_that_collides_with_the_sites_own_paths_is_left_out(tmp_path: Pat
     assert (out / "index.html").read_text(encoding="utf-8").count(example.name) == 1  # only "fine" is listed
     assert not (tmp_path / "up").exists()
     shutil.rmtree(tmp_path / "public", ignore_errors=True)
+
+
+def test_csv_cells_that_start_with_a_formula_after_spaces_are_quoted_too(tmp_path: Path) -> None:
+    """Issue 21: spreadsheets skip leading spaces (and invisible format characters) before ``=``."""
+    names = [" =1+1", "\u00a0\u3000+SUM(A1)", "\u200b-2+3", "  @cmd", "＝1+1", "\tTab", "Nguyễn =Văn", " Plain"]
+    players = tuple(Player(number, name, 2000 - number) for number, name in enumerate(names, start=1))
+    out = tmp_path / "public"
+    build_site({"csv": Tournament("CSV", players, 0)}, SiteSettings(out_dir=out))
+    rows = list(csv.DictReader(io.StringIO((out / "csv" / "standings.csv").read_text(encoding="utf-8-sig"))))
+    quoted = {row["name"] for row in rows}
+    assert quoted == {"' =1+1", "'\u00a0\u3000+SUM(A1)", "'\u200b-2+3", "'  @cmd", "'＝1+1", "'\tTab",
+                      "Nguyễn =Văn", " Plain"}
