@@ -29,7 +29,6 @@ from bot.service import (
     arbiters_button,
     arbiters_only,
     chief_only,
-    needs_tournament,
 )
 from bot.views import player_names, playoff_blocks, round_blocks, standings_blocks
 from ranking import (
@@ -70,7 +69,7 @@ def text(request: Request, text: str) -> list[Reply]:
     store, who, tr = request.store, request.who, request.tr
     if who.update_id is not None and store.has_submission(who.update_id):
         return []  # Telegram delivered this update again: it was handled and answered
-    slug = request.selected()
+    slug = request.selected(entering=True)
     if slug is None:
         return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
     if not request.is_arbiter(slug):
@@ -606,18 +605,20 @@ def import_file(request: Request, file_name: str, content: Upload, argument: str
                    *(escape(request.tr.format(M.WARNING_LINE, warning=line)) for line in warnings[:10])])
 
 
-@needs_tournament
+@arbiters_only
 def export(request: TournamentRequest) -> list[Reply]:
-    """/export: the tournament as a TRF and a TOML file."""
+    """/export: the tournament as a TRF and a TOML file (its arbiters: the files hold every
+    player's details; the site publishes what players see)."""
     tournament = request.tournament()
     return [Reply(document=Document(f"{request.slug}.{suffix}", export_text(tournament, suffix).encode("utf-8"),
                                     request.tr.format(M.EXPORT_CAPTION, name=tournament.name, format=suffix.upper())))
             for suffix in ("trf", "toml")]
 
 
-@needs_tournament
+@arbiters_only
 def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
-    """/arbiters: who may enter results; /arbiters add|remove USER (chief arbiters only)."""
+    """/arbiters: who may enter results (the arbiters' Telegram ids: for the arbiters only);
+    /arbiters add|remove USER (chief arbiters only)."""
     words = argument.split()
     if not words:
         users = sorted(request.service.settings.arbiters | request.state().arbiters)

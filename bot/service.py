@@ -98,13 +98,21 @@ class BotService:
         chosen = self.store.user(who.user_id).language
         return translator(chosen or who.language_code, self.settings.language)
 
-    def selected(self, who: Who) -> str | None:
-        """The user's tournament: the one chosen, or the only one there is."""
+    def selected(self, who: Who, entering: bool = False) -> str | None:
+        """The user's tournament: the one they chose while it is not archived; when they chose
+        none, the only one there is.  ``entering`` (a result, or another arbiters' command): the
+        only one only when the store holds no other, archived ones included.  The tournament
+        of an entry is never guessed: a user whose choice was archived, or who may believe
+        another one is theirs, is asked to choose."""
         slugs = self.store.slugs()
         chosen = self.store.user(who.user_id).tournament
         if chosen in slugs:
             return chosen
-        return slugs[0] if len(slugs) == 1 else None
+        if chosen is not None or len(slugs) != 1:
+            return None
+        if entering and len(self.store.slugs(archived=True)) != 1:
+            return None
+        return slugs[0]
 
     def is_arbiter(self, user_id: int, slug: str | None) -> bool:
         """A chief arbiter, or an arbiter of tournament ``slug`` (``/arbiters add``)."""
@@ -121,12 +129,14 @@ class BotService:
         return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, update_key(who.update_id))
 
     def tournament_of_key(self, key: int) -> str | None:
-        """The slug of the tournament a button names by its key (None: no such tournament, e.g.
-        forged or stale callback data)."""
+        """The slug of the tournament a button names by its key; None for no such tournament
+        (forged or stale callback data) and for an archived one, whose buttons are refused
+        like those of a tournament that does not exist (its name is not shown)."""
         try:
-            return self.store.slug_for_key(key)
+            slug = self.store.slug_for_key(key)
         except InputError:
             return None
+        return None if self.store.is_archived(slug) else slug
 
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
@@ -181,8 +191,8 @@ class Request:
     def remember(self, **changes: object) -> None:
         self.service.remember(self.who, **changes)
 
-    def selected(self) -> str | None:
-        return self.service.selected(self.who)
+    def selected(self, entering: bool = False) -> str | None:
+        return self.service.selected(self.who, entering)
 
     def is_arbiter(self, slug: str | None) -> bool:
         return self.service.is_arbiter(self.who.user_id, slug)
@@ -278,7 +288,7 @@ def _about_the_tournament(body: Callable[Concatenate[TournamentRequest, P], list
     @functools.wraps(body)
     def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
         request = service.request(who)
-        slug = request.selected()
+        slug = request.selected(entering=arbiters)
         if slug is None:
             if arbiters:
                 return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED)

@@ -1,0 +1,139 @@
+"""The bot at the edges a hostile trial found (issue 21): ``/export`` and ``/arbiters`` answer
+the arbiters only; a button of an archived tournament is refused like one of no tournament,
+without its name; a result never goes into a tournament its sender did not choose.  Commands
+are called as the handlers call them, against a real store; what needs the network runs
+through python-telegram-bot against the fake Bot API server (tests/fake_telegram.py)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import CHIEF, SLUG, XIANGQI
+from fake_telegram import FakeTelegram, running
+
+from bot import arbiters, players
+from bot import messages as M
+from bot.app import build_application
+from bot.formatting import escape
+from bot.handlers import press
+from bot.messages import translator
+from bot.replies import Reply
+from bot.service import BotService, Who
+from ranking.events import Event, EventKind
+from tiebreak.files import load_tournament
+from tiebreak.store import Source, SQLiteStore
+
+TOKEN = "123456789:AAH-fake-token_for_tests"
+PLAYER, STRANGER = 2002, 3003
+EN = translator("en")
+SECRET = "secret"  # the other tournament, archived in these tests
+SECRET_NAME = "Closed Invitational of the Federation"
+_ids = itertools.count(1)
+
+
+def who(user: int) -> Who:
+    number = next(_ids)
+    return Who(user, user, "en", message_id=number, update_id=number)
+
+
+def text_of(replies: Sequence[Reply]) -> str:
+    return "\n".join(reply.text for reply in replies)
+
+
+@pytest.fixture
+def secret(service: BotService, store: SQLiteStore) -> int:
+    """A second tournament, round 1 paired as in ``service``'s; its button key."""
+    paired = store.tournament(SLUG)
+    store.create(SECRET, replace(load_tournament(XIANGQI), name=SECRET_NAME, games=paired.games), Source("cli:test"))
+    return store.tournament_key(SECRET)
+
+
+def archive(store: SQLiteStore, slug: str) -> None:
+    store.append(slug, lambda state: [Event(EventKind.ARCHIVED)], Source("cli:test"))
+
+
+def results(store: SQLiteStore, slug: str) -> list[str | None]:
+    return [game.result.value if game.result else None for game in store.state(slug).games.values()]
+
+
+# -- /export and /arbiters -----------------------------------------------------------------------------
+
+
+def test_export_and_the_arbiters_ids_are_for_the_arbiters_only(service: BotService, store: SQLiteStore) -> None:
+    refused = EN.gettext(M.ARBITERS_ONLY)
+    for user in (PLAYER, STRANGER):
+        assert text_of(arbiters.export(service, who(user))) == refused
+        listing = text_of(arbiters.arbiters(service, who(user), ""))
+        assert listing == refused and str(CHIEF) not in listing
+    exported = arbiters.export(service, who(CHIEF))
+    assert [reply.document.file_name for reply in exported] == [f"{SLUG}.trf", f"{SLUG}.toml"]
+    assert text_of(arbiters.arbiters(service, who(CHIEF), "")) == f"Arbiters of {SLUG}: {CHIEF}"
+    assert [row["detail"] for row in store.submissions()] == ["not an arbiter"] * 4  # recorded attempts
+
+
+# -- archived tournaments' buttons, and never guessing the tournament ---------------------------------
+
+
+def test_a_button_of_an_archived_tournament_is_refused_without_its_name(service: BotService, store: SQLiteStore,
+                                                                         secret: int) -> None:
+    archive(store, SECRET)
+    for data in (f"sel|{secret}", f"eb|{secret}|1|1", f"ec|{secret}|1|1|1-0", f"menu|{secret}"):
+        for user in (STRANGER, CHIEF):
+            replies = press(service, who(user), data)
+            assert text_of(replies) == escape(EN.gettext(M.NO_SUCH_TOURNAMENT)), data
+            assert SECRET_NAME not in text_of(replies)
+    assert store.user(STRANGER).tournament is None and store.user(CHIEF).tournament is None
+    assert results(store, SECRET) == [None] * 5
+
+
+def test_a_result_is_not_put_into_a_tournament_the_arbiter_did_not_choose(service: BotService,
+                                                                           store: SQLiteStore, secret: int) -> None:
+    archive(store, SECRET)
+    press(service, who(CHIEF), f"sel|{secret}")  # a stale button: refused
+    replies = arbiters.text(service, who(CHIEF), "R1 B1 1-0")
+    assert text_of(replies) == escape(EN.gettext(M.NO_TOURNAMENT_SELECTED))
+    assert results(store, SLUG) == [None] * 5 and results(store, SECRET) == [None] * 5
+    assert store.submissions()[-1]["detail"] == "no tournament"
+    # The only visible tournament is still shown to players without a choice, as before.
+    assert "Round 1" in text_of(players.round(service, who(PLAYER)))
+    press(service, who(CHIEF), f"sel|{store.tournament_key(SLUG)}")  # chosen: now it goes in
+    assert "recorded" in text_of(arbiters.text(service, who(CHIEF), "R1 B1 1-0"))
+    assert results(store, SLUG)[0] == "1-0"
+
+
+def test_a_choice_that_was_archived_is_not_replaced_by_a_guess(service: BotService, store: SQLiteStore,
+                                                                secret: int) -> None:
+    press(service, who(CHIEF), f"sel|{secret}")
+    assert store.user(CHIEF).tournament == SECRET
+    archive(store, SECRET)
+    for replies in (arbiters.text(service, who(CHIEF), "R1 B2 0-1"), arbiters.enter(service, who(CHIEF))):
+        assert text_of(replies) == escape(EN.gettext(M.NO_TOURNAMENT_SELECTED))
+    assert results(store, SLUG) == [None] * 5 and results(store, SECRET) == [None] * 5
+
+
+def test_with_one_tournament_in_the_store_an_arbiter_need_not_choose(service: BotService,
+                                                                     store: SQLiteStore) -> None:
+    assert "recorded" in text_of(arbiters.text(service, who(CHIEF), "R1 B3 1-0"))
+
+
+@pytest.mark.asyncio
+async def test_a_stale_selection_button_through_telegram_shows_no_name(tmp_path: Path) -> None:
+    with FakeTelegram(TOKEN) as server, SQLiteStore(tmp_path / "bot.sqlite3") as store:
+        store.create("open", load_tournament(XIANGQI), Source("cli:test"))
+        store.create(SECRET, replace(load_tournament(XIANGQI), name=SECRET_NAME), Source("cli:test"))
+        service = BotService(store)
+        async with running(build_application(TOKEN, service, base_url=server.url)) as errors:
+            server.push_update(server.command(STRANGER, "tournaments"))
+            listing = await server.wait_for_message_async(STRANGER)
+            archive(store, SECRET)  # meanwhile
+            [_, stale] = [button for row in listing["reply_markup"]["inline_keyboard"] for button in row]
+            server.push_update(server.callback_query(STRANGER, stale["callback_data"], listing))
+            edited = await server.wait_for_call_async("editMessageText")
+        assert errors == []
+        assert edited["text"] == escape(EN.gettext(M.NO_SUCH_TOURNAMENT))
+        assert all(SECRET_NAME not in message.get("text", "") for message in server.sent_messages(STRANGER)[1:])
+        assert store.user(STRANGER).tournament is None
