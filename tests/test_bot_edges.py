@@ -137,3 +137,38 @@ async def test_a_stale_selection_button_through_telegram_shows_no_name(tmp_path:
         assert edited["text"] == escape(EN.gettext(M.NO_SUCH_TOURNAMENT))
         assert all(SECRET_NAME not in message.get("text", "") for message in server.sent_messages(STRANGER)[1:])
         assert store.user(STRANGER).tournament is None
+
+
+# -- the token in the logs -----------------------------------------------------------------------------
+
+
+def test_the_token_never_reaches_the_log_in_any_case_or_encoding() -> None:
+    import io
+    import logging
+
+    from bot.app import protect_logs
+
+    token = "987654321:AAF-Secret_Token-Value"
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        protect_logs(token)
+        log = logging.getLogger("telegram.ext.test")
+        log.error("Bad Request: token %s is invalid", token.lower())  # as python-telegram-bot may lower it
+        log.error("NetworkError: POST https://api.telegram.org/bot%s/getUpdates", token.upper())
+        log.error("httpx: GET https://api.telegram.org/file/bot%s/documents/file_1.trf",
+                  token.replace(":", "%3A").swapcase())
+        log.error("a path with a mangled token: https://bot.example/bot%s/x?offset=3", token[:-3].lower() + "zzz")
+        try:
+            raise RuntimeError(f"failed: {token.swapcase()}")
+        except RuntimeError:
+            log.exception("with a traceback")
+    finally:
+        root.removeHandler(handler)
+    written = stream.getvalue()
+    for part in (token, token.partition(":")[2], "secret_token", "Secret_Token-Val"):
+        assert part.lower() not in written.lower()
+    assert written.count("https://api.telegram.org/<path>") == 2
+    assert "https://bot.example/<path>" in written and "<token>" in written
