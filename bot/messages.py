@@ -44,6 +44,12 @@ PROBLEM_MESSAGES: dict[ProblemReason, str] = {
     ProblemReason.BAD_FOUL_COUNT: N_("“{detail}” is not a number of fouls (1-99)"),
     # Translators: {detail} is a line number of the same message.
     ProblemReason.DUPLICATE: N_("this board is already on line {detail}"),
+    # Translators: {detail} is a line number of the same message.
+    ProblemReason.CONTRADICTION: N_("line {detail} gives this board another result: nothing of this message was "
+                                    "recorded; send the right result again"),
+    # Translators: {detail} is a Unicode code point such as U+202E.
+    ProblemReason.BIDI_CONTROL: N_("the line holds an invisible text-direction character ({detail}), which can "
+                                   "make 0-1 look like 1-0: write it again without it"),
 }
 # Translators: one line of the list that follows "I could not read
 # these lines:".

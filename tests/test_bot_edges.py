@@ -6,7 +6,10 @@ through python-telegram-bot against the fake Bot API server (tests/fake_telegram
 
 from __future__ import annotations
 
+import html
 import itertools
+import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -172,3 +175,49 @@ def test_the_token_never_reaches_the_log_in_any_case_or_encoding() -> None:
         assert part.lower() not in written.lower()
     assert written.count("https://api.telegram.org/<path>") == 2
     assert "https://bot.example/<path>" in written and "<token>" in written
+
+
+# -- contradictory messages and bidi controls ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("message", ["R1 B1 1-0; R1 B1 0-1", "R1 B2 1-0\nR1 B1 1-0\nR1 B1 0-1",
+                                     "R1 B1 1-0\nR1 B1 1-0 foul black"])
+def test_a_message_that_gives_one_board_two_results_records_nothing(service: BotService, store: SQLiteStore,
+                                                                   message: str) -> None:
+    replies = arbiters.text(service, who(CHIEF), message)
+    assert results(store, SLUG) == [None] * 5
+    shown = text_of(replies)
+    assert escape(EN.gettext(M.PROBLEMS_HEADER)) in shown
+    assert "gives this board another result: nothing of this message was recorded" in shown
+    [row] = store.submissions()
+    assert (row["accepted"], row["rejected"]) == (0, 1)
+
+
+def test_the_same_result_twice_is_recorded_once(service: BotService, store: SQLiteStore) -> None:
+    shown = text_of(arbiters.text(service, who(CHIEF), "R1 B1 1-0; R1 B1 1-0\nR1 B2 0-1"))
+    assert results(store, SLUG)[:2] == ["1-0", "0-1"]
+    assert "this board is already on line 1" in shown
+
+
+@pytest.mark.parametrize("control", ["\u202e", "\u202d", "\u2066", "\u2067", "\u200f", "\u061c"])
+def test_a_result_line_with_a_bidi_control_is_refused(service: BotService, store: SQLiteStore,
+                                                      control: str) -> None:
+    replies = arbiters.text(service, who(CHIEF), f"R1 B3 {control}0-1\nR1 B4 1-0")
+    assert results(store, SLUG)[2:4] == [None, "1-0"]  # the other line is entered
+    shown = text_of(replies)
+    assert f"Line 1 “R1 B3 0-1”: the line holds an invisible text-direction character (U+{ord(control):04X})" in \
+        html.unescape(shown)
+    assert control not in shown
+
+
+def test_the_command_line_does_not_read_a_result_with_a_bidi_control(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('[storage]\npath = "store.sqlite3"\n', encoding="utf-8")
+    run = [sys.executable, "-m", "ranking"]
+    imported = subprocess.run([*run, "import", str(XIANGQI), "--slug", "xq"], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120)
+    assert imported.returncode == 0, imported.stderr
+    result = subprocess.run([*run, "result", "xq", "1", "1", "\u202e0-1", "--correct"], capture_output=True,
+                            text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    with SQLiteStore(tmp_path / "store.sqlite3") as store:
+        assert store.state("xq").games[(1, 1)].result.value == "1-0"  # as imported

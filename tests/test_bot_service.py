@@ -450,7 +450,7 @@ def test_a_foul_line(service: BotService, store: SQLiteStore, rr: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh", "vi", "es"])
 def test_problems_are_listed_with_localised_reasons(service: BotService, store: SQLiteStore, rr: str,
                                                     lang: str) -> None:
-    message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 0-1\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
+    message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 1-0\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
     arbiter = who(CHIEF, lang)
     replies = arbiters.text(service, arbiter, message)
     assert_telegram_html(replies)
