@@ -560,23 +560,37 @@ def import_help(request: Request) -> list[Reply]:
     return request.say(M.IMPORT_HELP)
 
 
-#: a file sent to the bot: its bytes, or how to download them (``bot/handlers.py`` downloads
-#: only after the sender's rights and the file's size were checked)
-Upload: TypeAlias = bytes | Callable[[], bytes]
+#: a file sent to the bot: its bytes, or how to download them at most so many bytes
+#: (``bot/downloads.py``: only after the sender's rights and the file's declared size were
+#: checked, read as it arrives, and stopped past the limit with ``UploadTooLarge``)
+Upload: TypeAlias = bytes | Callable[[int], bytes]
+
+
+class UploadTooLarge(Exception):
+    """A file being downloaded turned out larger than the limit: ``size`` when known."""
+
+    def __init__(self, size: int | None = None) -> None:
+        super().__init__(f"larger than the limit ({size} bytes)" if size is not None else "larger than the limit")
+        self.size = size
 
 
 def _receive(request: Request, content: Upload, size: int | None) -> bytes | list[Reply]:
-    """The file's bytes, or the refusal of a file above ``[bot].max_upload_mb`` (recorded)."""
+    """The file's bytes, or the refusal of a file above ``[bot].max_upload_mb`` (recorded):
+    by the size Telegram declared, else as soon as the download passes the limit."""
     limit = request.service.settings.max_upload_bytes
     if size is None and isinstance(content, bytes):
         size = len(content)
-    if size is not None and size > limit:
+    try:
+        if size is not None and size > limit:
+            raise UploadTooLarge(size)
+        data = content if isinstance(content, bytes) else content(limit)
+        if len(data) > limit:
+            raise UploadTooLarge(len(data))
+    except UploadTooLarge as error:
+        if error.size is None:
+            return request.refused(request.selected(), "file too large", M.FILE_OVER_LIMIT, limit=_megabytes(limit))
         return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
-                               size=_megabytes(size), limit=_megabytes(limit))
-    data = content if isinstance(content, bytes) else content()
-    if len(data) > limit:
-        return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
-                               size=_megabytes(len(data)), limit=_megabytes(limit))
+                               size=_megabytes(error.size), limit=_megabytes(limit))
     return data
 
 

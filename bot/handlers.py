@@ -28,7 +28,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import answers, arbiters, callbacks, players, running
+from bot import answers, arbiters, callbacks, downloads, players, running
 from bot import messages as M
 from bot.callbacks import Action
 from bot.replies import Reply
@@ -247,19 +247,16 @@ async def on_text(update: Update, context: Context) -> None:
 async def on_document(update: Update, context: Context) -> None:
     """A TRF or TOML sent with the caption /import [SLUG] (or none), or a paired round with /pair.
     The file is downloaded only after the sender's rights and its size were checked: the
-    command calls ``fetch`` (from its worker thread) when it needs the bytes."""
+    command calls ``fetch`` (from its worker thread) when it needs the bytes, which are read
+    as they arrive and stopped past the limit (``bot/downloads.py``)."""
     message = update.effective_message
     document = message.document
     caption = (message.caption or "").strip()
     name = document.file_name or "document"
     loop = asyncio.get_running_loop()
 
-    async def download() -> bytes:
-        file = await document.get_file()
-        return bytes(await file.download_as_bytearray())
-
-    def fetch() -> bytes:
-        return asyncio.run_coroutine_threadsafe(download(), loop).result()
+    def fetch(limit: int) -> bytes:
+        return asyncio.run_coroutine_threadsafe(downloads.download(document, limit), loop).result()
 
     if caption.startswith("/pair"):
         await answer(update, context, arbiters.pair_from_file, name, fetch, document.file_size)

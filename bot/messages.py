@@ -206,6 +206,7 @@ NOT_UNDERSTOOD = N_("Sorry, I did not understand that.")
 NO_SUCH_TOURNAMENT = N_("That tournament does not exist (any more): use /tournaments")
 # Translators: {size} and {limit} are sizes in megabytes.
 FILE_TOO_LARGE = N_("The file is too large ({size} MB); files up to {limit} MB are accepted.")
+FILE_OVER_LIMIT = N_("The file is too large (more than {limit} MB); files up to {limit} MB are accepted.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")

@@ -221,3 +221,33 @@ def test_the_command_line_does_not_read_a_result_with_a_bidi_control(tmp_path: P
     assert result.returncode == 2 and "Traceback" not in result.stderr
     with SQLiteStore(tmp_path / "store.sqlite3") as store:
         assert store.state("xq").games[(1, 1)].result.value == "1-0"  # as imported
+
+
+# -- a file whose size is declared nowhere ------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_file_of_undeclared_size_is_read_only_up_to_the_limit(tmp_path: Path) -> None:
+    from bot.service import BotSettings
+
+    big = (XIANGQI.read_bytes() + b"\n# padding\n" * 3_000_000)  # about 33 MB, a TOML file all the same
+    small = XIANGQI.read_bytes()
+    with FakeTelegram(TOKEN) as server, SQLiteStore(tmp_path / "bot.sqlite3") as store:
+        service = BotService(store, BotSettings(arbiters=frozenset({CHIEF}), max_upload_bytes=1024 * 1024))
+        big_id = server.add_file(big, "big.toml", hide_size=True)
+        small_id = server.add_file(small, "small.toml", hide_size=True)
+        async with running(build_application(TOKEN, service, base_url=server.url)) as errors:
+            update = server.document_message(CHIEF, big_id, caption="/import big")
+            assert "file_size" not in update["message"]["document"]
+            server.push_update(update)
+            refused = await server.wait_for_message_async(CHIEF, timeout=60)
+            server.push_update(server.document_message(CHIEF, small_id, caption="/import small"))
+            imported = await server.wait_for_message_async(CHIEF, count=2, timeout=60)
+        assert errors == []
+        assert refused["text"] == EN.format(M.FILE_OVER_LIMIT, limit="1")
+        assert imported["text"].startswith("Imported ")
+        assert store.slugs() == ["small"]
+        [first, second] = server.calls_to("download")
+        assert first["sent"] < 8 * 1024 * 1024 < len(big)  # stopped a little past 1 MB (and the socket's buffers)
+        assert second["sent"] == len(small)
+        assert [row["detail"] for row in store.submissions()] == ["file too large"]
