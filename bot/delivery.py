@@ -13,8 +13,11 @@ without them (``run``):
   killed meanwhile gets the same updates again when it starts.
 - **Webhook** (``Webhook``): Telegram's request is answered 200 only after the update was
   handled; a request without the secret token that was given to ``setWebhook``
-  (``X-Telegram-Bot-Api-Secret-Token``) is refused with 403 and changes nothing.  The path
-  is ``[bot].webhook_url``'s own.
+  (``X-Telegram-Bot-Api-Secret-Token``) is refused with 403 as soon as its headers are read,
+  before its body, and changes nothing.  A body larger than ``MAX_UPDATE_BYTES`` (Telegram's
+  updates are a few kilobytes) is refused with 413 as soon as it is known to be (its
+  ``Content-Length``, or what arrived), and a body that is not an update (not JSON, nested
+  too deep to read, not an update's shape) with 400.  The path is ``[bot].webhook_url``'s own.
 
 Either way updates are handled one at a time, in order, and SIGTERM (or SIGINT) drains: no
 new update is taken, the ones fetched are handled and confirmed, then the bot stops.
@@ -53,6 +56,7 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SECRET_VARIABLE = "TELEGRAM_WEBHOOK_SECRET"
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a secret_token
 POLL_TIMEOUT = 10.0  # seconds a getUpdates call waits for updates (long polling)
+MAX_UPDATE_BYTES = 1024 * 1024  # the largest webhook body read: Telegram's updates are a few kB
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # pauses after failed getUpdates calls in a row
 
 
@@ -222,12 +226,21 @@ class Webhook:
     def authentic(self, given: str | None) -> bool:
         return given is not None and hmac.compare_digest(given.encode("utf-8"), self.secret.encode("utf-8"))
 
-    async def handle(self, data: object) -> None:
+    def update(self, body: bytes) -> Update | None:
+        """The update a request's body holds, or None when it holds none (400)."""
+        try:
+            data = json.loads(body)
+            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+                return None
+            return Update.de_json(data, self.application.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # RecursionError: nested too deep
+            return None
+
+    async def handle(self, update: Update) -> None:
         self._busy += 1
         self._idle.clear()
         try:
             async with self._turn:
-                update = Update.de_json(data, self.application.bot)  # type: ignore[arg-type]
                 await self.application.process_update(update)
         finally:
             self._busy -= 1
@@ -235,23 +248,44 @@ class Webhook:
                 self._idle.set()
 
 
+@tornado.web.stream_request_body
 class _UpdateHandler(tornado.web.RequestHandler):
+    """One request to the webhook: its headers are checked before its body is read (the
+    secret, the announced length), and the body is read up to ``MAX_UPDATE_BYTES``; a refused
+    request is answered at once, and Tornado then closes the connection instead of reading on."""
+
     def initialize(self, webhook: Webhook) -> None:
         self.webhook = webhook
+        self.body = bytearray()
 
-    async def post(self) -> None:
+    def prepare(self) -> None:
+        if self.request.method != "POST":
+            return
         if not self.webhook.authentic(self.request.headers.get(SECRET_HEADER)):
             log.warning("webhook: refused a request without the secret token from %s", self.request.remote_ip)
             self.send_error(403)
             return
-        try:
-            data = json.loads(self.request.body)
-            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
-                raise ValueError("not an update")
-        except ValueError:
+        length = self.request.headers.get("Content-Length", "0")
+        if not length.isdigit() or int(length) > MAX_UPDATE_BYTES:
+            self._too_large()
+
+    def data_received(self, chunk: bytes) -> None:
+        if self._finished:
+            return
+        self.body += chunk
+        if len(self.body) > MAX_UPDATE_BYTES:
+            self._too_large()
+
+    def _too_large(self) -> None:
+        log.warning("webhook: refused a body of more than %d bytes from %s", MAX_UPDATE_BYTES, self.request.remote_ip)
+        self.send_error(413)
+
+    async def post(self) -> None:
+        update = self.webhook.update(bytes(self.body))
+        if update is None:
             self.send_error(400)
             return
-        await self.webhook.handle(data)
+        await self.webhook.handle(update)
         self.set_status(200)
         self.finish()
 
