@@ -703,8 +703,9 @@ def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool)
         first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
         if first != k:
             raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
-                         f"{game.round}: expected one game of a pair per round (the games of a pair in one round form a match only "
-                         'when the event scores matches, e.g. rules = "vn-match")', r.lines.entry("games", k))
+                         f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "
+                         'a match only when the event scores matches, e.g. rules = "vn-match")',
+                         r.lines.entry("games", k))
         first = boards.setdefault((game.round, game.board), k)
         if first != k:
             numbered = "" if games[k].board and games[first].board else (

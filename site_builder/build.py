@@ -133,7 +133,8 @@ def _made_by_a_build(folder: Path, out: Path) -> bool:
     version that wrote no marker) it is a complete build beside ``out``, named as builds are."""
     if (folder / BUILD_MARKER).is_file():
         return True
-    return (Path(os.path.realpath(folder)).parent == Path(os.path.realpath(out.parent)) and (folder / MANIFEST).is_file()
+    beside = Path(os.path.realpath(folder)).parent == Path(os.path.realpath(out.parent))
+    return (beside and (folder / MANIFEST).is_file()
             and re.fullmatch(rf"\.{re.escape(out.name)}\.build-[0-9]{{14}}-[0-9]+-[0-9]+", folder.name) is not None)
 
 

@@ -246,5 +246,5 @@ def test_replace_existing_is_true_or_false(tmp_path: Path, value: str) -> None:
     from site_builder import settings_from_config
 
     table = tomllib.loads(f'target = "dir"\npath = "www"\nreplace_existing = {value}\n')
-    with pytest.raises(InputError, match="replace_existing = .*: expected true or false"):
+    with pytest.raises(InputError, match=r"replace_existing = .*: expected true or false"):
         settings_from_config(table, tmp_path)

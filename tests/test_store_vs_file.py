@@ -25,9 +25,9 @@ def tournament_files() -> list[Path]:
     """Every TRF or tournament TOML file of tests/data and ranking/examples, told by content."""
     found = []
     for path in sorted([*DATA.rglob("*"), *(ROOT / "ranking" / "examples").glob("*")]):
-        if path.is_file() and path.stat().st_size < 2_000_000:
-            if detect_format(decode(path.read_bytes())[0], path.name) is not None:
-                found.append(path)
+        if (path.is_file() and path.stat().st_size < 2_000_000
+                and detect_format(decode(path.read_bytes())[0], path.name) is not None):
+            found.append(path)
     return found
 
 
