@@ -19,8 +19,10 @@ without them (``run``):
   ``Content-Length``, or what arrived), and a body that is not an update (not JSON, nested
   too deep to read, not an update's shape) with 400.  The path is ``[bot].webhook_url``'s own.
 
-Either way updates are handled one at a time, in order, and SIGTERM (or SIGINT) drains: no
-new update is taken, the ones fetched are handled and confirmed, then the bot stops.
+Either way updates are handled one at a time, the arbiters' first (``first_arbiters``: of a
+batch fetched together, or of the webhook requests waiting, an arbiter's result does not wait
+behind players' requests), otherwise in order; and SIGTERM (or SIGINT) drains: no new update
+is taken, the ones fetched are handled and confirmed, then the bot stops.
 
 Start-up problems (a token the API rejects, a Bot API that cannot be reached) are a
 ``StartError``: one line, without the token, that ``python -m bot`` prints before it exits
@@ -31,14 +33,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import hmac
+import itertools
 import json
 import logging
 import os
 import re
 import secrets
 import signal
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from urllib.parse import urlsplit
 
 import tornado.httpserver
@@ -145,15 +149,32 @@ async def poll(application: Application, stopping: asyncio.Event, timeout: float
                 await asyncio.wait_for(stopping.wait(), pause)
             continue
         failures = 0
-        for update in updates:  # all of them, even when stopping: a graceful stop drains
+        for update in first_arbiters(application, updates):  # all of them, even when stopping: a stop drains
             await application.process_update(update)
-            offset = update.update_id + 1
+            offset = max(offset or 0, update.update_id + 1)
     if offset is not None:  # confirm what was handled since the last call
         try:
             await bot.get_updates(offset=offset, timeout=0, limit=1, allowed_updates=Update.ALL_TYPES)
         except TelegramError as error:
             log.warning("could not confirm the last updates (%s): Telegram sends them again, and they are "
                         "answered as before", _describe(error))
+
+
+def arbiters_of(application: Application) -> frozenset[int]:
+    """The Telegram ids of everyone who may enter results (``BotService.arbiter_ids``)."""
+    service = application.bot_data.get("service")
+    return service.arbiter_ids() if service is not None else frozenset()
+
+
+def first_arbiters(application: Application, updates: Sequence[Update]) -> list[Update]:
+    """``updates`` with the arbiters' first, each part in its order: a flood of players'
+    requests fetched with an arbiter's result does not hold the result back."""
+    senders = {update.effective_user.id for update in updates if update.effective_user is not None}
+    if len(senders) < 2:
+        return list(updates)
+    arbiters = arbiters_of(application)
+    return sorted(updates, key=lambda update: update.effective_user is None
+                  or update.effective_user.id not in arbiters)
 
 
 async def _unless_stopping(call: Awaitable[tuple[Update, ...]],
@@ -200,7 +221,7 @@ class Webhook:
         self.settings = settings
         self.secret = secret
         self.path = urlsplit(settings.webhook_url or "").path or "/"
-        self._turn = asyncio.Lock()  # one update at a time, in order of arrival
+        self._turns = Turns()  # one update at a time: the arbiters' first, then in order of arrival
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -240,12 +261,49 @@ class Webhook:
         self._busy += 1
         self._idle.clear()
         try:
-            async with self._turn:
+            arbiter = update.effective_user is not None and update.effective_user.id in arbiters_of(self.application)
+            async with self._turns.turn(first=arbiter):
                 await self.application.process_update(update)
         finally:
             self._busy -= 1
             if not self._busy:
                 self._idle.set()
+
+
+class Turns:
+    """One at a time: whoever waits with ``first`` goes before the others, each kind in its
+    order of arrival (the webhook's requests: the arbiters' first)."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, first: bool = False) -> AsyncIterator[None]:
+        if not self._busy and not self._waiting:
+            self._busy = True
+        else:
+            waiting: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (0 if first else 1, next(self._order), waiting))
+            try:
+                await waiting
+            except asyncio.CancelledError:
+                if waiting.done() and not waiting.cancelled():
+                    self._next()  # handed the turn just as it was cancelled: pass it on
+                raise
+        try:
+            yield
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        while self._waiting:
+            _, _, waiting = heapq.heappop(self._waiting)
+            if not waiting.done():
+                waiting.set_result(None)  # the turn passes on: still busy
+                return
+        self._busy = False
 
 
 @tornado.web.stream_request_body

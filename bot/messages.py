@@ -207,6 +207,9 @@ NO_SUCH_TOURNAMENT = N_("That tournament does not exist (any more): use /tournam
 # Translators: {size} and {limit} are sizes in megabytes.
 FILE_TOO_LARGE = N_("The file is too large ({size} MB); files up to {limit} MB are accepted.")
 FILE_OVER_LIMIT = N_("The file is too large (more than {limit} MB); files up to {limit} MB are accepted.")
+# Translators: {limit} messages a minute; {seconds} seconds to wait.
+SLOW_DOWN = N_("Please slow down: the bot reads up to {limit} messages a minute from each player. "
+               "It will read your messages again in {seconds} s.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")
