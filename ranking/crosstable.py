@@ -540,6 +540,20 @@ def _read_toml(text: str) -> Crosstable | None:
                             _BYE.findall(text, start), _WITHDRAWAL.findall(text, start))
 
 
+def _board_clash(game_rows: list[tuple[str, ...]]) -> bool:
+    """Whether two games share a board of a round once those without one are numbered as the
+    store numbers them (``ranking.model.numbered_boards``)."""
+    highest: dict[str, int] = {}
+    taken: set[tuple[str, int]] = set()
+    for number, board, *_ in game_rows:
+        on = int(board) if board and int(board) else highest.get(number, 0) + 1
+        if (number, on) in taken:
+            return True
+        taken.add((number, on))
+        highest[number] = max(highest.get(number, 0), on)
+    return False
+
+
 def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...], player_rows: list[tuple[str, ...]],
                      game_rows: list[tuple[str, ...]], bye_rows: list[tuple[str, ...]],
                      withdrawal_rows: list[tuple[str, ...]]) -> Crosstable | None:
@@ -565,8 +579,6 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
     colours = [["-"] * rounds for _ in range(count)]
     opponents = [[-1] * rounds for _ in range(count)]
     fouls_of: list[list[int]] | None = None
-    boards: set[tuple[int, int]] = set()
-    highest: dict[int, int] = {}  # the highest board of each round so far (ranking.model.numbered_boards)
     for number, board, white, black, result, unrated, unknown, white_fouls, black_fouls, only_black in game_rows:
         rnd, first, second = int(number), index.get(white), index.get(black)
         result = result[1:-1] if result else None  # findall gives "" for a group that did not take part
@@ -574,11 +586,6 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
             return None  # not a player, a player against themselves, a round or a result out of range
         if (board and int(board) < 0) or rnd > withdrawn.get(first, rnd) or rnd > withdrawn.get(second, rnd):
             return None  # a negative board, or a game after withdrawing
-        on = int(board) if board and int(board) else highest.get(rnd, 0) + 1
-        if (rnd, on) in boards:
-            return None  # two games on one board (refused)
-        boards.add((rnd, on))
-        highest[rnd] = max(highest.get(rnd, 0), on)
         cell = rnd - 1
         if opponents[first][cell] >= 0 or opponents[second][cell] >= 0:
             return None  # two games in a round: another opponent (refused), or a match (the model's)
@@ -596,6 +603,9 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
             if fouls_of is None:
                 fouls_of = [[0] * rounds for _ in range(count)]
             fouls_of[first][cell], fouls_of[second][cell] = fouls
+    boards = [(row[0], row[1]) for row in game_rows if row[1] and row[1] != "0"]  # TOML writes an integer one way
+    if len(set(boards)) != len(boards) or (len(boards) != len(game_rows) and _board_clash(game_rows)):
+        return None  # two games on one board (refused), also once those without one are numbered
     last_bye = 0
     for number, player, kind in bye_rows:
         rnd, me, letter = int(number), index.get(player), _TOML_BYES.get(kind)
