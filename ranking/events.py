@@ -17,7 +17,7 @@ from typing import Any
 
 from ranking.clock import Clock, clock_of
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
+from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal, numbered_boards
 from ranking.players import RE_RANK_UNTIL, kept_ranking, title_of
 from ranking.refusals import Code, Refusal
 from ranking.rules import CHESS
@@ -80,9 +80,8 @@ class TournamentState:
         self.retired: set[int] = set()  # ids of players removed: a late entry never takes one again
         self.joined: dict[int, int] = {}  # a late entry -> the last round paired when they entered (GHR 2.4)
         self.games: dict[tuple[int, int], Game] = {}
-        for game in base.games:
-            self.games[(game.round, game.board or self._free_board(game.round))] = (
-                game if game.board else replace(game, board=self._free_board(game.round)))
+        for game in numbered_boards(base.games):
+            self.games[(game.round, game.board)] = game
         self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
         self.rounds_with_games: set[int] = {number for number, _ in self.games}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
@@ -97,9 +96,6 @@ class TournamentState:
         paired = [number for number, _ in self.games] + [b.round for b in base.byes if b.kind is ByeKind.PAIRING]
         if max(paired, default=0) >= RE_RANK_UNTIL:
             self._keep_ranking()
-
-    def _free_board(self, round_number: int) -> int:
-        return 1 + max((board for (r, board) in self.games if r == round_number), default=0)
 
     def _keep_ranking(self) -> bool:
         """Round 4 (or later) is paired: the initial ranking list is kept from now on (GHR 2.3)."""
