@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ranking.model import ByeKind, Result, Tournament
+from ranking.model import ByeKind, Result, Tournament, numbered_boards
 
 __all__ = ["Clock", "board_results", "clock_of"]
 
@@ -70,7 +70,7 @@ def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str 
     """Every board by (round, board): its result; for a board the withdrawal rule decides, the
     forfeit it makes of it, or ``"annulled"`` (a round robin's ``rr_withdrawal``); None while
     the board waits for its result.  A game without a board number gets the next free one of
-    its round, as the event log numbers it."""
+    its round, as the event log numbers it (``ranking.model.numbered_boards``)."""
     decided: dict[tuple[int, int, int], Result | str] = {}
     if tournament.withdrawals:
         from ranking.standings import default_rules  # the rules only when someone withdrew
@@ -79,13 +79,8 @@ def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str 
         effects = apply_withdrawals(tournament, default_rules(tournament))
         decided.update({(g.round, g.white, g.black): g.result for g in effects.forfeited if g.result is not None})
         decided.update({(g.round, g.white, g.black): "annulled" for g in effects.annulled})
-    results: dict[tuple[int, int], Result | str | None] = {}
-    free: dict[int, int] = {}
-    for game in sorted(tournament.games, key=lambda g: (g.round, g.board == 0)):
-        board = game.board or free.get(game.round, 0) + 1
-        free[game.round] = max(free.get(game.round, 0), board)
-        results[(game.round, board)] = decided.get((game.round, game.white, game.black), game.result)
-    return results
+    return {(game.round, game.board): decided.get((game.round, game.white, game.black), game.result)
+            for game in numbered_boards(tournament.games)}
 
 
 def clock_of(tournament: Tournament) -> Clock:
