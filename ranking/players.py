@@ -124,7 +124,11 @@ class Renumbered:
 
     def ids_in(self, text: str) -> str:
         """A line the pairing engine wrote about TPNs, with the players' ids instead: every
-        number but a round's (``round 5``, ``rounds 1-3``) names a player."""
+        number but a round's (``round 5``, ``rounds 1-3``) names a player.
+
+        >>> Renumbered(None, {7: 1, 3: 2}, {1: 7, 2: 3}).ids_in("round 2 cannot be paired: players 1, 2 (C3)")
+        'round 2 cannot be paired: players 7, 3 (C3)'
+        """
         if self.same:
             return text
         return _NUMBER.sub(lambda match: match.group(0) if match.group(1) else
