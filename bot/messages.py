@@ -402,6 +402,19 @@ REFUSALS: dict[Code, str] = {
     # Translators: {later_kind} is a change such as "a result"; {later} is its number in the
     # tournament's log; {by} is who made it, e.g. tg:123456.
     Code.UNDO_DEPENDS: N_("a later change depends on it: {later_kind} (entry {later}, by {by}); take that back first"),
+    # Translators: {slug} is a tournament's short name, e.g. hanoi-open.
+    Code.SLUG_TAKEN: N_("a tournament {slug} already exists: send the file again with /import and another short "
+                        "name, e.g. /import hanoi-2"),
+    Code.SLUG_CASE: N_("a tournament {taken} already exists and {slug} differs from it only in case, which many "
+                       "web hosts ignore: send the file again with /import and another short name"),
+    Code.SLUG_INVALID: N_("the short name {slug}: use letters, digits, '.', '-' and '_', e.g. /import hanoi-2026"),
+    # Translators: {reserved} lists names such as index.html, static, zh.
+    Code.SLUG_RESERVED: N_("the short name {slug} is taken by the site's own pages ({reserved}, names ending in "
+                           ".html or .json): send the file again with /import and another short name"),
+    Code.SLUG_TRAILING_DOT: N_("the short name {slug} ends with '.', which many file servers drop: send the file "
+                               "again with /import and another short name"),
+    Code.SLUG_TOO_LONG: N_("the short name {slug} has {length} characters, at most {limit}: send the file again with "
+                           "/import and a shorter short name"),
     Code.PLAYOFF_SELF: N_("player {player} cannot play against themselves"),
     Code.PLAYOFF_ROUND: N_("play-off round {round}: expected 1, 2, ..."),
     Code.ALREADY_ARCHIVED: N_("{slug} is already archived"),

@@ -80,6 +80,13 @@ class Code(enum.StrEnum):
     # undo
     NOTHING_TO_UNDO = "nothing-to-undo"
     UNDO_DEPENDS = "undo-depends"
+    # importing: the tournament's short name
+    SLUG_TAKEN = "slug-taken"
+    SLUG_CASE = "slug-case"
+    SLUG_INVALID = "slug-invalid"
+    SLUG_RESERVED = "slug-reserved"
+    SLUG_TRAILING_DOT = "slug-trailing-dot"
+    SLUG_TOO_LONG = "slug-too-long"
     # play-offs, archiving
     PLAYOFF_SELF = "playoff-self"
     PLAYOFF_ROUND = "playoff-round"
@@ -142,6 +149,15 @@ TEXT: dict[Code, str] = {
     Code.SEEDING_AFTER_PAIRING: "seeding={value}: round 1 is already paired",
     Code.NOTHING_TO_UNDO: "nothing to undo: {actor} has no change in force",
     Code.UNDO_DEPENDS: "a later change depends on it: {later_kind} (event {later}, by {by}); take that back first",
+    Code.SLUG_TAKEN: "a tournament {slug!r} already exists: choose another short name",
+    Code.SLUG_CASE: "a tournament {taken!r} already exists and {slug!r} differs from it only in case, which many "
+                    "hosts ignore (one folder of the site for both): choose another short name",
+    Code.SLUG_INVALID: "the short name {slug!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)",
+    Code.SLUG_RESERVED: "the short name {slug!r} is taken by the site's own pages ({reserved}, names ending in "
+                        ".html or .json): choose another",
+    Code.SLUG_TRAILING_DOT: "the short name {slug!r} ends with '.', which Windows and many file servers drop (it "
+                            "would be the folder {folder!r}): choose another",
+    Code.SLUG_TOO_LONG: "the short name {slug!r} has {length} characters, at most {limit}: choose a shorter one",
     Code.PLAYOFF_SELF: "player {player} cannot play against themselves",
     Code.PLAYOFF_ROUND: "play-off round {round}: expected 1, 2, ...",
     Code.ALREADY_ARCHIVED: "{slug} is already archived",

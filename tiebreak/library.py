@@ -25,6 +25,7 @@ from ranking.pairing import (
     pairings_from_trf,
 )
 from ranking.players import by_pairing_number
+from ranking.refusals import Code, Refusal
 from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import write_trf
 from tiebreak.checks import check_admissible
@@ -55,7 +56,7 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
     ``/import SLUG``), else the file's own ``slug``, else one made from the file name."""
     if given is not None:
         if not _SLUG.match(given):
-            raise InputError(f"--slug {given!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)")
+            raise Refusal(Code.SLUG_INVALID, slug=given)
         return given
     own = next((value for tag, value in tournament.records if tag == SLUG), None)
     if own:

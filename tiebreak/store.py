@@ -28,6 +28,7 @@ from typing import Protocol
 from ranking.errors import InputError
 from ranking.events import Event, EventKind, LoggedEvent, TournamentState
 from ranking.model import Seeding, Tournament
+from ranking.refusals import Code, Refusal
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from tiebreak import snapshots
 
@@ -535,11 +536,9 @@ class SQLiteStore:
                 return
             taken = connection.execute("SELECT slug FROM tournaments WHERE slug = ? COLLATE NOCASE", (slug,)).fetchone()
             if taken is not None and taken[0] == slug:
-                raise InputError(f"a tournament {slug!r} already exists; choose another --slug")
+                raise Refusal(Code.SLUG_TAKEN, slug=slug)
             if taken is not None:  # one folder of the site on a host that ignores case
-                raise InputError(f"a tournament {taken[0]!r} already exists and {slug!r} differs from it only in "
-                                 "case, which many hosts ignore (one folder of the site for both); choose another "
-                                 "--slug")
+                raise Refusal(Code.SLUG_CASE, taken=taken[0], slug=slug)
             now = _now()
             tournament_id = connection.execute(
                 "INSERT INTO tournaments (slug, name, created_at) VALUES (?, ?, ?)",

@@ -34,6 +34,15 @@ CLI_TEXT: dict[Code, str] = {
     Code.NOTHING_TO_UNDO: "nothing to undo: {actor} has no change in force here",
     Code.ALREADY_ARCHIVED: "{slug} is already archived (`tiebreak restore {slug}` brings it back)",
     Code.NOT_WITHDRAWN: "player {player} has not withdrawn (`tiebreak withdraw` records a withdrawal)",
+    Code.SLUG_TAKEN: "a tournament {slug!r} already exists; choose another --slug",
+    Code.SLUG_CASE: "a tournament {taken!r} already exists and {slug!r} differs from it only in case, which many "
+                    "hosts ignore (one folder of the site for both); choose another --slug",
+    Code.SLUG_INVALID: "--slug {slug!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)",
+    Code.SLUG_RESERVED: "the slug {slug!r} is taken by the site's own pages ({reserved}, names ending in .html or "
+                        ".json): choose another --slug",
+    Code.SLUG_TRAILING_DOT: "the slug {slug!r} ends with '.', which Windows and many file servers drop (it would be "
+                            "the folder {folder!r}): choose another --slug",
+    Code.SLUG_TOO_LONG: "the slug {slug!r} has {length} characters, at most {limit}: choose a shorter --slug",
 }
 
 
@@ -41,4 +50,5 @@ def cli_text(error: InputError) -> str:
     """One line for ``error``: a refusal in the command line's words, anything else as it is."""
     if not isinstance(error, Refusal):
         return str(error)
-    return worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params)
+    where = f"{error.source}: " if error.source else ""
+    return where + worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params)
