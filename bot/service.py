@@ -205,7 +205,7 @@ class Request:
 
     def reason(self, error: InputError) -> str:
         """Why the core refused, in the asker's language where it is a ``Refusal``."""
-        return M.describe_refusal(error, self.tr) if isinstance(error, Refusal) else str(error)
+        return error.where() + M.describe_refusal(error, self.tr) if isinstance(error, Refusal) else str(error)
 
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:

@@ -209,6 +209,18 @@ class Refusal(InputError):
         self.code = code
         self.params = params
 
+    def located(self, source: str | None, line: int | None = None) -> Refusal:
+        """The refusal of a line of a file: ``source`` and ``line`` name where (``str()`` starts
+        with them, as every ``InputError`` does)."""
+        self.source, self.line = source, line
+        return self
+
+    def where(self) -> str:
+        """``pairs.txt:3: `` when the refusal names a file (and its line), else ""."""
+        if not self.source:
+            return ""
+        return self.source + (f":{self.line}" if self.line is not None else "") + ": "
+
     def __reduce__(self) -> tuple:  # pickled with its code and parameters (a store's snapshot never holds one)
         return _refusal, (self.code, self.params)
 

@@ -50,5 +50,4 @@ def cli_text(error: InputError) -> str:
     """One line for ``error``: a refusal in the command line's words, anything else as it is."""
     if not isinstance(error, Refusal):
         return str(error)
-    where = f"{error.source}: " if error.source else ""
-    return where + worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params)
+    return error.where() + worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params)
