@@ -331,3 +331,13 @@ async def test_withdraw_return_remove_and_refusals_from_the_phone(server: FakeTe
         assert again["result"] is None  # the board waits for its game again
     assert errors == []
     assert kinds(store, "rr9")[-4:] == ["player-removed", "round-paired", "withdrawal", "player-returned"]
+
+
+def test_round_shows_what_the_withdrawal_rule_makes_of_a_board(service: BotService, store: SQLiteStore) -> None:
+    select(service, "rr9")
+    select(service, "rr9", PLAYER)
+    pair(service, store)
+    board = round_json(store.state("rr9"), 1)["boards"][0]
+    arbiters.withdraw(service, who(CHIEF), f"{board['white']} 0")
+    row = next(line for line in lines(players.round(service, who(PLAYER))) if line.startswith(f"{board['board']} "))
+    assert "-+" in row and "…" not in row  # not waiting to be played: a forfeit under the withdrawal rule
