@@ -7,9 +7,17 @@ withdrawal and a return, and a round un-paired and brought back."""
 from __future__ import annotations
 
 import json
+import random
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
+from generators import generate_swiss
 from open_scenario import DATA, SLUG, in_process, ok, pairs_in_tpn, run
+
+from ranking.dutch import pair_round
+from ranking.model import ByeKind, Seeding
+from ranking.swiss import pair_swiss
 
 
 def test_every_round_is_paired_as_bbppairings_pairs_it(tmp_path: Path) -> None:
@@ -47,3 +55,25 @@ def test_round_1_pairs_the_top_half_against_the_bottom_half_by_rating(tmp_path: 
     pairs = [sorted((tpn[board["white"]], tpn[board["black"]])) for board in boards]
     assert pairs == [[k, k + 20] for k in range(1, 21)]
     assert (tpn[boards[0]["white"]], tpn[boards[1]["white"]]) == (1, 22)  # colours alternate (XXC white1)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_same_field_entered_in_any_order_is_paired_the_same(seed: int) -> None:
+    """A generated Swiss (byes, forfeits, withdrawals) before its last round, its players given
+    other starting numbers in random order and ratings that rank them as before: the Dutch
+    engine pairs the renumbered event (``ranking.swiss.pair_swiss``) exactly as the original."""
+    event = generate_swiss(60, 7, seed=seed)
+    event = replace(event, games=tuple(g for g in event.games if g.round < 7),
+                    byes=tuple(b for b in event.byes if b.round < 7 or b.kind is not ByeKind.PAIRING))
+    ids = [player.id for player in event.players]
+    shuffled = random.Random(seed).sample(ids, len(ids))
+    new = dict(zip(ids, shuffled, strict=True))
+    entered = replace(
+        event, seeding=Seeding.RATING,
+        players=tuple(replace(p, id=new[p.id], rating=3000 - p.id, title="") for p in event.players),
+        games=tuple(replace(g, white=new[g.white], black=new[g.black]) for g in event.games),
+        byes=tuple(replace(b, player=new[b.player]) for b in event.byes),
+        withdrawals=tuple(replace(w, player=new[w.player]) for w in event.withdrawals))
+    original, renumbered = pair_round(event, 7), pair_swiss(entered, 7)
+    assert [(new[b.white], new[b.black]) for b in original.boards] == [(b.white, b.black) for b in renumbered.boards]
+    assert (new[original.bye] if original.bye else None) == renumbered.bye
