@@ -68,7 +68,7 @@ _EXPORTS: dict[str, str] = {
     "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
     "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
     # files as text
-    "parse_trf": "ranking.trf", "write_trf": "ranking.trf",
+    "parse_trf": "ranking.trf", "write_trf": "ranking.trf", "trf_refusal": "ranking.trf",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
@@ -190,4 +190,4 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.teams import TeamStandings, team_event_of, team_standings
     from ranking.tiebreaks import REGISTRY
     from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-    from ranking.trf import parse_trf, write_trf
+    from ranking.trf import parse_trf, trf_refusal, write_trf

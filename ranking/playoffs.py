@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ranking.lots import results_seed
 from ranking.model import Game
 from ranking.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen
 from ranking.standings import StandingRow, Standings
@@ -195,7 +196,7 @@ def _evaluate(standings: Standings, rule: PlayoffRule, games: Iterable[Game],
         return (), tuple(entered)
     rows = standings.rows
     options = standings.rules.options
-    seed = options.lots_seed or standings.tournament.name
+    seed = options.lots_seed or standings.lots_seed or results_seed(standings.tournament)
     board = _Board(entered)
     groups = []
     covered: set[int] = set()

@@ -18,6 +18,7 @@ from ranking.rules import (
     ByeValue,
     DirectEncounterMode,
     Options,
+    RoundRobinWithdrawal,
     Rules,
     Scoring,
     TeamRules,
@@ -60,8 +61,9 @@ PRESETS: dict[str, Rules] = {
     ),
     "cxa-national-swiss": Rules(
         XIANGQI, ("DE", "BH", "BH-M1", "WIN", "LOT"),
-        Options(de_mode=DirectEncounterMode.ALL_MET),
-        description="ZS: Chinese national events, Swiss (direct encounter only when all tied players met)",
+        Options(keep_rounds=7, de_mode=DirectEncounterMode.ALL_MET),
+        description="ZS: Chinese national events, Swiss (direct encounter only when all tied players met; "
+        "keep at least 7 rounds when cutting)",
     ),
     "cxa-national-rr": Rules(
         XIANGQI, ("DE", "SB", "WIN", "LOT"),
@@ -80,7 +82,9 @@ PRESETS: dict[str, Rules] = {
     ),
     "vn-rr": Rules(
         CHESS, ("DE", "SB", "WIN", "BWG", "LOT"),
-        description="VN 21.3: round robin, direct encounter, hệ số (SB), wins, wins with black, lots",
+        Options(rr_withdrawal=RoundRobinWithdrawal.ANNUL_AT_MOST_HALF),
+        description="VN 21.3: round robin, direct encounter, hệ số (SB), wins, wins with black, lots; "
+        "a withdrawal with half the games played or fewer annuls them all (21.5.1)",
     ),
     "vn-swiss": Rules(
         CHESS, ("BH", "SB", "WIN", "BWG", "LOT"),
@@ -137,10 +141,23 @@ TEAM_PRESETS: dict[str, TeamPreset] = {
         TeamScoring(game=XIANGQI), TeamRules(("GP", "EDE", "BH:MP")),
         "CXA 13.2 / ZS team events: match points 2/1/0 from board totals, then game points, "
         "direct encounter, Buchholz on match points"),
+    "cxa-team-rr": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("GP", "WIN:T", "DE", "FOUL:T", "BWG:T", "BPG:T")),
+        "CXA 14.5: team round robin, match points 2/1/0, then game points, the team's game wins, "
+        "direct encounter, team fouls, games won with black, games played with black"),
+    "cxa-team-swiss": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("BH:MP", "GP", "WIN:T", "FOUL:T", "PREV")),
+        "CXA 14.6: team Swiss, match points 2/1/0, then the opponents' match points, game points, "
+        "the team's game wins, team fouls, then the last round's match results and so on"),
+    "cxa-team-gp": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("BH:MP", "WIN:T", "FOUL:T", "PREV"), primary="GP"),
+        "CXA 14.7: team Swiss ranked by game points, then the opponents' match points, the team's "
+        "game wins, team fouls, then the last round's match results and so on"),
     "cxa-team-places": TeamPreset(
         TeamScoring(game=XIANGQI), TeamRules(("SUMRANK",), primary="PLACES"),
-        "CXA 14.8 (WXF team championship): the sum of the members' individual places, "
-        "then the best single place"),
+        "CXA 14.8 (WXF team championship): the sum of the members' places in the event's own "
+        "individual standings, then the best single place; also for an individual event with a "
+        "team classification"),
 }
 
 #: VN 21.2 two-game individual matches: an individual preset ("vn-match").

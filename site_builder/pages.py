@@ -45,6 +45,7 @@ from ranking import (
     team_standings,
     tournament_details,
     tournament_progress,
+    trf_refusal,
 )
 from tiebreak.library import export_text
 
@@ -499,10 +500,15 @@ class TournamentPages:
 
     def downloads(self) -> dict[str, Callable[[], bytes]]:
         """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
-        the TRF."""
-        return {"standings.json": lambda: self.json_text().encode("utf-8"),
-                "standings.csv": lambda: self.csv_text().encode("utf-8-sig"),
-                f"{self.slug}.trf": lambda: self.trf_text().encode("utf-8")}
+        the TRF, or the tournament TOML file where TRF cannot hold the event (a two-game match,
+        VN 21.2: ``ranking.trf_refusal``)."""
+        files = {"standings.json": lambda: self.json_text().encode("utf-8"),
+                 "standings.csv": lambda: self.csv_text().encode("utf-8-sig")}
+        if trf_refusal(self.tournament) is None:
+            files[f"{self.slug}.trf"] = lambda: self.trf_text().encode("utf-8")
+        else:
+            files[f"{self.slug}.toml"] = lambda: export_text(self.tournament, "toml").encode("utf-8")
+        return files
 
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
