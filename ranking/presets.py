@@ -103,6 +103,36 @@ PRESETS: dict[str, Rules] = {
 }
 
 
+#: The rules each preset implements, as tables and pages name them: its own article for a CXA,
+#: ZS, VN or AXF preset; the FIDE presets name the C.07 edition instead (``rules_source``).
+PRESET_SOURCES: dict[str, str] = {
+    "cxa-rr": "CXA 14.1", "cxa-multi-rr": "CXA 14.2", "cxa-swiss-bh": "CXA 14.3.1", "cxa-swiss-ps": "CXA 14.3.2",
+    "cxa-national-swiss": "ZS", "cxa-national-rr": "ZS", "zs-swiss-1": "ZS ①", "zs-swiss-2": "ZS ②",
+    "vn-rr": "VN 21.3", "vn-swiss": "VN 21.4", "vn-match": "VN 21.2", "axf-swiss": "AXF",
+}
+
+
+def rules_source(rules: Rules) -> str:
+    """The rules a chain follows, as tables and pages name them: a CXA, ZS, VN or AXF preset's
+    own article ("CXA 14.3.1"), even with fields overridden; "FIDE C.07 2026" (or 2024, the
+    edition chosen) for a FIDE preset or any chain of FIDE codes alone; "" for a chain that
+    mixes in other codes.  The C.07 edition is named only for FIDE chains.
+
+    >>> rules_source(PRESETS["cxa-swiss-bh"]), rules_source(PRESETS["fide-swiss"])
+    ('CXA 14.3.1', 'FIDE C.07 2026')
+    >>> rules_source(Rules(XIANGQI, ("BH", "FOUL")))
+    ''
+    """
+    from ranking.tiebreaks import REGISTRY  # the codes' articles (start-up time)
+
+    name = preset_of(rules)
+    if name in PRESET_SOURCES:
+        return PRESET_SOURCES[name]
+    if all(REGISTRY[REGISTRY.parse(code).name].article.startswith("FIDE") for code in rules.tiebreaks):
+        return f"FIDE C.07 {rules.options.fide_edition}"
+    return ""
+
+
 def preset_of(rules: Rules) -> str | None:
     """The preset ``rules`` are (or were made from: the same description), or None."""
     for name, preset in PRESETS.items():

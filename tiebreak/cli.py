@@ -1,6 +1,6 @@
 """The ``tiebreak`` command (also ``python -m ranking``), as DESIGN.md specifies it.
 
-    tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L]
+    tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L|NAME]
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
                              [--teams] [--team-tiebreaks CODES]
     tiebreak presets
@@ -61,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
                                     "TOML file (detected by content).")
     standings.add_argument("input", metavar="INPUT", help="a TRF file or a tournament TOML file")
     standings.add_argument("--after-round", type=int, metavar="N", help="standings after round N")
-    standings.add_argument("--rules", metavar="PRESET", help="a rule preset (see `tiebreak presets`)")
+    standings.add_argument("--rules", metavar="PRESET", help="a rule preset (see `tiebreak presets`); a team "
+                           "preset (cxa-team-rr, ...) ranks the teams and implies --teams")
     standings.add_argument("--points", metavar="W,D,L", help="points for a win, draw and loss, e.g. 2,1,0, or a "
                            "scoring's name: chess, xiangqi, three-point, three-point-colour (CXA 13.3: a draw "
                            "scores 1 for red, 2 for black)")
@@ -282,10 +283,21 @@ def standings_command(args: argparse.Namespace) -> int:
         from tiebreak.commands import stored_tournament  # the store loads only for a slug (start-up time)
 
         tournament = stored_tournament(args.input, args.config)
+    team_preset = None
+    if args.rules is not None:
+        from ranking.presets import TEAM_PRESETS  # the full standings path (start-up time)
+
+        if args.rules in TEAM_PRESETS:  # a team preset ranks the teams; the players keep the file's rules
+            from dataclasses import replace  # the full standings path (start-up time)
+
+            team_preset, args.rules = args.rules, None
+            tournament = replace(tournament, team_rules=team_preset, team_tiebreaks=(), team_primary="")
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     if args.rules is None and args.tiebreaks is None:
         check_file_chain(rules, args.input)
+    if team_preset is not None:
+        args.teams = True
     final = final_standings(tournament, rules, args.after_round)
     standings, playoffs = final.standings, final.playoffs
     warn(chain_warnings(standings))
