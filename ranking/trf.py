@@ -1092,9 +1092,9 @@ def write_trf(
     when numbered 1..n (else ``310``), ``320`` for team PABs (with the preset's PAB MP/GP),
     ``240`` for other team byes, ``330`` for forfeited team matches, ``300`` for a team whose
     players in a match, by board, are not in roster order.  TRF has no board numbers (only
-    the order within a team match), team preset, team matches given by totals, or team
-    forfeits without their opponent: those are lost.  The game, the slug, the rules' options
-    and play-off rule, clubs, fouls, withdrawals and play-off games follow in ``### tiebreak``
+    the order within a team match), team matches given by totals, or team forfeits without
+    their opponent: those are lost.  The game, the slug, the rules' options and play-off rule,
+    clubs, fouls, withdrawals, play-off games and the team preset follow in ``### tiebreak``
     comment records (``ranking.trf_extras``), which other programs skip and ``parse_trf``
     reads back.  Raises InputError when a value does not fit its columns or a player has two
     entries in one round (``trf_refusal`` says why: two-game matches, VN 21.2, need TOML).
