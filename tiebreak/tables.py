@@ -126,7 +126,10 @@ def playoff_lines(playoffs, standings: Standings) -> str:
         who = printable(", ".join(names[player] for player in group.players))
         places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
         if group.decided:
-            lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
+            result = "; ".join(_stage_result(stage.points(standings.rules.scoring), names) for stage in group.stages)
+            order = ", ".join(f"{place}. {names[player]}"
+                              for place, player in enumerate(group.order, group.first_place))
+            lines.append(printable(f"places {places} decided by the play-off ({group.format}: {result}): {order}"))
             continue
         lines.append(f"play-off required for places {places} ({group.format}): {who}")
         for game in group.pending:
@@ -153,6 +156,14 @@ def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
         second = scoring.draw if scoring.draw_second is None else scoring.draw_second
         text += f" (a draw: {first_colour} {format_number(first)}, black {format_number(second)})"
     return text
+
+
+def _stage_result(points: tuple[tuple[int, float], ...], names: dict[int, str]) -> str:
+    """A play-off stage's result: ``A 1.5-0.5 B`` for two players, ``A 2, B 1, C 0`` for more."""
+    if len(points) == 2:
+        (first, mine), (second, theirs) = points
+        return f"{names[first]} {format_number(mine)}-{format_number(theirs)} {names[second]}"
+    return ", ".join(f"{names[player]} {format_number(value)}" for player, value in points)
 
 
 def standings_table(standings: Standings) -> str:
