@@ -1221,8 +1221,10 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]], standings: bool) -> 
             if not 1 <= team.id <= _MAX_TEAM:
                 raise InputError(f"team {team.id}: TRF team numbers are 1-999")
             row = rows.get(team.id)
-            match_points = _columns(row.match_points, 6, "310: match points") if row else ""
-            game_points = _columns(row.game_points, 6, "310: game points") if row else ""
+            match_points = game_points = ""  # a team classification has neither (CXA 14.8)
+            if row is not None and row.match_points is not None and row.game_points is not None:
+                match_points = _columns(row.match_points, 6, "310: match points")
+                game_points = _columns(row.game_points, 6, "310: game points")
             place = f"{row.rank:>3}" if row and row.rank <= 999 else ""
             lines.append(f"{TEAM26} {team.id:>3} {name:<32} {'':<5} {'':>6} {match_points:>6} {game_points:>6} "
                          f"{place:>3}  {roster}".rstrip())

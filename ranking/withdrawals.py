@@ -27,11 +27,15 @@ from ranking.rules import RoundRobinWithdrawal, Rules
 
 @dataclass(frozen=True)
 class WithdrawalEffects:
-    """The tournament with withdrawals applied, and the games that were annulled."""
+    """The tournament with withdrawals applied, the games that were annulled and the games that
+    became forfeits (listed without a result, or never listed: VN 21.5.1); ``annulled_players``
+    withdrew with half of their games or fewer played (VN 21.5.1), so every game against them
+    counts nothing, played or not."""
 
     tournament: Tournament
     annulled: tuple[Game, ...] = ()
     forfeited: tuple[Game, ...] = ()
+    annulled_players: frozenset[int] = frozenset()
 
 
 def apply_withdrawals(tournament: Tournament, rules: Rules) -> WithdrawalEffects:
@@ -72,7 +76,8 @@ def apply_withdrawals(tournament: Tournament, rules: Rules) -> WithdrawalEffects
     games += unlisted
     forfeited += unlisted
     byes = tuple(bye for bye in tournament.byes if bye.player not in annulled_players)
-    return WithdrawalEffects(replace(tournament, games=tuple(games), byes=byes), tuple(annulled), tuple(forfeited))
+    return WithdrawalEffects(replace(tournament, games=tuple(games), byes=byes), tuple(annulled), tuple(forfeited),
+                             frozenset(annulled_players))
 
 
 def _unlisted_games(tournament: Tournament, left_after: dict[int, int], annulled: set[int]) -> tuple[Game, ...]:
