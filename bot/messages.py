@@ -188,6 +188,7 @@ PLAYER_LINE_MATCHES = N_("{number}. {name}: place {rank}, match points {points}"
 # Translators: the round a player sits out in a round robin with an odd number
 # of players (轮空, miễn đấu, ronda libre), not a bye of a Swiss.
 FREE_ROUND = N_("free round")
+FREE_ROUND_LINE = N_("Free round: {name}")
 PLAYER_USAGE = N_("Write a name or a starting number, e.g. /player 12")
 PLAYER_NOT_FOUND = N_("No player matches “{query}”")
 PLAYERS_FOUND = N_("Players matching “{query}”:")

@@ -162,8 +162,11 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
                             [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
         if round_number == number:
-            kind = bye_name(state.base, bye.kind, tr)
-            blocks.append(escape(tr.format(M.BYE_LINE, name=names[player]) + f" ({kind})"))
+            if state.base.system.is_round_robin:
+                blocks.append(escape(tr.format(M.FREE_ROUND_LINE, name=names[player])))
+            else:
+                kind = tr.gettext(M.BYE_NAMES[bye.kind])
+                blocks.append(escape(tr.format(M.BYE_LINE, name=names[player]) + f" ({kind})"))
     return blocks
 
 
@@ -237,8 +240,9 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> lis
                       shorten(f"{opponent}. {names[opponent]}", 18), _own_result(game, white, scoring, tr)])
     for (number, player), bye in sorted(state.byes.items()):
         if player == player_id:
+            nothing = tournament.system.is_round_robin and bye.kind is ByeKind.ZERO  # a free round, not a loss
             table.append([str(number), "", "", bye_name(tournament, bye.kind, tr),
-                          own_points(_bye_points(bye.kind, scoring), tr)])
+                          "–" if nothing else own_points(_bye_points(bye.kind, scoring), tr)])
     table.sort(key=lambda cells: int(cells[0]))
     if table:
         header = [tr.gettext(M.COLUMN_ROUND), tr.gettext(M.COLUMN_BOARD), tr.gettext(M.COLUMN_COLOUR),

@@ -549,7 +549,8 @@ class TournamentPages:
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_title": "", "opponent_rating": None,
-                              "result": _BYE_MARKS[entry.bye.value], "points": entry.points, "running": entry.score,
+                              "result": "–" if self.is_round_robin else _BYE_MARKS[entry.bye.value],  # a free round
+                              "points": entry.points, "running": entry.score,
                               "bye": entry.bye.value})
         history = self.rank_history[player_id]
         chart = _rank_chart(history, len(self.tournament.players))
