@@ -141,7 +141,7 @@ def _placed(pair: frozenset[int], gone: int, other: int, schedule: dict | None, 
 
     if schedule is not None:
         for number, white, black in schedule.get(pair, []):
-            if (number, white) not in busy and (number, black) not in busy:
+            if number <= rounds and (number, white) not in busy and (number, black) not in busy:
                 return Game(number, white, black, result(number, white, black))
     start = left_after[gone] + 1
     for number in [*range(start, rounds + 1), *range(1, start)]:
