@@ -34,13 +34,15 @@ __all__ = ["Clock", "board_results", "clock_of"]
 @dataclass(frozen=True)
 class Clock:
     """Where an event stands: its ``rounds``, the rounds ``paired`` and ``complete`` (ascending),
-    the ``current`` round, and the boards not decided yet as (round, board)."""
+    the ``current`` round, the boards not decided yet as (round, board), and how many boards are
+    ``decided`` (a result, or what the withdrawal rule makes of them)."""
 
     rounds: int
     paired: tuple[int, ...]
     complete: tuple[int, ...]
     current: int | None
     open_boards: tuple[tuple[int, int], ...]
+    decided: int
 
     @property
     def finished(self) -> bool:
@@ -95,4 +97,4 @@ def clock_of(tournament: Tournament) -> Clock:
     paired = tuple(sorted(rounds))
     complete = tuple(number for number in paired if number not in open_rounds)
     current = min(open_rounds) if open_rounds else (paired[-1] if paired else None)
-    return Clock(tournament.rounds, paired, complete, current, tuple(open_boards))
+    return Clock(tournament.rounds, paired, complete, current, tuple(open_boards), len(results) - len(open_boards))

@@ -129,7 +129,7 @@ class Progress:
     (IN_PROGRESS: the first with a game still without a result) or the last one paired;
     ``rounds``, the rounds it has (0: not known); ``finished``, the rounds whose every game has
     a result; ``unfinished``, the games of ``round`` still without one; ``results``, the games
-    with a result."""
+    with a result or decided by a withdrawal."""
 
     stage: Stage
     round: int
@@ -141,9 +141,10 @@ class Progress:
 
 def tournament_progress(tournament: Tournament) -> Progress:
     """Where ``tournament`` stands (``Stage``), by its clock (``ranking.clock``): the round being
-    played is the current round; a board the withdrawal rule decides is not being played."""
+    played is the current round; a board the withdrawal rule decides (a forfeit, or annulled:
+    ``ranking.withdrawals``) is not being played, and counts among the results."""
     now = clock_of(tournament)
-    results = sum(1 for game in tournament.games if game.result is not None)
+    results = now.decided
     rounds = tournament.rounds
     if not now.paired or (results == 0 and not now.open_boards):
         return Progress(Stage.NOT_STARTED, 0, rounds, 0, 0, 0)
