@@ -62,14 +62,22 @@ def round_json(cli: Command, slug: str, *number: str) -> dict:
     return json.loads(ok(cli, "round", slug, *number, "--json"))
 
 
+def afterwards(cli: Command, slug: str) -> tuple[list[dict], tuple[int, str], list[dict]]:
+    """What the event says: its log, ``round --json`` (the current round, or the refusal to show
+    one before round 1 is paired) and ``players --json``."""
+    status, out, _ = cli(("round", slug, "--json"))
+    return log(cli, slug), (status, out), players(cli, slug)
+
+
 def refused(cli: Command, slug: str, args: tuple[str, ...], message: str) -> str:
-    """A refusal: one line naming the problem, exit status 2, nothing written to the log."""
-    before = log(cli, slug)
+    """A refusal: one line naming the problem, exit status 2, nothing written: the log, the
+    current round and the players list are as they were."""
+    before = afterwards(cli, slug)
     status, out, err = cli(args)
     assert status == 2, (args, out, err)
     assert out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert message in err, err
-    assert log(cli, slug) == before
+    assert afterwards(cli, slug) == before
     return err
 
 
@@ -94,6 +102,16 @@ def test_players_is_the_initial_ranking_list_by_rating_title_and_name(cli: Comma
     ok(cli, "pair", swiss)
     boards = round_json(cli, swiss)["boards"]
     assert [(board["white"], board["black"]) for board in boards] == [(3, 2), (5, 6), (1, 7), (4, 8)]
+
+
+def test_the_tpn_tie_break_is_the_pairing_number(cli: Command, swiss: str) -> None:
+    """C.07 7.8 sorts by pairing number: in an event seeded by rating, the place in the initial
+    ranking list, not the starting number."""
+    ok(cli, "set", swiss, "tiebreaks=TPN")
+    rows = json.loads(ok(cli, "standings", swiss, "--json"))["standings"]
+    assert [(row["id"], row["tiebreaks"]["TPN"]) for row in rows] == [(row["id"], row["tpn"])
+                                                                     for row in players(cli, swiss)]
+    assert rows[0]["id"] == 3 and rows[0]["tiebreaks"]["TPN"] == 1
 
 
 def test_as_numbered_and_every_trf_keep_the_numbers_as_given(cli: Command, tmp_path: Path) -> None:
