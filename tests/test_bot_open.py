@@ -25,6 +25,7 @@ from bot.app import build_application
 from bot.handlers import press
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
+from ranking.clock import clock_of
 from ranking.events import result_event
 from ranking.players import players_json
 from ranking.refusals import TEXT, Code
@@ -53,6 +54,15 @@ def lines(replies: Sequence[Reply]) -> list[str]:
 
 def kinds(store: SQLiteStore, slug: str) -> list[str]:
     return [entry.event.kind.value for entry in store.log(slug)]
+
+
+def afterwards(store: SQLiteStore, slug: str) -> tuple[list[int], dict | None, list[dict]]:
+    """What the event says: its log, ``round --json`` of the current round (None before round 1
+    is paired) and ``players --json``; a refusal leaves all three as they were."""
+    state = store.state(slug)
+    current = clock_of(state.snapshot()).current
+    return ([entry.id for entry in store.log(slug)], round_json(state, current) if current else None,
+            players_json(store.tournament(slug)))
 
 
 @pytest.fixture
@@ -109,11 +119,12 @@ def test_player_edit_corrects_a_player_by_name_and_re_ranks(service: BotService,
     assert reply == [heading(store, "swiss8"), "Player 4, Lý, Hùng, corrected: rating 1500 → 2500, title – → GM"]
     assert players_json(store.tournament("swiss8"))[0]["id"] == 4
     assert kinds(store, "swiss8")[-1] == "player-edited"
+    before = afterwards(store, "swiss8")
     vi = text_of(commands.change_player(service, who(CHIEF, "vi"), "edit 4 rating 12000"))
     assert vi == "Bị từ chối: hệ số Elo 12000: cần từ 0 đến 9999 (0 = chưa có hệ số)"
-    assert kinds(store, "swiss8")[-1] == "player-edited"  # nothing written
     zh = text_of(commands.change_player(service, who(CHIEF, "zh"), "edit 4 title Grandmaster"))
     assert zh == "未执行：称号 Grandmaster：应为 GM、IM、WGM、FM、WIM、CM、WFM 或 WCM"
+    assert afterwards(store, "swiss8") == before  # nothing written
     assert text_of(commands.change_player(service, who(CHIEF), "edit 4")).startswith("Write /player add")
     select(service, "swiss8", PLAYER)
     assert text_of(commands.change_player(service, who(PLAYER), "edit 4 rating 2000")) == (
@@ -124,7 +135,13 @@ def test_player_add_is_a_late_entry_with_its_pairing_number(service: BotService,
     select(service, "swiss8")
     reply = lines(commands.change_player(service, who(CHIEF), "add Mai, Thảo; 2250; vie; Đà Nẵng; WFM"))
     assert reply == [heading(store, "swiss8"), "Player 9 added: Mai, Thảo (pairing number 3)"]
-    assert players_json(store.tournament("swiss8"))[2]["title"] == "WFM"
+    assert players_json(store.tournament("swiss8"))[2] == {
+        "tpn": 3, "id": 9, "name": "Mai, Thảo", "rating": 2250, "title": "WFM", "federation": "VIE",
+        "club": "Đà Nẵng", "withdrawn": False}
+    assert kinds(store, "swiss8")[-1] == "player-added"
+    pair(service, store)
+    assert 9 in {side for board in round_json(store.state("swiss8"), 1)["boards"]
+                 for side in (board["white"], board["black"])}
 
 
 def test_player_remove_before_round_1_and_the_refusal_after(service: BotService, store: SQLiteStore) -> None:
@@ -132,10 +149,14 @@ def test_player_remove_before_round_1_and_the_refusal_after(service: BotService,
     assert lines(commands.change_player(service, who(CHIEF), "remove Võ Minh Nhất")) == [
         heading(store, "rr9"), "Player 9, Võ Minh Nhất, removed from the tournament."]
     assert store.state("rr9").base.rounds == 7  # eight players: drawn again (CXA 14.4)
+    assert [row["id"] for row in players_json(store.tournament("rr9"))] == list(range(1, 9))
+    assert kinds(store, "rr9")[-1] == "player-removed"
     pair(service, store)
+    assert len(round_json(store.state("rr9"), 1)["boards"]) == 4
+    before = afterwards(store, "rr9")
     refusal = text_of(commands.change_player(service, who(CHIEF, "es"), "remove 8"))
     assert refusal == "Rechazado: el jugador 8 está en la ronda 1, ya emparejada: usa /withdraw"
-    assert kinds(store, "rr9")[-1] == "round-paired"
+    assert afterwards(store, "rr9") == before
 
 
 # -- un-pairing, returns, byes -------------------------------------------------------------------
@@ -176,9 +197,12 @@ def test_withdraw_and_return_by_name(service: BotService, store: SQLiteStore) ->
     assert lines(commands.return_withdrawn(service, who(CHIEF), "Hồ, Anh")) == [
         heading(store, "swiss8"), "Player 7, Hồ, Anh, is back: paired again from round 3."]
     assert {"player": 7, "kind": "zero"} in round_json(store.state("swiss8"), 2)["byes"]
+    assert [row["withdrawn"] for row in players_json(store.tournament("swiss8")) if row["id"] == 7] == [False]
+    assert kinds(store, "swiss8")[-1] == "player-returned"
+    before = afterwards(store, "swiss8")
     zh = text_of(commands.return_withdrawn(service, who(CHIEF, "zh"), "7"))
     assert zh == "未执行：7 号棋手没有退赛"
-    assert kinds(store, "swiss8")[-1] == "player-returned"
+    assert afterwards(store, "swiss8") == before
 
 
 def test_the_refusals_of_the_issue_in_the_bot(service: BotService, store: SQLiteStore) -> None:
@@ -186,27 +210,32 @@ def test_the_refusals_of_the_issue_in_the_bot(service: BotService, store: SQLite
     final round is paired: refused in the user's language, nothing written."""
     select(service, "swiss8")
     pair(service, store)
-    before = len(store.log("swiss8"))
+    before = afterwards(store, "swiss8")
     assert text_of(commands.bye(service, who(CHIEF, "vi"), "3 1 zero")) == (
         "Bị từ chối: kỳ thủ số 3 đã có ván đấu ở ván 1")
     es = M.translator("es")
     assert text_of(arbiters.text(service, who(CHIEF, "es"), "R2 B1 1-0")).split("\n")[1] == es.format(
         M.PROBLEM_LINE, line=1, text="R2 B1 1-0", reason=es.format(M.ROUND_NOT_PAIRED, round=2))
-    assert len(store.log("swiss8")) == before
+    assert afterwards(store, "swiss8") == before
     for number in range(1, 6):
         if number > 1:
             pair(service, store)
         enter_round(service, store, "swiss8", number)
+    before = afterwards(store, "swiss8")
     late = text_of(commands.add_player(service, who(CHIEF, "zh"), "Late"))
     assert late == "未执行：最后一轮（第5轮）已经编排：补报的棋手已无轮次可赛"
+    assert afterwards(store, "swiss8") == before
 
 
 def test_a_bye_for_the_round_already_paired_is_refused(service: BotService, store: SQLiteStore) -> None:
     select(service, "swiss8")
     commands.bye(service, who(CHIEF), "4 1 half")  # entered before round 1 is paired
     pair(service, store)
+    assert {"player": 4, "kind": "half"} in round_json(store.state("swiss8"), 1)["byes"]
+    before = afterwards(store, "swiss8")
     refusal = text_of(commands.bye(service, who(CHIEF, "es"), "4 1 zero"))
     assert refusal == ("Rechazado: la ronda 1 ya está emparejada: un bye se anota antes de emparejar su ronda")
+    assert afterwards(store, "swiss8") == before
 
 
 def test_undo_is_refused_naming_the_later_change(service: BotService, store: SQLiteStore) -> None:
@@ -214,9 +243,10 @@ def test_undo_is_refused_naming_the_later_change(service: BotService, store: SQL
     pair(service, store)
     store.append("swiss8", lambda state: [result_event(state, 1, 1, "1-0")], Source(f"tg:{HELPER}"))
     later = store.log("swiss8")[-1].id
+    before = afterwards(store, "swiss8")
     zh = text_of(commands.undo(service, who(CHIEF, "zh")))
     assert zh == f"未执行：之后的一项操作依赖于它：一项成绩（记录 {later}，由 tg:{HELPER} 录入）；请先撤销那一项"
-    assert kinds(store, "swiss8")[-1] == "result"
+    assert afterwards(store, "swiss8") == before
 
 
 # -- one current round ---------------------------------------------------------------------------
@@ -299,8 +329,10 @@ async def test_an_open_from_the_phone(server: FakeTelegram, store: SQLiteStore) 
         [back] = await exchange(server, server.command(CHIEF, "undo"), CHIEF)
         assert back["text"].endswith("Undone: the un-pairing of round 1. Round 1 is paired again as it was.")
         assert round_json(store.state("swiss8"), 1)["boards"][0]["result"] == "1-0"
+        before = afterwards(store, "swiss8")
         [refused] = await exchange(server, server.command(CHIEF, "withdraw", "99", language_code="zh"), CHIEF)
         assert refused["text"] == "未执行：本比赛没有 99 号棋手（序号：1-8）"
+        assert afterwards(store, "swiss8") == before
     assert errors == []
     assert kinds(store, "swiss8")[-3:] == ["result", "round-unpaired", "round-paired"]
 
@@ -319,12 +351,15 @@ async def test_withdraw_return_remove_and_refusals_from_the_phone(server: FakeTe
         assert withdrawn["text"].endswith("Player 1, Lại Lý Huynh, withdrawn after round 0")
         board = next(b for b in round_json(store.state("rr9"), 1)["boards"] if 1 in (b["white"], b["black"]))
         assert board["result"] == ("-+" if board["white"] == 1 else "+-")  # what the withdrawal rule makes of it
+        assert [row["withdrawn"] for row in players_json(store.tournament("rr9")) if row["id"] == 1] == [True]
+        before = afterwards(store, "rr9")
         [back] = await exchange(server, server.command(CHIEF, "return", "1", language_code="es"), CHIEF)
         assert back["text"] == ("Rechazado: el jugador 1 se retiró tras la ronda 0 y desde entonces se emparejó la "
                                 "ronda 1: un round robin solo readmite a un jugador antes de eso")
         [bye] = await exchange(server, server.command(CHIEF, "bye", "3 2", language_code="vi"), CHIEF)
         assert bye["text"] == ("Bị từ chối: giải vòng tròn không có miễn đấu theo yêu cầu: ván vắng mặt bị xử "
                                "thua")
+        assert afterwards(store, "rr9") == before  # both refusals wrote nothing
         [undone] = await exchange(server, server.command(CHIEF, "undo", language_code="zh"), CHIEF)
         assert undone["text"].endswith("已撤销：1. Lại Lý Huynh 的退赛。该棋手继续参赛。")
         again = next(b for b in round_json(store.state("rr9"), 1)["boards"] if b["board"] == board["board"])
