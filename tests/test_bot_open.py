@@ -249,6 +249,54 @@ def test_undo_is_refused_naming_the_later_change(service: BotService, store: SQL
     assert afterwards(store, "swiss8") == before
 
 
+def test_undo_takes_back_every_kind_of_change_from_the_phone(service: BotService, store: SQLiteStore) -> None:
+    """/undo walks back a removal, a correction, a late entry, a bye, a pairing, a result, a
+    withdrawal and a return, newest first, each said in the arbiter's language with what there
+    is now; the log, the round and the players list say the same."""
+    select(service, "swiss8")
+    start = players_json(store.tournament("swiss8"))
+    commands.change_player(service, who(CHIEF), "remove 8")
+    commands.change_player(service, who(CHIEF), "edit dinh thu club Huế")
+    commands.change_player(service, who(CHIEF), "add Late, Entry; 1900")
+    commands.bye(service, who(CHIEF), "9 1 half")
+    pair(service, store)
+    arbiters.text(service, who(CHIEF), "R1 B1 1-0")
+    arbiters.withdraw(service, who(CHIEF), "4 1")
+    commands.return_withdrawn(service, who(CHIEF), "4")
+    assert kinds(store, "swiss8")[-8:] == ["player-removed", "player-edited", "player-added", "bye", "round-paired",
+                                           "result", "withdrawal", "player-returned"]
+
+    def row(pid: int) -> dict | None:
+        return next((r for r in players_json(store.tournament("swiss8")) if r["id"] == pid), None)
+
+    def paired() -> list[int]:
+        return store.state("swiss8").paired_rounds()
+
+    steps = [
+        ("Đã hoàn tác: việc trở lại của 4. Lý, Hùng. Kỳ thủ lại được tính là rút lui sau ván 1.",
+         lambda: row(4)["withdrawn"] is True),
+        ("Đã hoàn tác: việc rút lui của 4. Lý, Hùng. Kỳ thủ tiếp tục thi đấu.", lambda: row(4)["withdrawn"] is False),
+        ("Đã hoàn tác: ván 1, bàn 1 1-0. Bàn này giờ là: chưa có kết quả.",
+         lambda: round_json(store.state("swiss8"), 1)["boards"][0]["result"] is None),
+        ("Đã hoàn tác: việc xếp cặp ván 1. Ván 1 hiện chưa xếp cặp.",
+         lambda: paired() == [] and round_json(store.state("swiss8"), 1)["boards"] == []),
+        ("Đã hoàn tác: miễn đấu tính hòa của 9. Late, Entry ở ván 1.",
+         lambda: round_json(store.state("swiss8"), 1)["byes"] == []),
+        ("Đã hoàn tác: việc đăng ký muộn của 9. Late, Entry. Kỳ thủ không còn trong giải.", lambda: row(9) is None),
+        ("Đã hoàn tác: việc sửa thông tin 5. Đinh, Thu: câu lạc bộ Huế → –.", lambda: row(5)["club"] == ""),
+        ("Đã hoàn tác: việc xóa 8. Chu, Đức. Kỳ thủ lại có trong giải.", lambda: players_json(
+            store.tournament("swiss8")) == start),
+    ]
+    for line, check in steps:
+        before = len(store.log("swiss8"))
+        assert lines(commands.undo(service, who(CHIEF, "vi"))) == [heading(store, "swiss8"), line]
+        assert len(store.log("swiss8")) == before + 1 and "undo" in store.log("swiss8")[-1].event.data, line
+        assert check(), line
+    before = afterwards(store, "swiss8")
+    assert text_of(commands.undo(service, who(CHIEF, "vi"))) == "Không có gì để hoàn tác."
+    assert afterwards(store, "swiss8") == before
+
+
 # -- one current round ---------------------------------------------------------------------------
 
 def test_a_bye_for_the_next_round_leaves_the_current_round_where_it_is(service: BotService,
