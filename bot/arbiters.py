@@ -18,7 +18,7 @@ from bot import messages as M
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape, shorten
 from bot.messages import format_problem, translator
-from bot.parsing import ProblemReason, ResultEntry, parse_message, parse_result, whole_number
+from bot.parsing import ProblemReason, ResultEntry, match_entries, parse_message, parse_result, whole_number
 from bot.replies import Document, Reply, packed
 from bot.service import (
     ButtonCommand,
@@ -43,6 +43,7 @@ from ranking import (
     default_rules,
     final_standings,
     foul_event,
+    match_boards,
     pairing_event,
     playoff_result_event,
     result_event,
@@ -75,8 +76,9 @@ def text(request: Request, text: str) -> list[Reply]:
         return request.refused(slug, "not an arbiter", M.ARBITERS_ONLY, text)
     asked = request.about(slug)
     parsed = parse_message(text, asked.state().clock().current)
-    unread = [format_problem(problem, tr) for problem in parsed.problems]
-    entered = _enter(asked, parsed.entries, submission=Submission(text, slug, who.update_id), problems=unread)
+    entries, unmatched = match_entries(parsed.entries, functools.partial(match_boards, asked.tournament()))  # VN 21.2
+    unread = [format_problem(problem, tr) for problem in (*parsed.problems, *unmatched)]
+    entered = _enter(asked, entries, submission=Submission(text, slug, who.update_id), problems=unread)
     if entered is None:  # this very update was applied before (Telegram delivered it twice)
         return []
     blocks = [asked.heading(), *entered.recorded] if entered.recorded else []

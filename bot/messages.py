@@ -52,6 +52,9 @@ PROBLEM_MESSAGES: dict[ProblemReason, str] = {
     # Translators: {detail} is a Unicode code point such as U+202E.
     ProblemReason.BIDI_CONTROL: N_("the line holds an invisible text-direction character ({detail}), which can "
                                    "make 0-1 look like 1-0: write it again without it"),
+    # Translators: {detail} is a board number; two results were given for it, as for the two
+    # games of a two-game match (VN 21.2).
+    ProblemReason.NOT_A_MATCH: N_("board {detail} is one game, not a two-game match: give one result"),
 }
 # Translators: one line of the list that follows "I could not read
 # these lines:".
@@ -350,6 +353,7 @@ REFUSALS: dict[Code, str] = {
     Code.NOTHING_PAIRED: N_("no round is paired yet"),
     Code.ROUND_HAS_RESULTS: N_("round {round} has results or fouls on {count} boards"),
     Code.RESULT_PRESENT: N_("round {round}, board {board} already has {result}"),
+    Code.NOT_A_MATCH: N_("round {round}, board {board} is one game, not a two-game match: give one result"),
     # Translators: {expected} is a forfeit result such as -+ or +-.
     Code.RESULT_OF_WITHDRAWN: N_("player {player} withdrew after round {after_round}: round {round}, board {board} "
                                  "is a forfeit ({expected})"),

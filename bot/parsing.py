@@ -54,7 +54,8 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from ranking.model import Result
 from ranking.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
@@ -71,6 +72,7 @@ __all__ = [
     "ResultEntry",
     "decode_callback",
     "encode_callback",
+    "match_entries",
     "parse_message",
     "parse_result",
 ]
@@ -97,6 +99,7 @@ class ProblemReason(enum.StrEnum):
     DUPLICATE = "duplicate"  # detail: the line number where the board was first given
     CONTRADICTION = "contradiction"  # detail: the line number that gives the board another result
     BIDI_CONTROL = "bidi-control"  # detail: the control character, as U+202E
+    NOT_A_MATCH = "not-a-match"  # two results for a board that is one game; detail: the board
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +114,7 @@ class ResultEntry:
     result: Result
     foul_side: str | None = None
     foul_count: int = 0
+    second: Result | None = None  # the match's other game (VN 21.2): ``R1 B1 1-0 0-1``
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,6 +321,7 @@ def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEnt
         return problem(ProblemReason.MISSING_BOARD, display)
 
     tokens = _location_tokens(folded)
+    second: Result | None = None
     location: tuple[str | None, str | None] | None = None
     failure: tuple[ProblemReason, str] | None = None
     for count in range(len(tokens), 0, -1):  # longest location first, then shorter ones
@@ -326,6 +331,8 @@ def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEnt
         rest_start = _SEPARATORS.match(folded, tokens[count - 1].end).end()
         rest = folded[rest_start:]
         result = lookup_result(rest) if rest else None
+        if result is None and rest:
+            result, second = _two_results(rest)
         if result is not None:
             location = resolved
             break
@@ -353,8 +360,46 @@ def _parse_segment(line: int, text: str, current_round: int | None) -> ResultEnt
     if round_number is None:
         return problem(ProblemReason.NO_ROUND, board_text)
     if foul is None:
-        return ResultEntry(line, text, round_number, board, result)
-    return ResultEntry(line, text, round_number, board, result, foul.side, foul.count)
+        return ResultEntry(line, text, round_number, board, result, second=second)
+    return ResultEntry(line, text, round_number, board, result, foul.side, foul.count, second)
+
+
+def _two_results(folded: str) -> tuple[Result | None, Result | None]:
+    """The results of both games of a two-game match (VN 21.2), written one after the other
+    (``1-0 0-1``, ``红胜 和``, ``do thang, hoa``); (None, None) when the text is not two results."""
+    for split in (match.start() for match in re.finditer(r"[ ,]", folded)):
+        first = lookup_result(folded[:split].strip(" ,"))
+        second = lookup_result(folded[split:].strip(" ,")) if first is not None else None
+        if second is not None:
+            return first, second
+    return None, None
+
+
+def match_entries(entries: Sequence[ResultEntry],
+                  boards_of: Callable[[int, int], tuple[int, ...]]) -> tuple[list[ResultEntry], list[Problem]]:
+    """Entries giving the two results of a match (``ResultEntry.second``) as one entry per game:
+    ``boards_of(round, board)`` is the boards of the match the board belongs to, in the order
+    its games are played (``ranking.matches.match_boards``), and the results follow that order,
+    whichever of its boards the line names.  A board that is one game (or unknown) with two
+    results is a ``NOT_A_MATCH`` problem; an entry with one result is kept as it is."""
+    kept: list[ResultEntry] = []
+    problems: list[Problem] = []
+    for entry in entries:
+        if entry.second is None:
+            kept.append(entry)
+            continue
+        boards = boards_of(entry.round, entry.board)
+        if len(boards) != 2:
+            problems.append(Problem(entry.line, entry.text, ProblemReason.NOT_A_MATCH, str(entry.board)))
+            continue
+        first = replace(entry, board=boards[0], second=None)
+        if entry.foul_side is not None and boards[0] != entry.board:
+            first = replace(first, foul_side=None, foul_count=0)  # a foul stays with the board named
+        other = replace(entry, board=boards[1], result=entry.second, second=None)
+        if entry.foul_side is not None and boards[1] != entry.board:
+            other = replace(other, foul_side=None, foul_count=0)
+        kept += [first, other]
+    return kept, problems
 
 
 def parse_message(text: str, current_round: int | None) -> ParsedMessage:

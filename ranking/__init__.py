@@ -83,6 +83,9 @@ _EXPORTS: dict[str, str] = {
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
+    # two-game matches (VN 21.2)
+    "plays_matches": "ranking.matches", "match_boards": "ranking.matches", "as_matches": "ranking.matches",
+    "one_game_a_match": "ranking.matches", "match_result_events": "ranking.events",
     "pair_swiss": "ranking.swiss", "check_swiss": "ranking.swiss",
     # the tournament's header and progress
     "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
@@ -123,6 +126,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         annulment_event,
         bye_event,
         foul_event,
+        match_result_events,
         pairing_event,
         player_added_event,
         player_edited_event,
@@ -136,6 +140,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         withdrawal_event,
     )
     from ranking.final import FinalStandings, final_standings
+    from ranking.matches import as_matches, match_boards, one_game_a_match, plays_matches
     from ranking.model import (
         Bye,
         ByeKind,

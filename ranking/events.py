@@ -17,6 +17,7 @@ from typing import Any
 
 from ranking.clock import Clock, clock_of
 from ranking.errors import InputError
+from ranking.matches import GAMES_PER_MATCH, match_boards, plays_matches
 from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal, numbered_boards
 from ranking.players import RE_RANK_UNTIL, kept_ranking, title_of
 from ranking.refusals import Code, Refusal
@@ -299,6 +300,24 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
     return Event(EventKind.FORFEIT if result.is_forfeit else EventKind.RESULT, data)
 
 
+def match_result_events(state: TournamentState, round_number: int, board: int, results: Sequence[Result | str],
+                        correct: bool = False) -> list[Event]:
+    """The events recording the results of both games of a two-game match (VN 21.2) named by
+    either of its boards, the results in the order its games are played (the first game first,
+    ``ranking.matches.match_boards``); one result is one board's (``result_event``).  Two
+    results for a board that is one game are refused (``NOT_A_MATCH``)."""
+    if len(results) == 1:
+        event = result_event(state, round_number, board, results[0], correct=correct)
+        return [event] if event is not None else []
+    state.game(round_number, board)  # an unknown round or board is refused as such
+    boards = match_boards(state.snapshot(), round_number, board)
+    if len(boards) != len(results):
+        raise Refusal(Code.NOT_A_MATCH, round=round_number, board=board, results=len(results))
+    recorded = (result_event(state, round_number, number, result, correct=correct)
+                for number, result in zip(boards, results, strict=True))
+    return [event for event in recorded if event is not None]
+
+
 def forfeit_for_withdrawn(game: Game, withdrawn: set[int]) -> Result | None:
     """The result a game of ``withdrawn`` players must have (the game is a forfeit under the
     withdrawal rule, FIDE C.07 16.1, VN 21.5.2): None when neither player withdrew."""
@@ -536,7 +555,8 @@ def settings_events(state: TournamentState, changes: Sequence[tuple[str, Any]]) 
 
 def pairing_event(state: TournamentState, round_number: int, games: Iterable[Game], byes: Iterable[Bye]) -> Event:
     """The event pairing ``round_number``: refused if the round is paired already, a player
-    is unknown, withdrawn, or appears twice."""
+    is unknown, withdrawn, or appears twice (in an event of two-game matches, VN 21.2: in
+    more than the ``GAMES_PER_MATCH`` games of one match)."""
     if not 1 <= round_number <= state.base.rounds:
         raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number, rounds=state.base.rounds)
     if round_number in state.rounds_with_games:
@@ -544,10 +564,15 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
     seen: set[int] = set()
     rows = []
     swiss = not state.base.system.is_round_robin
+    matches: dict[frozenset[int], int] = {}  # games of each pair so far (two-game matches)
+    in_matches = plays_matches(state.base)
     for board, game in enumerate(games, start=1):
+        pair = frozenset((game.white, game.black))
+        matches[pair] = matches.get(pair, 0) + 1
+        again = in_matches and len(pair) == 2 and 1 < matches[pair] <= GAMES_PER_MATCH
         for player in (game.white, game.black):
             state.require_player(player)
-            if player in seen:
+            if player in seen and not again:
                 raise Refusal(Code.PLAYER_TWICE, player=player, round=round_number)
             seen.add(player)
             held = state.byes.get((round_number, player))

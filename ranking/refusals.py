@@ -39,6 +39,7 @@ class Code(enum.StrEnum):
     # results and fouls
     RESULT_PRESENT = "result-present"
     RESULT_OF_WITHDRAWN = "result-of-withdrawn"
+    NOT_A_MATCH = "not-a-match"
     FOUL_SIDE = "foul-side"
     FOUL_COUNT = "foul-count"
     # players
@@ -109,6 +110,7 @@ TEXT: dict[Code, str] = {
     Code.RESULT_PRESENT: "round {round} board {board} already has {result}: correct it to replace it with {new}",
     Code.RESULT_OF_WITHDRAWN: "player {player} withdrew after round {after_round}: round {round} board {board} is "
                               "a forfeit under the event's withdrawal rule (enter {expected})",
+    Code.NOT_A_MATCH: "round {round} board {board} is one game, not a two-game match (VN 21.2): give one result",
     Code.FOUL_SIDE: "foul side {side!r}: expected white (red) or black",
     Code.FOUL_COUNT: "foul count {count}: expected a positive number",
     Code.PLAYER_UNKNOWN: "player {player} is not in the tournament (starting numbers {ids})",

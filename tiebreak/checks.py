@@ -6,7 +6,8 @@ export, the site or a terminal; a refusal is one line saying what to change.
   most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).
 - The tournament fits what its TRF export needs (a federation of three letters, a starting
   number and a rating of at most four digits, ...): ``/export`` and the site's download of
-  the TRF write it later, when nobody could fix the stored tournament any more.
+  the TRF write it later, when nobody could fix the stored tournament any more.  An event of
+  two-game matches (VN 21.2), which TRF cannot hold, is exported as TOML instead.
 - The slug names a folder of its own on the site: not a language folder (``zh``), not
   ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, not ending
   in ``.`` (Windows and the file servers that follow it drop a trailing dot: ``x.`` would be
@@ -24,7 +25,8 @@ from ranking.errors import InputError
 from ranking.final import final_standings
 from ranking.model import Tournament
 from ranking.refusals import Code, Refusal
-from ranking.trf import write_trf
+from ranking.tomlfile import write_tournament_toml
+from ranking.trf import trf_refusal, write_trf
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
 
@@ -64,7 +66,12 @@ def check_names(tournament: Tournament) -> None:
 
 
 def check_exportable(tournament: Tournament) -> None:
-    """Refuse a tournament its TRF export could not write (``/export``, the site's download)."""
+    """Refuse a tournament its TRF export could not write (``/export``, the site's download).
+    An event TRF cannot hold at all (two-game matches, VN 21.2: ``ranking.trf.trf_refusal``)
+    is exported as TOML, which keeps every game: its TRF is not checked."""
+    if trf_refusal(tournament) is not None:
+        write_tournament_toml(tournament)  # the lossless export it gets instead
+        return
     final = final_standings(tournament)
     try:
         write_trf(tournament, points=final.points(), ranks=final.ranks())

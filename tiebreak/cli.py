@@ -6,7 +6,7 @@
     tiebreak presets
     tiebreak tiebreaks [CODE]
     tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
-    tiebreak result SLUG ROUND BOARD RESULT [--correct] | withdraw SLUG PLAYER [--after-round N]
+    tiebreak result SLUG ROUND BOARD RESULT [RESULT2] [--correct] | withdraw SLUG PLAYER [--after-round N]
     tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
@@ -114,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     result.add_argument("result", metavar="RESULT",
                         help="1-0 0-1 1/2-1/2 = +- -+ -- (also 2-0 0-2 1-1, and every spelling the bot reads: "
                              "红胜, 和, đen thắng, hòa, tablas, ...)")
+    result.add_argument("second", metavar="RESULT2", nargs="?",
+                        help="in an event of two-game matches (VN 21.2): the result of the match's other game; "
+                             "the two results in the order the games are played, BOARD either of them")
     result.add_argument("--correct", action="store_true", help="replace a different result already entered")
     withdraw = store_command("withdraw", "record that a player withdrew")
     withdraw.add_argument("slug", metavar="SLUG")

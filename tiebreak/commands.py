@@ -17,12 +17,13 @@ from ranking.errors import InputError
 from ranking.events import (
     EventKind,
     LoggedEvent,
+    match_result_events,
     pairing_event,
     playoff_result_event,
-    result_event,
     withdrawal_event,
 )
 from ranking.final import final_standings
+from ranking.matches import match_boards
 from ranking.model import Result, Tournament
 from ranking.playoffs import PlayoffStandings
 from ranking.refusals import Code, Refusal
@@ -180,28 +181,38 @@ def dutch_comparison(tournament: Tournament, number: int) -> str:
 
 
 def result_command(store: Store, args: argparse.Namespace) -> None:
-    result = parse_result(args.result)
-    if result is None:
-        raise InputError(f"unknown result {args.result.lstrip(WORD_JOINER)!r}: expected 1-0, 0-1, 1/2-1/2 "
-                         "(or 2-0, 0-2, 1-1, =, 红胜, hòa, ... as the bot reads them), +-, -+ or --")
+    """``tiebreak result SLUG ROUND BOARD RESULT [RESULT2]``: one board's result, or both games
+    of a two-game match (VN 21.2, ``ranking.events.match_result_events``), one line per board."""
+    results = [_read_result(args.result)] + ([_read_result(args.second)] if args.second is not None else [])
 
     def decide(state):
-        event = result_event(state, args.round, args.board, result, correct=args.correct)
-        return [event] if event else []
+        return match_result_events(state, args.round, args.board, results, correct=args.correct)
 
     appended = store.append(args.slug, decide, _source())
     state = store.state(args.slug)
-    game = state.game(args.round, args.board)
+    boards = (match_boards(state.snapshot(), args.round, args.board) if len(results) > 1 else (args.board,))
     names = {player.id: player.name for player in state.base.players}
     scoring = default_rules(state.snapshot()).scoring
-    if not appended:
-        what = "already recorded, nothing changed"
-    elif appended[0].event.kind is EventKind.CORRECTION:
-        what = f"corrected (was {written_result(Result(appended[0].event.data['previous']), scoring)})"
-    else:
-        what = "recorded"
-    print(f"round {args.round} board {args.board}: {printable(names[game.white])} - {printable(names[game.black])} "
-          f"{written_result(game.result, scoring) if game.result else ''}: {what}")
+    changed = {entry.event.data["board"]: entry.event for entry in appended}
+    for board in boards:
+        game = state.game(args.round, board)
+        event = changed.get(board)
+        if event is None:
+            what = "already recorded, nothing changed"
+        elif event.kind is EventKind.CORRECTION:
+            what = f"corrected (was {written_result(Result(event.data['previous']), scoring)})"
+        else:
+            what = "recorded"
+        print(f"round {args.round} board {board}: {printable(names[game.white])} - {printable(names[game.black])} "
+              f"{written_result(game.result, scoring) if game.result else ''}: {what}")
+
+
+def _read_result(text: str) -> Result:
+    result = parse_result(text)
+    if result is None:
+        raise InputError(f"unknown result {text.lstrip(WORD_JOINER)!r}: expected 1-0, 0-1, 1/2-1/2 "
+                         "(or 2-0, 0-2, 1-1, =, 红胜, hòa, ... as the bot reads them), +-, -+ or --")
+    return result
 
 
 def withdraw_command(store: Store, args: argparse.Namespace) -> None:

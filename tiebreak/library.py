@@ -16,6 +16,7 @@ from pathlib import Path
 from ranking.clock import board_results, clock_of
 from ranking.errors import InputError
 from ranking.final import FinalStandings, final_standings
+from ranking.matches import as_matches, one_game_a_match, plays_matches
 from ranking.model import Bye, Game, Result, Tournament
 from ranking.pairing import (
     next_round_pairing,
@@ -146,7 +147,7 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
         kind = "pairs" if first.isdigit() else "trf"
     read = pairings_from_list if kind == "pairs" else pairings_from_trf
-    numbered = by_pairing_number(tournament)
+    numbered = by_pairing_number(one_game_a_match(tournament))  # a two-game match: one pair (VN 21.2)
     games, byes = read(numbered.tournament, text, number, source=source)
     ids = numbered.id
     games = [replace(game, white=ids[game.white], black=ids[game.black]) for game in games]
@@ -154,7 +155,7 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
     scores = final_standings(tournament).points()
     order = sorted(scores, key=lambda pid: (-scores[pid], numbered.tpn[pid]))  # score, then TPN (C.04.3 1.2)
     games = order_boards(games, scores, {pid: place for place, pid in enumerate(order, start=1)})
-    return number, games, byes
+    return number, as_matches(games) if plays_matches(tournament) else games, byes
 
 
 def scheduled_pairing(tournament: Tournament) -> tuple[int, list[Game], list[Bye]]:

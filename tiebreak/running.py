@@ -31,6 +31,7 @@ from ranking.events import (
     settings_events,
     unpair_event,
 )
+from ranking.matches import as_matches, one_game_a_match, plays_matches
 from ranking.model import Bye, ByeKind, Game, Player, Tournament
 from ranking.presets import preset_of
 from ranking.refusals import Code, Refusal
@@ -205,13 +206,21 @@ def propose_pairing(tournament: Tournament) -> Proposal:
     unfinished = now.open_boards
     if tournament.rounds and now.next_round > tournament.rounds:
         raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
+    paired_as = one_game_a_match(tournament)  # a two-game match is paired as one pairing (VN 21.2)
     if tournament.system.is_round_robin:
-        number, games, byes = scheduled_pairing(tournament)
-        return Proposal(number, tuple(games), tuple(byes), "berger", unfinished=unfinished)
+        number, games, byes = scheduled_pairing(paired_as)
+        return Proposal(number, _games_of(tournament, games), tuple(byes), "berger", unfinished=unfinished)
     number = now.next_round
-    pairing = pair_swiss(tournament, number)
-    return Proposal(number, *dutch_games(pairing), "dutch",
+    pairing = pair_swiss(paired_as, number)
+    games, byes = dutch_games(pairing)
+    return Proposal(number, _games_of(tournament, games), byes, "dutch",
                     not_paired=tuple((u.player, u.reason.value) for u in pairing.unpaired), unfinished=unfinished)
+
+
+def _games_of(tournament: Tournament, pairing: Sequence[Game]) -> tuple[Game, ...]:
+    """The games the pairing makes: one a pairing, or two a pairing, colours reversed, in an
+    event of two-game matches (VN 21.2, ``ranking.matches``)."""
+    return tuple(as_matches(pairing) if plays_matches(tournament) else pairing)
 
 
 def dutch_games(pairing: Pairing) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
