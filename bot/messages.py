@@ -439,6 +439,7 @@ CHANGE_NAMES: dict[str, str] = {
     "player-returned": N_("a player's return"),
     "setting-changed": N_("a change of settings"),
     "settings-restored": N_("a change of settings"),
+    "lots-drawn": N_("the drawing of lots"),
     "playoff-result": N_("a play-off result"),
     "arbiter-added": N_("an arbiter added"),
     "arbiter-removed": N_("an arbiter removed"),

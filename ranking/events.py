@@ -17,6 +17,7 @@ from typing import Any
 
 from ranking.clock import Clock, clock_of
 from ranking.errors import InputError
+from ranking.lots import lots_to_draw
 from ranking.matches import GAMES_PER_MATCH, match_boards, plays_matches
 from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal, numbered_boards
 from ranking.players import RE_RANK_UNTIL, kept_ranking, title_of
@@ -50,6 +51,7 @@ class EventKind(enum.StrEnum):
     PLAYER_REMOVED = "player-removed"  # a player taken out before their first paired round (CXA 14.4)
     PLAYER_RETURNED = "player-returned"  # a withdrawn player paired again from the next round
     SETTINGS_RESTORED = "settings-restored"  # the settings as they were before a change (undo)
+    LOTS_DRAWN = "lots-drawn"  # the lots seed, drawn when the results are complete (``lots_event``)
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,8 @@ class TournamentState:
                 self.playoff_games[key] = Game(data["round"], data["white"], data["black"], Result(data["result"]))
         elif kind is EventKind.SETTING:
             self.base = apply_setting(self.base, data["key"], data["value"])
+        elif kind is EventKind.LOTS_DRAWN:
+            self.base = apply_setting(self.base, "lots_seed", data["seed"])
         elif kind is EventKind.SETTINGS_RESTORED:
             self.base = replace(restore_settings(self.base, data["table"]), rounds=data["rounds"])
         elif kind is EventKind.PLAYER_ADDED:
@@ -316,6 +320,26 @@ def match_result_events(state: TournamentState, round_number: int, board: int, r
     recorded = (result_event(state, round_number, number, result, correct=correct)
                 for number, result in zip(boards, results, strict=True))
     return [event for event in recorded if event is not None]
+
+
+def lots_event(state: TournamentState, seed: str) -> Event | None:
+    """The ``lots-drawn`` event recording ``seed`` (drawn at random by the store) as the event's
+    ``lots_seed``, when its results have just become complete and a tie-break chain draws lots
+    (``ranking.lots.lots_to_draw``); None otherwise.  It is nobody's change: undo never takes it
+    back, and a later correction keeps the seed drawn."""
+    if not state.clock().finished:  # every round paired and decided (``ranking.clock``)
+        return None
+    from ranking.standings import default_rules  # the chain only when asked
+
+    tournament = state.snapshot()
+    chains = [default_rules(tournament).tiebreaks]
+    if tournament.teams:
+        from ranking.teams import team_event_of  # team events only
+
+        chains.append(team_event_of(tournament).rules.tiebreaks)
+    if not lots_to_draw(tournament, chains):
+        return None
+    return Event(EventKind.LOTS_DRAWN, {"seed": seed})
 
 
 def forfeit_for_withdrawn(game: Game, withdrawn: set[int]) -> Result | None:

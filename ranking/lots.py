@@ -6,7 +6,9 @@ can redo the draw from the seed published with the standings.  The seed is the e
 ``lots_seed`` option when it has one; otherwise a digest of the event's complete results
 (``results_seed``, ``team_results_seed``), which nobody knows before the last result is in.
 The tournament's name, known in advance, is never the seed: with it anyone could compute the
-lots before the event starts.
+lots before the event starts.  A stored event gets its seed drawn at random when its results
+are complete (``lots_to_draw``; the store logs it as a ``lots-drawn`` event), so nobody can
+compute the lots before the last result is entered, and anyone can redo them afterwards.
 
 >>> from ranking.model import Game, Player, Result, Tournament
 >>> t = Tournament("Open", (Player(1, "A"), Player(2, "B")), 1, (Game(1, 1, 2, Result.DRAW),))
@@ -36,6 +38,17 @@ def lots(group: list[int], seed: str, ids: Sequence[int]) -> list[list[int]]:
     def key(me: int) -> str:
         return hashlib.sha256(f"{seed}|{ids[me]}".encode()).hexdigest()
     return [[member] for member in sorted(group, key=key)]
+
+
+def lots_to_draw(tournament: Tournament, chains: Iterable[Iterable[str]]) -> bool:
+    """Whether a finished event's seed is still to be drawn: one of its ``chains`` (the
+    individual and the team tie-break chains) draws lots and it has no ``lots_seed`` yet.  The
+    store then draws one at random and logs it (``ranking.events.lots_event``), so the lots are
+    unknown to anyone until the last result is in."""
+    rules = tournament.rules
+    if rules is not None and rules.options.lots_seed:
+        return False
+    return any(code.split("/")[0].split(":")[0] == "LOT" for chain in chains for code in chain)
 
 
 def results_seed(tournament: Tournament) -> str:

@@ -15,6 +15,7 @@ from ranking.errors import InputError
 from ranking.model import ByeKind, Game, Player, Result, Tournament
 from ranking.rounds import NO_OPPONENT, Kind, categorise
 from ranking.rules import Outcome, Rules, Scoring
+from ranking.withdrawals import left_before_the_start
 
 #: Decimals totals keep when the scoring is not in quarter points (``Scoring.in_quarters``).
 DECIMALS = 9
@@ -260,8 +261,11 @@ class Scoresheet:
 
     @cached_property
     def lowest_score(self) -> float:
-        """The lowest final score in the field (CXA 14.4 bye value)."""
-        return min(self.scores, default=0.0)
+        """The lowest final score in the field (CXA 14.4 bye value); a player who left before
+        round 1 is not in the field (CXA 14.4, ``ranking.withdrawals.left_before_the_start``)."""
+        gone = left_before_the_start(self.tournament)
+        return min((score for player, score in zip(self.players, self.scores, strict=True) if player.id not in gone),
+                   default=0.0)
 
     def is_free_round(self, record: RoundRecord) -> bool:
         """The round a player sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): not an

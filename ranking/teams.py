@@ -153,6 +153,9 @@ def team_event_of(tournament: Tournament, edition: Edition | None = None) -> Tea
         rules = replace(rules, primary=tournament.team_primary)
     if edition is not None:
         rules = replace(rules, options=replace(rules.options, fide_edition=edition))
+    seed = tournament.rules.options.lots_seed if tournament.rules is not None else ""
+    if seed and not rules.options.lots_seed:  # the event's seed, drawn once its results are in
+        rules = replace(rules, options=replace(rules.options, lots_seed=seed))
     rules = replace(rules, round_robin=tournament.system.is_round_robin)
     return TeamEvent(tournament.name, tournament.teams, tournament.rounds, tuple(matches),
                      tuple(tournament.team_byes), scoring, rules, tournament.players, tournament)

@@ -38,6 +38,24 @@ class WithdrawalEffects:
     annulled_players: frozenset[int] = frozenset()
 
 
+def left_before_the_start(tournament: Tournament) -> frozenset[int]:
+    """The players who withdrew before round 1 (after round 0) and have no game: they left the
+    event, which is not a withdrawal (CXA 14.4): no results, and not in the field whose lowest
+    score an unplayed round counts (``bye_value_in_bh = "lowest-score"``).  The store takes such
+    a player out altogether (``tiebreak player SLUG remove ID``); a file may still list them.
+
+    >>> from ranking.model import Player, Withdrawal
+    >>> t = Tournament("Open", (Player(1, "A"), Player(2, "B")), 3, withdrawals=(Withdrawal(2, 0),))
+    >>> sorted(left_before_the_start(t))
+    [2]
+    """
+    early = {withdrawal.player for withdrawal in tournament.withdrawals if withdrawal.after_round == 0}
+    if not early:
+        return frozenset()
+    played = {side for game in tournament.games for side in (game.white, game.black)}
+    return frozenset(early - played)
+
+
 def apply_withdrawals(tournament: Tournament, rules: Rules) -> WithdrawalEffects:
     """Apply every withdrawal of ``tournament`` under ``rules.options.rr_withdrawal``."""
     if not tournament.withdrawals:

@@ -193,7 +193,7 @@ def result_command(store: Store, args: argparse.Namespace) -> None:
     boards = (match_boards(state.snapshot(), args.round, args.board) if len(results) > 1 else (args.board,))
     names = {player.id: player.name for player in state.base.players}
     scoring = default_rules(state.snapshot()).scoring
-    changed = {entry.event.data["board"]: entry.event for entry in appended}
+    changed = {entry.event.data["board"]: entry.event for entry in appended if "board" in entry.event.data}
     for board in boards:
         game = state.game(args.round, board)
         event = changed.get(board)
@@ -306,6 +306,7 @@ def describe(logged: LoggedEvent) -> str:
         "player-removed": f"player {added.get('id')}: {added.get('name')} removed",
         "player-returned": f"player {data.get('player')} returns (withdrew after round {data.get('after_round')})",
         "settings-restored": "the settings as they were",
+        "lots-drawn": f"the results are complete: lots seed {data.get('seed')} drawn",
     }.get(kind, "")
     if "undo" in data:
         details += f" (undoes event {data['undo']})"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -26,7 +27,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, LoggedEvent, TournamentState
+from ranking.events import Event, EventKind, LoggedEvent, TournamentState, lots_event
+from ranking.lots import SEED_DIGITS
 from ranking.model import Seeding, Tournament
 from ranking.refusals import Code, Refusal
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
@@ -580,6 +582,11 @@ class SQLiteStore:
                     event_id = self._insert(connection, tournament_id, event, source, now, key)
                     logged.append(LoggedEvent(event_id, event, source.actor, now, source.chat_id,
                                               source.message_id))
+                drawn = lots_event(self.state(slug), secrets.token_hex(SEED_DIGITS // 2)) if events else None
+                if drawn is not None:  # the last result is in: the lots are drawn now, and logged
+                    event_id = self._insert(connection, tournament_id, drawn, source, now)
+                    events.append(drawn)
+                    logged.append(LoggedEvent(event_id, drawn, source.actor, now, source.chat_id, source.message_id))
                 if events:
                     self._project(connection, tournament_id, self.state(slug), events)
                 if submission is not None:
