@@ -52,8 +52,7 @@ PROBLEM_MESSAGES: dict[ProblemReason, str] = {
     # Translators: {detail} is a Unicode code point such as U+202E.
     ProblemReason.BIDI_CONTROL: N_("the line holds an invisible text-direction character ({detail}), which can "
                                    "make 0-1 look like 1-0: write it again without it"),
-    # Translators: {detail} is a board number; two results were given for it, as for the two
-    # games of a two-game match (VN 21.2).
+    # Translators: {detail} is a board number given two results, as a two-game match takes.
     ProblemReason.NOT_A_MATCH: N_("board {detail} is one game, not a two-game match: give one result"),
 }
 # Translators: one line of the list that follows "I could not read
