@@ -26,10 +26,13 @@ from ranking import (
     TeamStandings,
     Tournament,
     TournamentState,
+    apply_withdrawals,
     board_points,
     default_rules,
     final_standings,
+    rules_source,
     team_event_of,
+    withdrawal_mark,
     written_result,
 )
 from ranking.clock import board_results
@@ -135,7 +138,7 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
 def team_standings_blocks(tournament: Tournament, standings: TeamStandings, tr: Translator) -> list[str]:
     """The team standings: place, team, match points and game points (each once; none for an
     individual event's team classification), the first tie-breaks."""
-    scores = [] if standings.event.is_classification else ["MP", "GP"]
+    scores = list(standings.scores)  # the one that ranks first first (CXA 14.7: GP)
     codes = [code for code in standings.tiebreaks if code.upper() not in ("MP", "GP")][:3]
     rows = standings.rows
     columns = [localised(format_column([row.match_points if score == "MP" else row.game_points for row in rows]), tr)
@@ -166,8 +169,11 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
         games = [replace(game, result=decided[(game.round, game.board)])
                  if game.result is None and isinstance(decided.get((game.round, game.board)), Result) else game
                  for game in games]
-        blocks += pre_table(_board_header(state.base, tr), [_board_row(game, names, scoring) for game in games],
-                            [True, False, False, False])
+        rows = [_board_row(game, names, scoring) for game in games]
+        for row, game in zip(rows, games, strict=True):
+            if decided.get((game.round, game.board)) == "annulled":  # VN 21.5.1: counts nothing
+                row[2] = "X"
+        blocks += pre_table(_board_header(state.base, tr), rows, [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
         if round_number == number:
             if state.base.system.is_round_robin:
@@ -239,13 +245,26 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> lis
     line = M.PLAYER_LINE_MATCHES if scoring.match else M.PLAYER_LINE
     lines = [f"<b>{escape(tr.format(line, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
     table = []
+    rules = default_rules(tournament)
+    effects = apply_withdrawals(tournament, rules)  # the games as the standings count them (VN 21.5)
+    withdrawn = {item.player: item.after_round for item in tournament.withdrawals}
+    vn = rules_source(rules).startswith("VN")
+    annulled = {(game.round, game.white, game.black) for game in effects.annulled}
+    counted = {(game.round, game.white, game.black): game for game in effects.tournament.games}
+    shown = []
     for (number, board), game in sorted(state.games.items()):
-        if player_id not in (game.white, game.black):
-            continue
+        if player_id in (game.white, game.black):
+            shown.append((board, counted.get((number, game.white, game.black), game)))
+    listed = {(game.round, game.white, game.black) for _, game in shown}
+    shown += [(None, game) for game in effects.forfeited  # VN 21.5.1: games the file never listed
+              if player_id in (game.white, game.black) and (game.round, game.white, game.black) not in listed]
+    for board, game in shown:
         white = game.white == player_id
         opponent = game.black if white else game.white
-        table.append([str(number), str(board), colour_word(tournament, white, tr),
-                      shorten(f"{opponent}. {names[opponent]}", 18), _own_result(game, white, scoring, tr)])
+        mark = withdrawal_mark(game, player_id, withdrawn, vn, (game.round, game.white, game.black) in annulled)
+        table.append([str(game.round), str(board or ""), colour_word(tournament, white, tr),
+                      shorten(f"{opponent}. {names[opponent]}", 18),
+                      mark if mark is not None else _own_result(game, white, scoring, tr)])
     for (number, player), bye in sorted(state.byes.items()):
         if player == player_id:
             nothing = tournament.system.is_round_robin and bye.kind is ByeKind.ZERO  # a free round, not a loss

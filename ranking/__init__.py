@@ -80,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     "parse_trf": "ranking.trf", "write_trf": "ranking.trf", "trf_refusal": "ranking.trf",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
     "apply_withdrawals": "ranking.withdrawals", "WithdrawalEffects": "ranking.withdrawals",
+    "withdrawal_mark": "ranking.withdrawals",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
@@ -226,4 +227,4 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
     from ranking.trf import parse_trf, trf_refusal, write_trf
     from ranking.undo import Undo, undo_change
-    from ranking.withdrawals import WithdrawalEffects, apply_withdrawals
+    from ranking.withdrawals import WithdrawalEffects, apply_withdrawals, withdrawal_mark

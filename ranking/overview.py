@@ -33,7 +33,7 @@ from ranking.clock import clock_of
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
 from ranking.pairing import round_robin_schedule
-from ranking.presets import PRESETS
+from ranking.presets import PRESETS, TEAM_PRESETS, team_preset_name
 
 __all__ = ["HEADER_RECORDS", "Details", "Progress", "Stage", "coming_rounds", "parse_date", "tournament_details",
            "tournament_progress"]
@@ -80,7 +80,8 @@ class Details:
     """The tournament header: each field "" (or None) when the file does not say.  ``start_text``
     and ``end_text`` keep the dates as written when they are not dates ``parse_date`` reads;
     ``preset`` is the name of the rules preset the tournament's rules are (``cxa-rr``), and
-    ``rules`` its description."""
+    ``rules`` its description; a team event's ``team_preset`` (``cxa-team-rr``) and
+    ``team_rules`` likewise name the rules its teams are ranked by."""
 
     place: str = ""
     federation: str = ""
@@ -93,6 +94,8 @@ class Details:
     time_control: str = ""
     preset: str = ""
     rules: str = ""
+    team_preset: str = ""
+    team_rules: str = ""
 
 
 def tournament_details(tournament: Tournament) -> Details:
@@ -110,10 +113,12 @@ def tournament_details(tournament: Tournament) -> Details:
     if rules is not None and rules.description:
         description = rules.description
         preset = next((name for name, known in PRESETS.items() if known.description == description), "")
+    team_preset = team_preset_name(tournament) if tournament.teams else ""
     return Details(place=get("place"), federation=get("federation"), start=parse_date(start), end=parse_date(end),
                    start_text=start, end_text=end, chief_arbiter=get("chief_arbiter"),
                    deputy_arbiters=get("deputy_arbiters"), time_control=get("time_control"),
-                   preset=preset, rules=description)
+                   preset=preset, rules=description, team_preset=team_preset,
+                   team_rules=TEAM_PRESETS[team_preset].description if team_preset else "")
 
 
 class Stage(enum.StrEnum):

@@ -43,6 +43,17 @@ class TeamStandings:
     tiebreaks: tuple[str, ...]
     rows: tuple[TeamRow, ...]
 
+    @property
+    def scores(self) -> tuple[str, ...]:
+        """The score columns of a team table, in the order they rank the teams: the primary score
+        first (``GP`` then ``MP`` for a team Swiss ranked by game points, CXA 14.7; ``MP`` then
+        ``GP`` otherwise, CXA 14.5-14.6); none for an individual event's team classification,
+        whose teams play no matches (CXA 14.8).  Each is shown once: a chain's ``MP`` or ``GP``
+        is this column."""
+        if self.event.is_classification:
+            return ()
+        return ("GP", "MP") if self.primary == "GP" else ("MP", "GP")
+
     def as_json(self) -> dict[str, Any]:
         """Shaped like the individual standings' JSON, with match and game points."""
         return {

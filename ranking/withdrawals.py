@@ -18,6 +18,7 @@ colours unknown.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ranking.berger import round_robin_schedule
@@ -36,6 +37,34 @@ class WithdrawalEffects:
     annulled: tuple[Game, ...] = ()
     forfeited: tuple[Game, ...] = ()
     annulled_players: frozenset[int] = frozenset()
+
+
+def withdrawal_mark(game: Game, player: int, withdrawn: Mapping[int, int], vn: bool,
+                    annulled: bool = False) -> str | None:
+    """How ``player``'s side of ``game`` is marked where a withdrawal changed it (``withdrawn``:
+    player -> the round after which they withdrew), the same on every page and in every reply:
+    ``X`` for an annulled game (VN 21.5.1: it counts nothing); under VN rules (``vn``) a forfeit
+    against a player who had withdrawn is ``X`` for the winner and ``0`` for the withdrawn player
+    (VN 21.5); None for any other game (its points, or + and − for a forfeit).
+
+    >>> from ranking.model import Result
+    >>> game = Game(4, 1, 6, Result.WHITE_WINS_FORFEIT)
+    >>> withdrawal_mark(game, 1, {6: 3}, vn=True), withdrawal_mark(game, 6, {6: 3}, vn=True)
+    ('X', '0')
+    >>> withdrawal_mark(game, 1, {6: 3}, vn=False) is None
+    True
+    """
+    if annulled:
+        return "X"
+    if not vn or game.result is None or not game.result.is_forfeit:
+        return None
+    white = game.white == player
+    other = game.black if white else game.white
+    if withdrawn.get(other, game.round) < game.round:
+        return "X" if game.result.value == ("+-" if white else "-+") else "0"
+    if withdrawn.get(player, game.round) < game.round:
+        return "0"
+    return None
 
 
 def left_before_the_start(tournament: Tournament) -> frozenset[int]:

@@ -50,6 +50,7 @@ from ranking import (
     tournament_details,
     tournament_progress,
     trf_refusal,
+    withdrawal_mark,
 )
 from ranking.clock import board_results, clock_of
 from ranking.players import players_json
@@ -332,8 +333,9 @@ class TournamentPages:
     @cached_property
     def teams_page(self) -> dict:
         """The team standings (``ranking.team_standings``) with each team's roster: match and game
-        points in their own columns (a chain's MP or GP is not shown twice), none in an
-        individual event's team classification (CXA 14.8)."""
+        points in their own columns, the one that ranks first first (``TeamStandings.scores``; a
+        chain's MP or GP is not shown twice), none in an individual event's team classification
+        (CXA 14.8)."""
         table = self.team_table
         classification = self.team_event.is_classification
         codes = [code for code in table.tiebreaks if classification or code.upper() not in ("MP", "GP")]
@@ -346,9 +348,11 @@ class TournamentPages:
                       for player in row.team.roster if player in self.names]
             rows.append({"rank": row.rank, "id": row.team.id, "name": row.team.name,
                          "match_points": row.match_points, "game_points": row.game_points,
+                         "MP": row.match_points, "GP": row.game_points,
                          "values": [row.values[code] for code in codes], "roster": roster})
         scoring = self.team_event.scoring
-        return {"after_round": table.after_round, "primary": table.primary, "codes": codes, "legend": entries,
+        return {"after_round": table.after_round, "primary": table.primary, "scores": list(table.scores),
+                "codes": codes, "legend": entries,
                 "rows": rows, "boards": scoring.boards, "classification": classification,
                 "scoring": {"win": scoring.match_win, "draw": scoring.match_draw, "loss": scoring.match_loss}}
 
@@ -444,16 +448,10 @@ class TournamentPages:
         """One side of a game in the crosstable: its mark and, for games a withdrawal changed,
         its note (``annulled``: counts nothing; ``withdrawal``: a VN forfeit against a player who
         had withdrawn, X for the winner and 0 for the withdrawn player)."""
-        if annulled:
-            return "X", "annulled"
-        score = _side_text(game.result, white, self.scoring)
-        if vn and game.result is not None and game.result.is_forfeit:
-            me, other = (game.white, game.black) if white else (game.black, game.white)
-            if self.withdrawn.get(other, game.round) < game.round:
-                return ("X" if score == "+" else "0"), "withdrawal"
-            if self.withdrawn.get(me, game.round) < game.round:
-                return "0", "withdrawal"
-        return score, ""
+        mark = withdrawal_mark(game, game.white if white else game.black, self.withdrawn, vn, annulled)
+        if mark is not None:
+            return mark, "annulled" if annulled else "withdrawal"
+        return _side_text(game.result, white, self.scoring), ""
 
     def _marks(self, used: set[str], notes: set[str] | None = None) -> list[dict]:
         """The legend of the crosstable's or wall chart's marks that appear in it: each game's

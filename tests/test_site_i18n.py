@@ -19,7 +19,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from ranking import PRESETS, InputError
+from ranking import PRESETS, TEAM_PRESETS, InputError
 from ranking.registry import Tiebreak
 from ranking.tiebreaks import REGISTRY
 from site_builder import SITE_CATALOGUE
@@ -102,6 +102,8 @@ def site_template(folder: Path) -> Catalog:
         catalog.add(description, auto_comments=[f"Tie-break code {code} in words (the standings legend)."])
     for name, preset in PRESETS.items():
         catalog.add(preset.description, auto_comments=[f"Rules preset {name}: its description (the header)."])
+    for name, team in TEAM_PRESETS.items():
+        catalog.add(team.description, auto_comments=[f"Team rules preset {name}: its description (the header)."])
     return catalog
 
 

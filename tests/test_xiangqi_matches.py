@@ -8,7 +8,9 @@ Every expected value is worked out by hand in the comments beside it.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -316,3 +318,79 @@ def test_no_lots_are_drawn_for_a_chain_without_lot(cli: Command) -> None:
         ok(cli, "result", "vn-match-new", "2", str(board), "1-0", "1-0")
     assert "lots-drawn" not in ok(cli, "log", "vn-match-new")
 
+
+
+# -- their own words: withdrawals marked alike everywhere, the team preset named, GP first for 14.7 ------
+#
+# vn-rr-withdrawals.toml (VN 21.5.1, test_xiangqi_events.py): 5 withdrew after round 2 having played
+# 2 of 5 games, all annulled (X, counting nothing), also round 3's 4-5 left without a result; 6
+# withdrew after round 3 having played 3: round 5's 3-6, which the file never lists, is a forfeit
+# won by 3: X for 3 and 0 for 6 (VN 21.5).
+
+
+def card(state, player: int, language: str = "vi") -> list[list[str]]:
+    from bot.messages import translator
+    from bot.views import player_blocks
+
+    text = html.unescape(re.sub(r"<[^>]+>", "", "\n".join(player_blocks(state, player, translator(language)))))
+    return [line.split() for line in text.splitlines()[2:]]
+
+
+def test_the_bots_player_card_marks_withdrawals_as_the_crosstable_does() -> None:
+    from ranking import TournamentState
+
+    state = TournamentState(load_tournament(DATA / "vn-rr-withdrawals.toml"))
+    third = card(state, 3)
+    assert [(row[0], row[-1]) for row in third] == [("1", "0"), ("2", "X"), ("3", "½"), ("4", "½"), ("5", "X")]
+    assert [(row[0], row[-1]) for row in card(state, 5)] == [("1", "X"), ("2", "X"), ("3", "X")]
+    assert [(row[0], row[-1]) for row in card(state, 6)][-1] == ("5", "0")
+
+
+def test_an_annulled_board_is_an_x_on_the_round_page_and_in_the_bot(tmp_path: Path) -> None:
+    from bot.messages import translator
+    from bot.views import round_blocks
+    from ranking import TournamentState
+
+    tournament = load_tournament(DATA / "vn-rr-withdrawals.toml")
+    blocks = round_blocks(TournamentState(tournament), 3, translator("zh"))
+    assert [re.split(r"\s{2,}", line.strip())[2] for line in html.unescape(
+        re.sub(r"<[^>]+>", "", blocks[-1])).splitlines()[1:]] == ["1-0", "½-½", "X"]  # board 3: 4-5, annulled
+    out = tmp_path / "public"
+    build_site({"w": tournament}, SiteSettings(out_dir=out, languages=("en", "zh")))
+    page = (out / "zh" / "w" / "round-3.html").read_text(encoding="utf-8")
+    assert '<td class="result"><abbr title="已取消">X</abbr></td>' in page
+    assert '<td class="result">…</td>' not in page
+
+
+@pytest.fixture
+def team_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from ranking.tomlfile import with_tournament_keys
+
+    swiss = load_tournament(DATA / "cxa-team-swiss.toml")
+    out = tmp_path_factory.mktemp("teams") / "public"
+    build_site({"rr": load_tournament(DATA / "cxa-team-rr.toml"),
+                "gp": with_tournament_keys(swiss, {"team_rules": "cxa-team-gp"})},
+               SiteSettings(out_dir=out, languages=("en", "zh", "vi")))
+    return out
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("zh", "<dt>团体规则</dt><dd><code>cxa-team-rr</code>: CXA 14.5：团体循环赛"),
+    ("vi", "<dt>Luật đồng đội</dt><dd><code>cxa-team-rr</code>: CXA 14.5: đồng đội vòng tròn")])
+def test_the_site_header_names_the_team_preset(team_site: Path, language: str, words: str) -> None:
+    page = (team_site / language / "rr" / "index.html").read_text(encoding="utf-8")
+    assert words in page
+
+
+# cxa-team-swiss.toml ranked by cxa-team-gp (CXA 14.7: by game points; test_xiangqi_events.py):
+# 上海 6 GP (4 MP), then 四川 and 北京 4 GP (2 MP), 广东 2 GP (0 MP): the GP column comes first.
+def test_a_team_swiss_ranked_by_game_points_shows_them_first(team_site: Path, cli: Command) -> None:
+    page = (team_site / "zh" / "gp" / "teams.html").read_text(encoding="utf-8")
+    head = re.findall(r"<th scope=\"col\" class=\"num\"><abbr title=\"(\w+):", page)
+    assert head[:3] == ["GP", "MP", "BH"]
+    assert re.search(r"上海</a></th>\s*<td class=\"num\"><strong>6</strong></td><td class=\"num\">4</td>", page)
+    rr = (team_site / "zh" / "rr" / "teams.html").read_text(encoding="utf-8")
+    assert re.findall(r"<abbr title=\"(\w+):", rr)[:2] == ["MP", "GP"]  # CXA 14.5: match points first
+    table = ok(cli, "standings", str(DATA / "cxa-team-swiss.toml"), "--rules", "cxa-team-gp")
+    assert "#  Team  GP  MP  BH:MP  WIN:T  FOUL:T  PREV" in table
+    assert "1  上海   6   4      4      2       0     0" in table  # a CJK character is two columns wide

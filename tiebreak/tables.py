@@ -101,11 +101,11 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: 
 
 
 def team_table(teams) -> str:
-    """The team standings as an aligned table: match points and game points (each once: a chain
-    that ranks by GP shows it in the GP column; an individual event's team classification has
-    neither), then the rest of the team chain."""
+    """The team standings as an aligned table: match points and game points, the one that ranks
+    first first (each once: a chain that ranks by GP shows it in the GP column; an individual
+    event's team classification has neither), then the rest of the team chain."""
     chain = list(teams.tiebreaks)
-    scores = [] if teams.event.is_classification else ["MP", "GP"]
+    scores = list(teams.scores)
     codes = [code for code in chain if code.upper() not in scores]
     columns = [format_column([getattr(row, _SCORE_FIELDS[score]) for row in teams.rows]) for score in scores]
     columns += [format_column([row.values[code] for row in teams.rows]) for code in codes]
