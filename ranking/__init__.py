@@ -86,7 +86,7 @@ _EXPORTS: dict[str, str] = {
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
     # two-game matches (VN 21.2)
     "plays_matches": "ranking.matches", "match_boards": "ranking.matches", "as_matches": "ranking.matches",
-    "one_game_a_match": "ranking.matches", "match_result_events": "ranking.events",
+    "one_game_a_match": "ranking.matches", "match_result_events": "ranking.events", "matches_of": "ranking.matches",
     "pair_swiss": "ranking.swiss", "check_swiss": "ranking.swiss",
     # the tournament's header and progress
     "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
@@ -141,7 +141,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         withdrawal_event,
     )
     from ranking.final import FinalStandings, final_standings
-    from ranking.matches import as_matches, match_boards, one_game_a_match, plays_matches
+    from ranking.matches import as_matches, match_boards, matches_of, one_game_a_match, plays_matches
     from ranking.model import (
         Bye,
         ByeKind,

@@ -28,7 +28,8 @@ from dataclasses import replace
 from ranking.model import Game, Result, Tournament, numbered_boards
 from ranking.rules import Rules, Scoring
 
-__all__ = ["GAMES_PER_MATCH", "as_matches", "match_boards", "match_result", "one_game_a_match", "plays_matches"]
+__all__ = ["GAMES_PER_MATCH", "as_matches", "match_boards", "match_result", "matches_of", "one_game_a_match",
+           "plays_matches"]
 
 #: VN 21.2: a match is two games, each player red (the first mover) in one of them.
 GAMES_PER_MATCH = 2
@@ -51,8 +52,9 @@ def as_matches(pairing: Iterable[Game]) -> list[Game]:
     return games
 
 
-def _grouped(games: Iterable[Game]) -> dict[tuple[int, frozenset[int]], list[Game]]:
-    """The games of each match, by (round, pair), in board order."""
+def matches_of(games: Iterable[Game]) -> dict[tuple[int, frozenset[int]], list[Game]]:
+    """The games of each pairing, by (round, the pair's two ids), in board order: both games of
+    a two-game match (VN 21.2) under one key, a single game alone."""
     matches: dict[tuple[int, frozenset[int]], list[Game]] = {}
     for game in sorted(numbered_boards(games), key=lambda g: (g.round, g.board)):
         matches.setdefault((game.round, frozenset((game.white, game.black))), []).append(game)
@@ -63,7 +65,7 @@ def match_boards(tournament: Tournament, round_number: int, board: int) -> tuple
     """The boards of the match that board ``board`` of round ``round_number`` belongs to, in the
     order its games are played (the first game first); ``(board,)`` for a game that is no
     match's, and () when the round has no such board."""
-    for (number, _pair), games in _grouped(tournament.games).items():
+    for (number, _pair), games in matches_of(tournament.games).items():
         boards = tuple(game.board for game in games)
         if number == round_number and board in boards:
             return boards
@@ -107,7 +109,7 @@ def one_game_a_match(tournament: Tournament) -> Tournament:
     won, drawn, lost = rules.scoring.match  # type: ignore[misc]
     games: list[Game] = []
     boards: dict[int, int] = {}
-    for (number, _pair), played in _grouped(tournament.games).items():
+    for (number, _pair), played in matches_of(tournament.games).items():
         boards[number] = boards.get(number, 0) + 1
         games.append(replace(played[0], result=match_result(played), board=boards[number],
                              fouls_white=0, fouls_black=0))

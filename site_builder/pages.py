@@ -41,7 +41,9 @@ from ranking import (
     default_rules,
     final_standings,
     legend,
+    matches_of,
     player_scorecards,
+    plays_matches,
     rules_source,
     team_event_of,
     team_legend,
@@ -558,13 +560,19 @@ class TournamentPages:
             if entry.opponent is not None:
                 opponent = self._players[entry.opponent]
                 white, black = (player_id, entry.opponent) if entry.white else (entry.opponent, player_id)
-                result, _ = self._cell(Game(entry.round, white, black, entry.result), bool(entry.white),
-                                       entry.annulled, vn)
-                games.append({"round": entry.round, "board": entry.board, "colour": "w" if entry.white else "b",
-                              "opponent": entry.opponent, "opponent_name": opponent.name,
-                              "opponent_title": opponent.title, "opponent_rating": opponent.rating or None,
-                              "result": result,
-                              "points": entry.points, "running": entry.score, "bye": None})
+                played = self._matches.get((entry.round, frozenset((player_id, entry.opponent))), [])
+                if len(played) < 2 or entry.annulled:  # one game: as the card has it
+                    played = [Game(entry.round, white, black, entry.result, entry.board or 0)]
+                for number, game in enumerate(played, start=1):  # both games of a match (VN 21.2)
+                    mine = game.white == player_id
+                    result, _ = self._cell(game, mine, entry.annulled, vn)
+                    last = number == len(played)  # the round's points and score after its last game
+                    games.append({"round": entry.round, "board": game.board or entry.board,
+                                  "colour": "w" if mine else "b",
+                                  "opponent": entry.opponent, "opponent_name": opponent.name,
+                                  "opponent_title": opponent.title, "opponent_rating": opponent.rating or None,
+                                  "result": result, "points": entry.points if last else None,
+                                  "running": entry.score if last else None, "bye": None})
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_title": "", "opponent_rating": None,
@@ -579,6 +587,12 @@ class TournamentPages:
                 "games": games, "tpr": card.tpr, "aro": card.aro,
                 "history": history, "field": len(self.tournament.players),
                 "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
+
+    @cached_property
+    def _matches(self) -> dict[tuple[int, frozenset[int]], list]:
+        """The games of each pairing as the standings count them, in board order: both games of
+        a two-game match (VN 21.2) under one key (``ranking.matches_of``)."""
+        return matches_of(self.withdrawal_effects.tournament.games) if plays_matches(self.tournament) else {}
 
     @cached_property
     def _cards(self) -> dict[int, Scorecard]:

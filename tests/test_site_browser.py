@@ -97,14 +97,18 @@ class Site:
         progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
         chart, a player's page (a withdrawn one), the team standings, a team round, the players list;
         and issue 22's: a crosstable with annulled games (VN 21.5.1), the wall chart of two-game
-        matches (VN 21.2), a CXA team round robin's standings."""
+        matches (VN 21.2), a CXA team round robin's standings; and a round of two-game matches, a
+        player's page with both games of each match, a CXA team round and a round with an
+        annulled board."""
         return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
                 ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
                 ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
                 ("player", "live/players/8.html"), ("teams", "league/teams.html"),
                 ("team-round", "league/round-1.html"), ("players", "chess-swiss/players.html"),
                 ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
-                ("match-wall-chart", "vn-match/crosstable.html"), ("cxa-teams", "cxa-team-rr/teams.html")]
+                ("match-wall-chart", "vn-match/crosstable.html"), ("cxa-teams", "cxa-team-rr/teams.html"),
+                ("match-round", "vn-match/round-2.html"), ("match-player", "vn-match/players/2.html"),
+                ("cxa-team-round", "cxa-team-rr/round-1.html"), ("annulled-round", "vn-rr-withdrawals/round-3.html")]
 
 
 def live_round_robin(full: Tournament) -> Tournament:
@@ -381,7 +385,7 @@ def test_pages_are_complete_without_javascript(site: Site, browser_without_js: W
 # -- round pages: both players on screen, stacked on a phone --------------------------------------
 
 ROUND_PAGES = ("live/round-4.html", "live/round-7.html", "chess-swiss/round-3.html", "xiangqi-rr/round-9.html",
-               "league/round-1.html")
+               "league/round-1.html", "vn-match/round-2.html", "cxa-team-rr/round-1.html")
 _BOARDS = """
 const width = document.documentElement.clientWidth;
 return Array.from(document.querySelectorAll('table.pairings tbody tr')).map(row => {
@@ -538,3 +542,35 @@ def test_a_round_prints_its_pairing_list_result_sheets_and_qr_codes(site: Site, 
             if language == "en":
                 ARTIFACTS.mkdir(exist_ok=True)
                 (ARTIFACTS / f"live-round-4-{paper}.pdf").write_bytes(pdf)
+
+
+# -- issue 22's events in Chinese and Vietnamese, on a phone -------------------------------------------
+
+@pytest.mark.parametrize(("language", "red", "black", "team_rules"), [
+    ("zh", "红方", "黑方", "团体规则"), ("vi", "Đỏ", "Đen", "Luật đồng đội")])
+def test_two_game_matches_and_a_cxa_team_round_robin_read_in_their_language(
+        site: Site, browser: WebDriver, language: str, red: str, black: str, team_rules: str) -> None:
+    """VN 21.2: round 2 holds both games of each match (1-3 and 3-1, 2-4 and 4-2), each row's
+    players on screen; player 2's page lists both of its games in round 2.  CXA 14.5: the
+    header names the team preset, the team table shows match points, then game points, once."""
+    _viewport(browser, 360)
+    _open(browser, site.url("vn-match/round-2.html", language))
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.pairings tbody tr")
+    pairs = [(row.find_element(By.CSS_SELECTOR, ".sn.w").text, row.find_element(By.CSS_SELECTOR, ".sn.b").text)
+             for row in rows]
+    assert pairs == [("1", "3"), ("3", "1"), ("2", "4"), ("4", "2")]
+    assert all(row.is_displayed() for row in rows)
+    heads = [cell.get_attribute("textContent").strip()
+             for cell in browser.find_elements(By.CSS_SELECTOR, "table.pairings thead th.name")]
+    assert heads == [red, black]
+    _open(browser, site.url("vn-match/players/2.html", language))
+    games = browser.find_elements(By.XPATH, "//table[contains(@class, 'games')]//tbody/tr")
+    assert sum(1 for game in games if game.find_elements(By.XPATH, "./*[1]")[0].text.strip() == "2") == 2
+    _assert_no_sideways_scroll(browser, 360)
+    _open(browser, site.url("cxa-team-rr/teams.html", language))
+    header = browser.find_element(By.CSS_SELECTOR, "dl.header")
+    assert team_rules in header.text and "cxa-team-rr" in header.text
+    columns = [cell.get_attribute("textContent").strip() for cell in
+               browser.find_elements(By.CSS_SELECTOR, "table thead th abbr")][:2]
+    assert columns == [{"zh": "场分", "vi": "Đ.trận"}[language], {"zh": "局分", "vi": "Đ.ván"}[language]]
+    _assert_no_sideways_scroll(browser, 360)

@@ -159,6 +159,12 @@ def test_the_site_of_a_stored_match_event_shows_both_games(tmp_path: Path) -> No
     for name in ("Lại Lý Huynh", "Trần Chánh Tâm", "Nguyễn Thành Bảo", "Uông Dương Bắc"):
         assert html.count(name) == 2
     assert (out / "vn-match" / "vn-match.toml").exists() and not (out / "vn-match" / "vn-match.trf").exists()
+    # player 2's page: each round's two games, then the match's score: R1 lost with black, drawn with red:
+    # 1 game point, the match lost (0); R2 two forfeit wins against the absent 4: the match won (1 in all)
+    card = (out / "vi" / "vn-match" / "players" / "2.html").read_text(encoding="utf-8")
+    body = card[card.index('<table class="games">'):]
+    cells = re.findall(r'<td class="result">([^<]*)</td>\s*<td class="score">([^<]*)</td>', body)
+    assert cells == [("0", ""), ("1", "0"), ("+", ""), ("+", "1")]
 
 
 # -- the bot: one message for both games, or each game alone -----------------------------------------
