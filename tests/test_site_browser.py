@@ -567,10 +567,11 @@ def test_two_game_matches_and_a_cxa_team_round_robin_read_in_their_language(
     games = browser.find_elements(By.XPATH, "//table[contains(@class, 'games')]//tbody/tr")
     assert sum(1 for game in games if game.find_elements(By.XPATH, "./*[1]")[0].text.strip() == "2") == 2
     _assert_no_sideways_scroll(browser, 360)
-    _open(browser, site.url("cxa-team-rr/teams.html", language))
+    _open(browser, site.url("cxa-team-rr/index.html", language))
     header = browser.find_element(By.CSS_SELECTOR, "dl.header")
     assert team_rules in header.text and "cxa-team-rr" in header.text
+    _open(browser, site.url("cxa-team-rr/teams.html", language))
     columns = [cell.get_attribute("textContent").strip() for cell in
                browser.find_elements(By.CSS_SELECTOR, "table thead th abbr")][:2]
-    assert columns == [{"zh": "场分", "vi": "Đ.trận"}[language], {"zh": "局分", "vi": "Đ.ván"}[language]]
+    assert columns == [{"zh": "场分", "vi": "Điểm trận"}[language], {"zh": "局分", "vi": "Điểm ván"}[language]]
     _assert_no_sideways_scroll(browser, 360)

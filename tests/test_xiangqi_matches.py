@@ -400,3 +400,13 @@ def test_a_team_swiss_ranked_by_game_points_shows_them_first(team_site: Path, cl
     table = ok(cli, "standings", str(DATA / "cxa-team-swiss.toml"), "--rules", "cxa-team-gp")
     assert "#  Team  GP  MP  BH:MP  WIN:T  FOUL:T  PREV" in table
     assert "1  上海   6   4      4      2       0     0" in table  # a CJK character is two columns wide
+
+
+def test_a_round_of_matches_paired_elsewhere_is_imported_as_two_games_each(cli: Command, tmp_path: Path) -> None:
+    """A pairs file lists each match once (a pair, the bye as ``5 0``); it is stored as two games
+    a match and compared with the Dutch pairing of the matches: the same as ROUND_1."""
+    ok(cli, "import", str(DATA / "vn-match-new.toml"))
+    (tmp_path / "round-1.txt").write_text("3\n1 3\n4 2\n5 0\n", encoding="utf-8")
+    shown = ok(cli, "pair", "vn-match-new", "--pairs", str(tmp_path / "round-1.txt"))
+    assert shown.rstrip().endswith("the same pairing as the FIDE Dutch system gives (colours included)")
+    assert [row[:3] for row in boards(cli, "vn-match-new", 1)] == ROUND_1

@@ -235,7 +235,7 @@ def check_imported(tournament: Tournament, number: int) -> RoundCheck | None:
     from the Dutch system's pairing; None for round robins and team events."""
     if tournament.system.is_round_robin or tournament.teams:
         return None
-    return check_swiss(tournament, number)
+    return check_swiss(one_game_a_match(tournament), number)  # a two-game match: one pairing (VN 21.2)
 
 
 # -- un-pairing, players, returns ------------------------------------------------------------------
