@@ -122,12 +122,17 @@ def test_both_games_of_a_match_are_entered_in_one_command_or_one_at_a_time(cli: 
     assert out.splitlines()[1].endswith("0-2: corrected (was 1-1)")
 
 
-def test_round_two_pairs_matches_that_have_not_met(cli: Command) -> None:
+def two_rounds_paired(cli: Command, first: tuple[str, str], second: tuple[str, str]) -> None:
+    """vn-match-new imported, round 1 paired, both of its matches entered, round 2 paired."""
     ok(cli, "import", str(DATA / "vn-match-new.toml"))
     ok(cli, "pair", "vn-match-new")
-    ok(cli, "result", "vn-match-new", "1", "1", "1-0", "1/2")
-    ok(cli, "result", "vn-match-new", "1", "3", "0-1", "0-1")
+    ok(cli, "result", "vn-match-new", "1", "1", *first)
+    ok(cli, "result", "vn-match-new", "1", "3", *second)
     ok(cli, "pair", "vn-match-new")
+
+
+def test_round_two_pairs_matches_that_have_not_met(cli: Command) -> None:
+    two_rounds_paired(cli, ("1-0", "1/2"), ("0-1", "0-1"))
     games = boards(cli, "vn-match-new", 2)
     # two matches on boards 1-2 and 3-4, each the same pair with the colours reversed
     assert [board for board, *_ in games] == [1, 2, 3, 4]
@@ -315,11 +320,7 @@ def test_the_store_draws_the_lots_when_the_last_result_is_entered(cli: Command, 
 
 
 def test_no_lots_are_drawn_for_a_chain_without_lot(cli: Command) -> None:
-    ok(cli, "import", str(DATA / "vn-match-new.toml"))
-    ok(cli, "pair", "vn-match-new")
-    ok(cli, "result", "vn-match-new", "1", "1", "1-0", "0-1")
-    ok(cli, "result", "vn-match-new", "1", "3", "1-0", "0-1")
-    ok(cli, "pair", "vn-match-new")
+    two_rounds_paired(cli, ("1-0", "0-1"), ("1-0", "0-1"))
     for board in (1, 3):
         ok(cli, "result", "vn-match-new", "2", str(board), "1-0", "1-0")
     assert "lots-drawn" not in ok(cli, "log", "vn-match-new")
