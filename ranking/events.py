@@ -327,17 +327,16 @@ def lots_event(state: TournamentState, seed: str) -> Event | None:
     ``lots_seed``, when its results have just become complete and a tie-break chain draws lots
     (``ranking.lots.lots_to_draw``); None otherwise.  It is nobody's change: undo never takes it
     back, and a later correction keeps the seed drawn."""
-    if not state.clock().finished:  # every round paired and decided (``ranking.clock``)
+    from ranking.presets import get_team_preset, team_preset_name  # the chains only when asked
+    from ranking.standings import default_rules
+
+    base = state.base  # the settings as they stand (players, rules): no snapshot needed
+    chains = [default_rules(base).tiebreaks]
+    if base.teams:
+        chains.append(base.team_tiebreaks or get_team_preset(team_preset_name(base)).rules.tiebreaks)
+    if not lots_to_draw(base, chains):  # the chain draws no lots, or the seed is drawn already
         return None
-    from ranking.standings import default_rules  # the chain only when asked
-
-    tournament = state.snapshot()
-    chains = [default_rules(tournament).tiebreaks]
-    if tournament.teams:
-        from ranking.teams import team_event_of  # team events only
-
-        chains.append(team_event_of(tournament).rules.tiebreaks)
-    if not lots_to_draw(tournament, chains):
+    if not state.clock().finished:  # every round paired and decided (``ranking.clock``)
         return None
     return Event(EventKind.LOTS_DRAWN, {"seed": seed})
 
