@@ -62,4 +62,4 @@ bench: $(BIN)/tiebreak
 	$(BIN)/python benchmarks/live.py
 
 readme: $(BIN)/tiebreak
-	$(BIN)/python -m tiebreak.docs README.md
+	$(BIN)/python -m tiebreak.docs README.md docs/rules.md
