@@ -1,5 +1,5 @@
-"""The readings of FIDE C.07 that RULES.md 3.1 fixes, on the hand-made cases of
-tests/data/c07_readings (copied from shared/validation/c07_readings): every value of its
+"""The readings of FIDE C.07 that docs/rules.md#c07-readings fixes, on the hand-made cases of
+tests/data/c07_readings: every value of its
 README, in both editions."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``tiebreak`` command as DESIGN.md fixes it, run as a real process."""
+"""The ``tiebreak`` command as docs/architecture.md#command-line fixes it, run as a real process."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``tiebreak pairings`` (issue 12, DESIGN.md "Pairing"): the FIDE Dutch system on a file, with
+"""``tiebreak pairings`` (issue 12, docs/architecture.md#command-line): the FIDE Dutch system on a file, with
 no store, through the installed command."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Running an event from the command line (DESIGN.md "Running an event"), through the
+"""Running an event from the command line (docs/architecture.md#command-line), through the
 installed ``tiebreak`` command as a real process."""
 
 from __future__ import annotations

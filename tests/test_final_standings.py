@@ -1,6 +1,6 @@
 """One "final standings" for every presenter: once a play-off has decided places, the command
 line's TRF export, the bot's /export, ``tiebreak standings SLUG --json``, the site's
-``standings.json`` and the site's TRF all rank the play-off players the same (RULES.md 6).
+``standings.json`` and the site's TRF all rank the play-off players the same (docs/rules.md#play-offs).
 
 Before the house issue the two TRF exports computed the standings without the play-off and
 ranked the two play-off players equal (both 1st), while the JSON said 1st and 2nd.

@@ -1,4 +1,4 @@
-"""The house rules of the code, checked on the source (DESIGN.md "Packages").
+"""The house rules of the code, checked on the source (docs/architecture.md#packages).
 
 Imports flow one way: ``ranking`` (the pure core) <- ``tiebreak`` (the application) <- ``bot``
 and ``site_builder``, which never import each other; tests may import benchmarks' helpers'
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("ranking", "tiebreak", "bot", "site_builder")
 TOP_LEVEL = ("tests", "benchmarks")
 
-#: what a package must never import (its own name excepted): the walls of DESIGN.md
+#: what a package must never import (its own name excepted): the walls of docs/architecture.md#packages
 WALLS: dict[str, frozenset[str]] = {
     "ranking": frozenset({"sqlite3", "argparse", "getpass", "tiebreak", "bot", "site_builder"}),
     "tiebreak": frozenset({"bot", "site_builder"}),
@@ -30,7 +30,7 @@ WALLS: dict[str, frozenset[str]] = {
     "tests": frozenset({"benchmarks"}),
 }
 
-#: The one deliberate crossing: ``python -m ranking`` is the ``tiebreak`` command (DESIGN.md:
+#: The one deliberate crossing: ``python -m ranking`` is the ``tiebreak`` command (docs/architecture.md#packages:
 #: ``ranking/__main__.py`` is only the shim), so the shim calls the application's entry point.
 #: No other module imports it, so it closes no loop.
 SHIMS = frozenset({"ranking.__main__"})

@@ -1,4 +1,4 @@
-"""Play-offs (RULES.md 6) through the tournament file and the command line."""
+"""Play-offs (docs/rules.md#play-offs) through the tournament file and the command line."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_a_card_shows_each_rounds_opponent_colour_result_and_running_score() -> 
 
 
 def test_a_game_left_unplayed_by_a_withdrawal_counts_as_a_forfeit_win_on_the_card() -> None:
-    """RULES.md 5: the game stays as entered (no result) and counts as won by forfeit."""
+    """docs/rules.md#withdrawals: the game stays as entered (no result) and counts as won by forfeit."""
     players = tuple(Player(number, name) for number, name in enumerate("ABCD", start=1))
     games = (Game(1, 1, 2, Result.WHITE_WINS), Game(1, 3, 4, Result.WHITE_WINS),
              Game(2, 1, 3, None), Game(2, 4, 2, None))
