@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
+
+import cli
 
 from bot import arbiters
 from bot.service import BotService, BotSettings, Who
@@ -23,8 +24,7 @@ CHIEF = 1
 
 
 def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", *args, "--config", str(config)],
-                            capture_output=True, text=True, timeout=60)
+    result = cli.tiebreak(*args, "--config", config)
     assert result.returncode == 0, result.stderr
     return result
 
