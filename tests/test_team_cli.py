@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -36,8 +36,7 @@ CHAIN = "MPVGP,BH:MP/C1,EMGSB,EDEBT"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args], capture_output=True, text=True, timeout=60,
-                          cwd=cwd)
+    return cli.tiebreak(*args, cwd=cwd)
 
 
 def team_json(path: Path, *options: str) -> dict:
