@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+import cli
 import jinja2
 import pytest
 
@@ -111,8 +112,8 @@ def snapshot(root: Path) -> dict[str, tuple[int, int, bytes]]:
 
 
 def cli_json(path: Path) -> dict:
-    completed = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
-                               capture_output=True, text=True, timeout=120, check=True)
+    completed = cli.tiebreak("standings", path, "--json")
+    assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout)
 
 
