@@ -6,9 +6,9 @@ on one board, a game listed twice) is refused, naming both entries."""
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking import InputError, final_standings
@@ -67,8 +67,7 @@ GAME = '\n[[games]]\nround = 1\n{board}white = {white}\nblack = {black}\nresult 
 
 
 def tiebreak(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args], capture_output=True, text=True, timeout=120,
-                          cwd=cwd)
+    return cli.tiebreak(*args, cwd=cwd)
 
 
 def with_game(folder: Path, board: int | None, white: int, black: int) -> tuple[Path, int]:
