@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -27,7 +28,10 @@ SWISS = EXAMPLES / "chess-swiss.trf"
 def tiebreak(config: Path, *args: str, bound_by_permissions: bool = False,
              limit: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
     """``tiebreak ARGS --config CONFIG``; ``bound_by_permissions``: when the tests run as root
-    (who may write into any folder), without the capabilities that override file permissions."""
+    (who may write into any folder), without the capabilities that override file permissions.
+    In-process (``tests/cli.py``) unless the process itself is what is tested (a limit, a capability)."""
+    if not bound_by_permissions and limit is None:
+        return cli.tiebreak(*args, "--config", config, cwd=config.parent)
     command = [sys.executable, "-m", "ranking", *args, "--config", str(config)]
     if bound_by_permissions and os.geteuid() == 0:
         if shutil.which("setpriv") is None:
