@@ -10,9 +10,11 @@ is missing from ``docs/architecture.md``'s list.
 from __future__ import annotations
 
 import ast
+import fnmatch
+import functools
 import io
+import os
 import re
-import subprocess
 import tokenize
 from pathlib import Path
 
@@ -30,14 +32,26 @@ NOTES = re.compile(r"[Dd]utch notes|[Oo]ur notes|(?<!\w)(?:RULES|DESIGN|PEERS|ST
                    r"|FIDE_C07_NOTES|/work/shared|(?<!\w)shared/")
 
 
+#: what is not the repository's own: made by make, the tests, a run or git (see .gitignore)
+UNTRACKED = {".git", ".venv", ".venv-lock", "node_modules", "__pycache__", "artifacts", ".pytest_cache",
+             ".ruff_cache", ".hypothesis", "build"}
+UNTRACKED_AT_TOP = {"data", "public"}
+
+
+@functools.cache
 def tracked(pattern: str) -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "-z", pattern], cwd=ROOT, capture_output=True, check=True).stdout
-    return [ROOT / name for name in listed.decode().split("\0") if name]
+    """The repository's files matching ``pattern`` (no git needed: the test stays in-process)."""
+    found = []
+    for folder, folders, files in os.walk(ROOT):
+        here = Path(folder)
+        folders[:] = [name for name in folders if name not in UNTRACKED and not name.endswith(".egg-info")
+                      and not name.startswith(".public.") and not (here == ROOT and name in UNTRACKED_AT_TOP)]
+        found += [here / name for name in files if fnmatch.fnmatch(name, pattern)]
+    return sorted(found)
 
 
 def python_files() -> list[Path]:
-    files = tracked("*.py")
-    return files or sorted(path for top in TOP for path in (ROOT / top).rglob("*.py") if ".venv" not in path.parts)
+    return tracked("*.py")
 
 
 def anchors(document: Path) -> set[str]:
@@ -55,7 +69,7 @@ def exists(cited: str, source: Path) -> bool:
     cited = cited.rstrip("/.")
     relative = (source.parent / cited).resolve()
     return (ROOT / cited).exists() or relative.exists() or (
-        "/" not in cited and any(ROOT.glob(f"**/{cited}")))  # a document named by its file name alone
+        "/" not in cited and cited in {path.name for path in tracked("*")})  # named by its file name alone
 
 
 def prose(path: Path) -> list[tuple[int, str]]:
@@ -74,6 +88,7 @@ def prose(path: Path) -> list[tuple[int, str]]:
     return sorted(lines)
 
 
+@functools.cache
 def citations() -> list[tuple[Path, int, str, str]]:
     """(file, line, cited document or path, section) for every citation in a .py file's
     docstrings and comments."""
