@@ -1,8 +1,9 @@
 # Two commands do all set-up on a fresh machine:
 #   make run    imports the bundled examples into data/, prints standings, starts the bot
 #               (in the terminal when TELEGRAM_BOT_TOKEN is not set)
-#   make test   runs the linter and the whole test suite (installing, as root, the system packages
-#               the browser and publishing tests need: scripts/system-packages)
+#   make test   runs the linter and the whole test suite, in parallel (installing, as root, the
+#               system packages the browser and publishing tests need: scripts/system-packages)
+#   make check  the linter and the fast tests, for the edit-test loop
 #   make site   builds the standings site into public/
 PYTHON ?= python3
 VENV := .venv
@@ -42,8 +43,18 @@ lint: $(BIN)/tiebreak
 system:
 	@scripts/system-packages
 
+# The tests run in parallel (pytest-xdist, one worker per core), with compiled modules cached
+# in __pycache__ (ignored by git) even where PYTHONDONTWRITEBYTECODE is set, so a run does not
+# compile every module again. `make check` is the edit-test loop: the linter and the fast tests
+# (not the slow, browser and process ones: tests/markers.py); `make test` is the whole suite.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto
+FAST := not slow and not browser and not process
+
+check: lint
+	$(PYTEST) -m "$(FAST)"
+
 test: lint system $(AXE)
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 site: $(BIN)/tiebreak
 	$(BIN)/python -m site_builder build
