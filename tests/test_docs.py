@@ -12,10 +12,8 @@ from __future__ import annotations
 import ast
 import fnmatch
 import functools
-import io
 import os
 import re
-import tokenize
 from pathlib import Path
 
 import pytest
@@ -73,19 +71,30 @@ def exists(cited: str, source: Path) -> bool:
 
 
 def prose(path: Path) -> list[tuple[int, str]]:
-    """The docstrings' and comments' lines of a .py file, with their numbers: where it cites."""
+    """The docstrings' and comments' lines of a .py file that may cite something, with their
+    numbers (the file is parsed only when some line may)."""
     text = path.read_text(encoding="utf-8")
-    lines = []
+    lines = text.splitlines()
+    candidates = {number for number, line in enumerate(lines, start=1)
+                  if DOCUMENT.search(line) or PATH.search(line)}
+    if not candidates:
+        return []
+    found = []
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
                     first.value.value, str):
-                lines += [(first.lineno + offset, line) for offset, line in enumerate(first.value.value.splitlines())]
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        if token.type == tokenize.COMMENT:
-            lines.append((token.start[0], token.string))
-    return sorted(lines)
+                found += [(first.lineno + offset, line) for offset, line in enumerate(first.value.value.splitlines())
+                          if first.lineno + offset in candidates]
+    for number in sorted(candidates):
+        code, hash_, comment = lines[number - 1].partition("#")
+        while hash_ and (code.count('"') % 2 or code.count("'") % 2):  # that # is inside a string
+            more, hash_, comment = comment.partition("#")
+            code += "#" + more
+        if hash_:
+            found.append((number, "#" + comment))
+    return sorted(found)
 
 
 @functools.cache
