@@ -37,7 +37,7 @@ PROCESS: dict[str, tuple[str, ...] | str] = {
                      "test_command_fails_twice_then_succeeds_with_backoff",
                      "test_git_unreachable_remote_fails_after_retries",
                      "test_rsync_failure_reports_its_last_error_line", "test_rsync_to_a_local_folder"),
-    "test_publish_command": "*",
+    "test_publish_command": ("test_the_words_reach_the_program_as_written_and_sh_c_runs_a_pipeline",),
     "test_site": ("test_a_render_failing_in_a_worker_process_leaves_the_previous_site",
                   "test_forked_workers_build_the_same_site_as_one_process"),
     "test_site_faults": ("test_the_command_publisher_runs_its_command_without_the_bots_variables",
@@ -219,6 +219,7 @@ def _uses(module: str, name: str) -> tuple[bool, frozenset[tuple[str, str]]]:
         followed = imported and (source in _SPAWNING or _tree(source) is not None)
         return False, frozenset({(source, imported)} if followed else ())
     refs = set()
+    local = _assigned(node) if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else set()
     for inner in ast.walk(node):
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name):
             imported = definitions.get(inner.value.id)
@@ -227,6 +228,13 @@ def _uses(module: str, name: str) -> tuple[bool, frozenset[tuple[str, str]]]:
                     return True, frozenset()
                 if _tree(imported.value) is not None:
                     refs.add((imported.value, inner.attr))
-        elif isinstance(inner, ast.Name) and inner.id != name and inner.id in definitions:
+        elif isinstance(inner, ast.Name) and inner.id != name and inner.id in definitions and inner.id not in local:
             refs.add((module, inner.id))
     return False, frozenset(refs)
+
+
+def _assigned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names a function assigns: local there, whatever the module defines under them (a
+    ``git = settings_from_config(...)`` is no call of the module's ``git`` helper)."""
+    return {inner.id for inner in ast.walk(function)
+            if isinstance(inner, ast.Name) and isinstance(inner.ctx, ast.Store)}
