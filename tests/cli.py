@@ -1,15 +1,17 @@
-"""The ``tiebreak`` command run in this process, as the tests call it.
+"""The ``tiebreak`` and ``python -m site_builder`` commands run in this process, as the tests call them.
 
-``tiebreak(*args)`` runs ``tiebreak.cli.main(args)`` with standard input, output and error
-captured, in the folder ``cwd`` and with the environment variables ``env`` added, and returns
-what a subprocess would: a ``subprocess.CompletedProcess`` with the exit status, the output and
-the errors as text. A usage error or ``--help`` (argparse's ``SystemExit``) gives its status;
+``tiebreak(*args)`` runs ``tiebreak.cli.main(args)`` (``site_builder(*args)``:
+``site_builder.cli.main(args)``) with standard input, output and error captured, in the folder
+``cwd`` and with the environment variables ``env`` added, and returns what a subprocess would: a
+``subprocess.CompletedProcess`` with the exit status, the output and the errors as text; the
+environment comes back whole afterwards (the site command drops the variables its publishers
+must not see, as its process would). A usage error or ``--help`` (argparse's ``SystemExit``) gives its status;
 an exception escaping ``main`` is printed as a traceback with status 1, as Python would, so
 ``"Traceback" not in result.stderr`` still catches it.
 
-Tests use this wherever the process adds nothing. The installed script, ``python -m``, exit
-codes of the real program, kills, resource limits and concurrent writers stay real processes
-(the ``process`` marker).
+Tests use these wherever the process adds nothing. The installed script, ``python -m``, exit
+codes of the real program, kills, resource limits, faults injected into a whole process,
+forked build workers and concurrent writers stay real processes (the ``process`` marker).
 """
 
 from __future__ import annotations
@@ -20,15 +22,28 @@ import os
 import subprocess
 import sys
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
-from tiebreak.cli import main
+from tiebreak.cli import main as tiebreak_main
 
 
 def tiebreak(*args: str | Path, cwd: str | Path | None = None, input: str | None = None,
              env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``tiebreak ARGS...`` in-process: (returncode, stdout, stderr) as a subprocess gives them."""
+    return _run(tiebreak_main, ["tiebreak"], args, cwd, input, env)
+
+
+def site_builder(*args: str | Path, cwd: str | Path | None = None,
+                 env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m site_builder ARGS...`` in-process, as ``tiebreak``."""
+    from site_builder.cli import main  # the site's modules only for the tests that build one
+
+    return _run(main, ["python", "-m", "site_builder"], args, cwd, None, env)
+
+
+def _run(main: Callable[[list[str]], int | None], program: list[str], args: tuple[str | Path, ...],
+         cwd: str | Path | None, input: str | None, env: Mapping[str, str] | None) -> subprocess.CompletedProcess[str]:
     argv = [str(arg) for arg in args]
     out, err = io.StringIO(), io.StringIO()
     with _folder(cwd), _environment(env), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
@@ -40,7 +55,7 @@ def tiebreak(*args: str | Path, cwd: str | Path | None = None, input: str | None
         except Exception:  # a traceback, as the program would print it
             traceback.print_exc(file=err)
             status = 1
-    return subprocess.CompletedProcess(["tiebreak", *argv], status or 0, out.getvalue(), err.getvalue())
+    return subprocess.CompletedProcess([*program, *argv], status or 0, out.getvalue(), err.getvalue())
 
 
 def _exit_status(code: object, err: io.StringIO) -> int:
@@ -67,16 +82,14 @@ def _folder(cwd: str | Path | None) -> Iterator[None]:
 
 @contextlib.contextmanager
 def _environment(env: Mapping[str, str] | None) -> Iterator[None]:
-    saved = {name: os.environ.get(name) for name in env or {}}
+    saved = dict(os.environ)
     os.environ.update(env or {})
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        if dict(os.environ) != saved:  # the variables added, and those the command dropped
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 @contextlib.contextmanager
