@@ -44,10 +44,10 @@ class CardRound(NamedTuple):
     xiangqi) and ``result`` (from white's side, None while unfinished) describe the round's game
     as the standings count it: a game left unplayed by a withdrawal is a forfeit
     (docs/rules.md#withdrawals), and so is one the file never listed (VN 21.5.1); ``annulled``
-    marks a game a withdrawal annulled (VN 21.5.1), which counts nothing.  ``bye`` is the round's bye when there is no game.  ``points``
-    are what the round counts in the standings and ``score`` the running score after it; both
-    are None while the game is unfinished.  A round without game or bye (an absence) has neither
-    ``opponent`` nor ``bye``.
+    marks a game a withdrawal annulled (VN 21.5.1), which counts nothing.  ``bye`` is the round's
+    bye when there is no game.  ``points`` are what the round counts in the standings and
+    ``score`` the running score after it; both are None while the game is unfinished.  A round
+    without game or bye (an absence) has neither ``opponent`` nor ``bye``.
 
     A named tuple, as ``ranking.scoresheet.RoundRecord``: a site builds one per player and
     round, and a tuple costs a tenth of a frozen dataclass to make and to pickle.
