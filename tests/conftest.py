@@ -46,7 +46,7 @@ def service(store: SQLiteStore) -> BotService:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    mark_by_use(items)
+    mark_by_use(items, config.args)
 
 
 @pytest.fixture(autouse=True)

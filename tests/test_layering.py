@@ -13,6 +13,7 @@ Every module is parsed with ``ast``; nothing is imported, so a broken module can
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,9 +116,15 @@ def imports_of(name: str, path: Path, modules: set[str]) -> list[Import]:
 
 
 def all_imports() -> list[Import]:
+    return list(_imports_under(ROOT))
+
+
+@functools.cache
+def _imports_under(root: Path) -> tuple[Import, ...]:
+    """Every project import under ``root``, parsed once for the tests of this module."""
     files = project_files()
     modules = set(files)
-    return [found for name, path in files.items() for found in imports_of(name, path, modules)]
+    return tuple(found for name, path in files.items() for found in imports_of(name, path, modules))
 
 
 def project_edges(imports: list[Import]) -> dict[str, set[str]]:
