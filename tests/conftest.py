@@ -5,6 +5,7 @@ defines its own ``store`` or ``service`` when it needs another)."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from dataclasses import replace
@@ -47,6 +48,13 @@ def service(store: SQLiteStore) -> BotService:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     mark_by_use(items, config.args)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the collection made (modules, tests, their parameters) lives until the end: the
+    garbage collector stops scanning it again on each collection during the run (a tenth of
+    the fast tests' CPU time)."""
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)
