@@ -119,7 +119,8 @@ def plan(work: Work) -> list[Task]:
 
 
 def _pages(work: Work) -> Iterator[Page]:
-    """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
+    """Every page but the players' own (index, standings, team standings, rounds, crosstable, the
+    players list)."""
     settings = work.settings
     summaries = [pages.summary() for pages in work.pages_by_slug.values()]
     # Newest first: by start date, then the latest stored (the store lists them oldest first).
@@ -140,6 +141,8 @@ def _pages(work: Work) -> Iterator[Page]:
                                        pages.round_data(number), codes=codes)
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
+            yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
+                                   pages.players_page)
 
 
 def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
