@@ -65,6 +65,9 @@ def exists(cited: str, source: Path) -> bool:
     if any(mark in cited for mark in "<>*{}") or re.search(r"\b[A-Z]{2,}\b", cited):
         return True  # a pattern (``players/<id>.html``, ``berger-NN.txt``), not a file
     cited = cited.rstrip("/.")
+    parts = Path(cited).parts
+    if set(parts) & UNTRACKED or parts[0] in UNTRACKED_AT_TOP:
+        return True  # made by make, the tests or a run (tests/browser/node_modules, tests/artifacts/), not kept
     relative = (source.parent / cited).resolve()
     return (ROOT / cited).exists() or relative.exists() or (
         "/" not in cited and cited in {path.name for path in tracked("*")})  # named by its file name alone
