@@ -1,7 +1,7 @@
 """Time the static site build and its publishing on a large generated Swiss (issue targets).
 
     python benchmarks/site.py [--players 1000] [--rounds 11] [--dir PATH] [--profile N]
-                              [--targets dir,dir-copy,git,s3]
+                              [--targets dir,dir-copy,git,s3] [--check-only]
 
 Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four languages:
 - a full build into an empty folder (target: under 10 s), with the number of pages;
@@ -13,6 +13,11 @@ Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four l
   (target: under 10 %).  ``dir`` links new files from the build (same file system), ``dir-copy``
   copies them as to another file system; ``git`` pushes to a bare repository, ``s3`` to moto's
   S3 server on 127.0.0.1 (when boto3 and moto are installed).
+- the ``site-publish-incremental`` check: whole ``python -m site_builder publish`` commands over a
+  store holding the Swiss with its last round in progress (``dir`` target): the first publish
+  (no build yet, an empty destination), the publish after one result entered in the store
+  (median of ``--repeat`` results, from the top board down; target: at most 20 % of the
+  first) and the publish with nothing new (target: at most 10 %); ``--check-only`` runs it alone.
 Each build prints where its time went (BuildReport.phases); wall time is printed beside CPU time
 (the machine is shared and noisy).  The site is written under
 ``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
@@ -27,8 +32,10 @@ import contextlib
 import cProfile
 import dataclasses
 import io
+import json
 import os
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,9 +51,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generators import generate_swiss
 
+from ranking import result_event
 from ranking.model import Result, Tournament
 from site_builder import BuildReport, SiteSettings, build_site, publish, settings_from_config
 from site_builder.publishers import dir as dir_target
+from tiebreak.store import Source, SQLiteStore
 
 LANGUAGES = ("en", "zh", "vi", "es")
 SLUG = "open"
@@ -179,6 +188,57 @@ def measure_publishing(name: str, tournament: Tournament, settings: SiteSettings
               f"(target 10 %: {'ok' if same < 0.1 * full else 'OVER TARGET'}), {report.detail or report}")
 
 
+def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: int) -> None:
+    """The ``site-publish-incremental`` check: ``python -m site_builder publish`` as the command
+    it is, over a store holding ``tournament`` with its last round in progress (board 1 has its
+    result, the others not yet), to a ``dir`` target: the first publish, one after each of
+    ``repeat`` results entered in the store, one with nothing new."""
+    last = max(game.round for game in tournament.games)
+    boards = sorted((game for game in tournament.games if game.round == last), key=lambda game: game.board)
+    entered = {boards[0].board}
+    games = tuple(game if game.round != last or game.board in entered else dataclasses.replace(game, result=None)
+                  for game in tournament.games)
+    config = folder / "check" / "config.toml"
+    config.parent.mkdir()
+    config.write_text("\n".join([
+        "[storage]", 'path = "store.sqlite3"', "[site]", 'out_dir = "public"', f"languages = {json.dumps(LANGUAGES)}",
+        'base_url = "https://results.example.org/"', "[publish]", 'target = "dir"', 'path = "www"', ""]),
+        encoding="utf-8")
+    with SQLiteStore(config.parent / "store.sqlite3") as store:
+        store.create(SLUG, dataclasses.replace(tournament, games=games), Source("cli:benchmark"))
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules keep their bytecode
+
+    def publish_command() -> tuple[float, float, str]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(config)],
+                              capture_output=True, text=True, check=True, cwd=config.parent)
+        seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout.strip()
+
+    full, full_cpu, line = publish_command()
+    print(f"site-publish-incremental: first publish {full:.2f} s (CPU {full_cpu:.2f} s): {line}")
+    after = []
+    for board in (boards[which * len(boards) // repeat] for which in range(repeat)):
+        if board.board in entered:
+            board = boards[1]
+        entered.add(board.board)
+        with SQLiteStore(config.parent / "store.sqlite3") as store:
+            store.append(SLUG, lambda state, board=board: [result_event(state, last, board.board, board.result)],
+                         Source("cli:benchmark"))
+        seconds, cpu, line = publish_command()
+        after.append(seconds)
+        print(f"  after R{last} B{board.board} {board.result.value}: {seconds:.2f} s (CPU {cpu:.2f} s) = "
+              f"{seconds / full:.0%}: {line}")
+    one = statistics.median(after)
+    same, same_cpu, line = publish_command()
+    print(f"  nothing new: {same:.2f} s (CPU {same_cpu:.2f} s): {line}")
+    print(f"site-publish-incremental: one result, median {one:.2f} s = {one / full:.0%} of the first publish "
+          f"(target 20 %: {'ok' if one <= 0.2 * full else 'MISSED'}); nothing new {same:.2f} s = {same / full:.0%} "
+          f"(target 10 %: {'ok' if same <= 0.1 * full else 'MISSED'})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -189,10 +249,15 @@ def main() -> int:
                         help="profile each build and print its N most expensive functions")
     parser.add_argument("--targets", default="dir,dir-copy,git,s3",
                         help="publishers to measure, comma-separated ('' for none)")
+    parser.add_argument("--check-only", action="store_true", help="only the site-publish-incremental check")
     args = parser.parse_args()
     tournament = generate_swiss(args.players, args.rounds)
     print(f"{args.players} players x {args.rounds} rounds ({len(tournament.games)} games), "
           f"languages {', '.join(LANGUAGES)}; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.check_only:
+        with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+            measure_publish_incremental(tournament, Path(folder), args.repeat)
+        return 0
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = SiteSettings(out_dir=Path(folder) / "public", languages=LANGUAGES)
         print(f"building in {folder}: creating a 9 KB file there takes {file_creation_ms(Path(folder)):.2f} ms")
@@ -221,6 +286,7 @@ def main() -> int:
                 measure_publishing(name, tournament, settings, Path(folder), args.repeat)
             except ImportError as error:
                 print(f"{name}: not measured ({error})")
+        measure_publish_incremental(tournament, Path(folder), args.repeat)
     return 0
 
 

@@ -9,7 +9,9 @@ points to and the one before it, and removes what builds that were killed left b
 
 A page whose inputs (its data, the templates, the language) are those of the previous build
 is not rendered again: it is hard-linked from the previous build, so it keeps its
-modification time.  A download that cannot be made (a tournament the TRF cannot hold) is
+modification time.  A tournament given as ``Kept`` (``site_builder.sources``: its log has not
+moved since the previous build) is not read at all: every file of it is linked from the
+previous build, byte for byte.  A download that cannot be made (a tournament the TRF cannot hold) is
 left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would hide one
 of the site's own paths; the rest of the site is built.
 
@@ -26,7 +28,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +39,7 @@ from site_builder.environment import THEMES, template_digest
 from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
 from site_builder.settings import SiteSettings
+from site_builder.sources import RECORD, Kept, PreviousBuildIncomplete, Record, Sources
 from site_builder.workers import Done, put, run
 
 MANIFEST = ".manifest.json"
@@ -55,18 +58,23 @@ class BuildReport:
     phases: dict[str, float] = field(default_factory=dict)  # seconds: pages, render, finish, clean-up
     skipped: dict[str, str] = field(default_factory=dict)  # a file left out (e.g. a download) -> why
     kept: frozenset[str] = frozenset()  # the build folders the clean-up keeps (this one, the one before)
+    built: tuple[str, ...] = ()  # the tournaments read and built (the others were linked as they were)
+    unchanged: bool = False  # nothing new since the previous build: it stands, no build was made
 
 
-def build_site(tournaments: dict[str, Tournament], settings: SiteSettings, clean_up: bool = True) -> BuildReport:
-    """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``, then
-    remove the older builds (:func:`remove_old_builds`; ``clean_up`` False leaves that to the
-    caller, who holds the site lock: a publish, which puts the new site out first).
+def build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSettings, clean_up: bool = True,
+               sources: Sources | None = None) -> BuildReport:
+    """Build the site for ``tournaments`` (slug -> Tournament, or ``Kept``: that tournament's
+    pages as the previous build has them; in the store's order) into ``settings.out_dir``,
+    then remove the older builds (:func:`remove_old_builds`; ``clean_up`` False leaves that to
+    the caller, who holds the site lock: a publish, which puts the new site out first).  With
+    ``sources`` (what the build read), the build keeps its record (``site_builder.sources``).
 
     The garbage collector waits meanwhile (and in the forked renderers): a build makes almost
     no reference cycles, and the collections its many small objects would trigger walk the
     whole tournament again and again (a third of the time of an incremental build)."""
     with site_lock(settings.out_dir), collection_paused():
-        report = _build_site(tournaments, settings)
+        report = _build_site(tournaments, settings, sources)
         if clean_up:
             remove_old_builds(report)
             report.seconds += report.phases["clean-up"]
@@ -77,8 +85,9 @@ def remove_old_builds(report: BuildReport) -> None:
     """Remove the build folders of ``report``'s site but the two it keeps and the one the site
     points to now, and what killed builds left; its time is the report's ``clean-up`` phase."""
     started = time.perf_counter()
-    with site_lock(report.output):
-        _remove_old_builds(report.output, keep=set(report.kept))
+    if not report.unchanged:  # else no build was made: the ones there stay
+        with site_lock(report.output):
+            _remove_old_builds(report.output, keep=set(report.kept))
     report.phases["clean-up"] = time.perf_counter() - started
 
 
@@ -118,7 +127,8 @@ def site_lock(out: Path) -> Iterator[None]:
         os.close(descriptor)  # releases the lock
 
 
-def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> BuildReport:
+def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSettings,
+                sources: Sources | None) -> BuildReport:
     started = time.perf_counter()
     theme = THEMES / settings.theme
     out = settings.out_dir
@@ -128,16 +138,24 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     if previous:
         qr.CODES.update(_read_json(previous / QR_CACHE))
     report = BuildReport(out)
+    kept = {slug: value for slug, value in tournaments.items() if isinstance(value, Kept)}
+    for value in kept.values():
+        report.skipped.update(value.skipped)
     for slug in tournaments:
         problem = slug_problem(slug)
-        if problem is not None:  # the import refuses such slugs now; a store may still hold one
+        if problem is not None and slug not in kept:  # the import refuses such slugs now; a store may still hold one
             report.skipped[f"{slug}/"] = f"tournament left out of the site: {problem}"
-    pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
-                     for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
+    pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache) for slug, tournament in tournaments.items()
+                     if not isinstance(tournament, Kept) and f"{slug}/" not in report.skipped}
+    report.built = tuple(pages_by_slug)
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
-    work = Work(build, previous, _read_manifest(previous), theme, template_digest(theme),
-                out.parent / f".{out.name}.templates", settings, pages_by_slug)
+    work = Work(build, previous, read_manifest(previous), theme, template_digest(theme),
+                out.parent / f".{out.name}.templates", settings, pages_by_slug,
+                kept={slug: value for slug, value in kept.items() if value.summary is not None},
+                order=list(tournaments))
+    if work.kept and previous is None:
+        raise PreviousBuildIncomplete("there is no previous build to take tournaments from")
     manifest: dict[str, str] = {}
     try:
         tasks = plan(work)
@@ -173,9 +191,15 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
         report.files.extend(static.written)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
-        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
-        codes = {code["text"] for page in work.pages for code in page.data.get("codes", ())}
-        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes}), encoding="utf-8")
+        used |= {key for value in work.kept.values() for key in value.rank_keys}
+        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used if key in ranks_cache}),
+                                         encoding="utf-8")
+        codes = {text for texts in work.codes.values() for text in texts}
+        codes |= {text for value in work.kept.values() for text in value.codes}
+        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes if text in qr.CODES}),
+                                      encoding="utf-8")
+        if sources is not None:
+            (build / RECORD).write_text(_record(work, report, sources, kept).to_json(), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -186,7 +210,24 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     return report
 
 
-def _read_manifest(folder: Path | None) -> dict[str, str]:
+def _record(work: Work, report: BuildReport, sources: Sources, kept: dict[str, Kept]) -> Record:
+    """What this build read and what the next one needs to take each tournament from it."""
+    entries = {}
+    for slug in work.order:
+        version = sources.versions.get(slug)
+        skipped = {path: why for path, why in report.skipped.items() if path.startswith(f"{slug}/")}
+        if slug in work.pages_by_slug:
+            entries[slug] = Kept(version, work.summaries[slug], tuple(sorted(work.pages_by_slug[slug].rank_keys)),
+                                 tuple(sorted(work.codes.get(slug, ()))), skipped)
+        elif slug in kept:
+            entries[slug] = kept[slug]
+        else:  # left out of the site (read as unreadable or with a slug the site cannot have)
+            entries[slug] = Kept(version, None, skipped=skipped)
+    return Record(sources.inputs, entries)
+
+
+def read_manifest(folder: Path | None) -> dict[str, str]:
+    """The digest of each file of the build at ``folder`` (none: {})."""
     return _read_json(folder / MANIFEST) if folder is not None else {}
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from site_builder.environment import compile_templates, site_environment
 from site_builder.plan import Page, Task, Work, common, page_digest, player_page
+from site_builder.sources import PreviousBuildIncomplete
 
 PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
 _WORK: Work | None = None  # the build forked workers carry out (inherited, never pickled)
@@ -70,6 +71,9 @@ def _do(task: Task, work: Work) -> Done:
         for player_id in ids:
             page = player_page(work, slug, language, player_id)
             put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+    elif kind == "kept":
+        for path, digest in what:
+            put(work, path, digest, done, lambda target, path=path: _gone(path))
     else:
         pages = work.pages_by_slug[what]
         for name, make in pages.downloads().items():
@@ -81,6 +85,11 @@ def _do(task: Task, work: Work) -> Done:
             put(work, f"{what}/{name}", hashlib.sha256(content).hexdigest(), done,
                 lambda target, content=content: write_file(target, content))
     return done
+
+
+def _gone(path: str) -> None:
+    """A file of a tournament taken as it was is not in the previous build (removed by hand)."""
+    raise PreviousBuildIncomplete(f"the previous build has no {path}")
 
 
 def put(work: Work, path: str, digest: str, done: Done, write: Callable[[Path], object]) -> None:

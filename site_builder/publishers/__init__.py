@@ -28,7 +28,7 @@ COMMON_KEYS = ("target", "retries", "backoff")
 #: What the ``dir`` target keeps in the folder it publishes to (the digests it put there).
 PUBLISHED = ".tiebreak-published.json"
 #: Files at the root that are the builder's or a publisher's own bookkeeping, never published.
-SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", PUBLISHED})
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", ".sources.json", PUBLISHED})
 
 Log = Callable[[str], Any]
 Counts = dict[str, Any]  # the PublishReport fields an attempt fills: uploaded, deleted, unchanged, detail
