@@ -44,6 +44,12 @@ PROBLEM_MESSAGES: dict[ProblemReason, str] = {
     ProblemReason.BAD_FOUL_COUNT: N_("“{detail}” is not a number of fouls (1-99)"),
     # Translators: {detail} is a line number of the same message.
     ProblemReason.DUPLICATE: N_("this board is already on line {detail}"),
+    # Translators: {detail} is a line number of the same message.
+    ProblemReason.CONTRADICTION: N_("line {detail} gives this board another result: nothing of this message was "
+                                    "recorded; send the right result again"),
+    # Translators: {detail} is a Unicode code point such as U+202E.
+    ProblemReason.BIDI_CONTROL: N_("the line holds an invisible text-direction character ({detail}), which can "
+                                   "make 0-1 look like 1-0: write it again without it"),
 }
 # Translators: one line of the list that follows "I could not read
 # these lines:".
@@ -200,6 +206,10 @@ NOT_UNDERSTOOD = N_("Sorry, I did not understand that.")
 NO_SUCH_TOURNAMENT = N_("That tournament does not exist (any more): use /tournaments")
 # Translators: {size} and {limit} are sizes in megabytes.
 FILE_TOO_LARGE = N_("The file is too large ({size} MB); files up to {limit} MB are accepted.")
+FILE_OVER_LIMIT = N_("The file is too large (more than {limit} MB); files up to {limit} MB are accepted.")
+# Translators: {limit} messages a minute; {seconds} seconds to wait.
+SLOW_DOWN = N_("Please slow down: the bot reads up to {limit} messages a minute from each player. "
+               "It will read your messages again in {seconds} s.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")

@@ -9,7 +9,8 @@ turns it into standings.  Nothing here does I/O.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 
 from ranking.rules import Rules, TeamRules, TeamScoring
 
@@ -178,6 +179,21 @@ class Game:
     colours_known: bool = True  # False when a TRF gave no colour (e.g. some forfeits)
     fouls_white: int = 0
     fouls_black: int = 0
+
+
+def numbered_boards(games: Iterable[Game]) -> Iterator[Game]:
+    """``games`` in order, each with its board: a game without one (board 0) gets the board
+    after the highest its round has so far, as the store numbers them (``TournamentState``).
+    Two games on one board of a round are a file's mistake (``ranking.tomlfile`` refuses them).
+
+    >>> [game.board for game in numbered_boards([Game(1, 1, 2, None, board=3), Game(1, 3, 4, None)])]
+    [3, 4]
+    """
+    highest: dict[int, int] = {}
+    for game in games:
+        board = game.board or highest.get(game.round, 0) + 1
+        highest[game.round] = max(highest.get(game.round, 0), board)
+        yield game if game.board else replace(game, board=board)
 
 
 @dataclass(frozen=True, slots=True)

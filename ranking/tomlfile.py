@@ -59,6 +59,7 @@ from ranking.model import (
     TeamMatch,
     Tournament,
     Withdrawal,
+    numbered_boards,
 )
 from ranking.overview import HEADER_RECORDS
 from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
@@ -393,7 +394,9 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 f"[[withdrawals]] entry {k + 1}: after_round = {w.after_round}, but the tournament has {rounds} rounds",
                 r.lines.entry("withdrawals", k, "after_round"),
             )
+    rules = _rules(r, info, at)
     _check_schedule(r, games, byes, withdrawals)
+    _check_games_listed_once(r, games, matches=rules is not None and rules.scoring.match is not None)
 
     system = _system(r, info, at, players, games)
 
@@ -406,7 +409,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         withdrawals=withdrawals,
         system=system,
         game=game_kind,
-        rules=_rules(r, info, at),
+        rules=rules,
         records=tuple(records),
         playoff_games=playoff_games,
         teams=teams,
@@ -685,6 +688,36 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
         after = _int(r, item, "after_round", what, where, minimum=0, maximum=MAX_ROUNDS, required=True)
         withdrawals.append(Withdrawal(player, after))
     return tuple(withdrawals)
+
+
+def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool) -> None:
+    """Each game once, each board once.  Two games of one pair in one round are one game
+    listed twice, unless the event scores matches (``scoring.match``: the games of a pair in a
+    round form its match, CXA 14.2, VN 21.2); two games on one board of a round would be one
+    game in the store, which keeps a round's games by board (``numbered_boards``: a game
+    without a board takes the board after the highest of its round so far).  The refusal
+    names both entries and their lines."""
+    pairs: dict[tuple[int, int, int], int] = {}
+    boards: dict[tuple[int, int], int] = {}
+    for k, game in enumerate(numbered_boards(games)):
+        first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
+        if first != k:
+            raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
+                         f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "
+                         'a match only when the event scores matches, e.g. rules = "vn-match")',
+                         r.lines.entry("games", k))
+        first = boards.setdefault((game.round, game.board), k)
+        if first != k:
+            numbered = "" if games[k].board and games[first].board else (
+                " (a game without a board is put on the board after the highest of its round so far)")
+            raise r.fail(f"{_both_entries(r, first, k)} are both on board {game.board} of round {game.round}: "
+                         f"expected one game per board{numbered}", r.lines.entry("games", k))
+
+
+def _both_entries(r: _Reader, first: int, second: int) -> str:
+    """``[[games]] entries 3 (line 102) and 46 (line 403)``."""
+    return (f"[[games]] entries {first + 1} (line {r.lines.entry('games', first)}) and {second + 1} "
+            f"(line {r.lines.entry('games', second)})")
 
 
 def _check_schedule(

@@ -54,6 +54,7 @@ from ranking.trf_fields import (
     MAX_ID,
     NUMBER,
     chain_record,
+    check_size,
     parse_162,
     parse_rounds,
     parse_xxs,
@@ -221,8 +222,10 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TRF text, got {type(text).__name__}", source=source)
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    check_size(lines, source)
     reading = _Reading(source)
-    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" \t")
         if line.startswith(MARK):  # Tiebreak's own comment records (ranking.trf_extras)
             reading.extras.append((number, line))

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import io
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -524,13 +525,18 @@ class TournamentPages:
         return export_text(self.tournament, "trf", self.final)
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "＝", "＋", "－", "＠")  # and their full-width forms
 
 
 def _cell(text: str) -> str:
     """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
-    ``@`` (or a tab or carriage return) gets a leading apostrophe, as OWASP advises."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    ``@`` (or their full-width forms), also after spaces or invisible format characters that a
+    spreadsheet skips, or with a tab, carriage return or line break, gets a leading
+    apostrophe, as OWASP advises."""
+    if text.startswith(("\t", "\r", "\n")):
+        return "'" + text
+    shown = "".join(char for char in text[:64] if unicodedata.category(char) != "Cf").lstrip()
+    return "'" + text if shown.startswith(_FORMULA_START) else text
 
 
 def _plain(value) -> str:
