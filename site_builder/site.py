@@ -57,10 +57,10 @@ def _read(config: Config, previous: Record | None,
     tournament's version.  Without ``previous``, the tournament files config.toml lists are
     imported first when the store lacks them."""
     with open_store(config) as store:
-        for slug in only:
-            store.tournament_key(slug)  # "no tournament 'x' in the store (tournaments: ...)"
         if previous is None:
             import_configured(store, config)
+        for slug in only:
+            store.tournament_key(slug)  # "no tournament 'x' in the store (tournaments: ...)"
         versions = store.versions()
         wanted = _wanted(versions, previous, set(only))
         if wanted is None:
