@@ -232,14 +232,16 @@ def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSett
                      if not isinstance(tournament, Kept) and f"{slug}/" not in report.skipped}
     report.built = tuple(pages_by_slug)
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
-    build.mkdir()
+    held = _recycle(out, previous, build)
+    if held is None:
+        build.mkdir()
     manifest: dict[str, str] = {}
     try:
         (build / BUILD_MARKER).write_text(MARKER_TEXT, encoding="utf-8")  # first: a killed build's folder has it too
         work = Work(build, previous, read_manifest(previous), theme, template_digest(theme),
                     out.parent / f".{out.name}.templates", settings, pages_by_slug,
                     kept={slug: value for slug, value in kept.items() if value.summary is not None},
-                    order=list(tournaments))
+                    order=list(tournaments), held=held or {})
         if work.kept and previous is None:
             raise PreviousBuildIncomplete("there is no previous build to take tournaments from")
         tasks = plan(work)
@@ -273,6 +275,8 @@ def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSett
                     lambda target, source=source: shutil.copyfile(source, target))
         manifest.update(static.manifest)
         report.files.extend(static.written)
+        if held:
+            _remove_the_rest(build, held, manifest)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         used |= {key for value in work.kept.values() for key in value.rank_keys}
@@ -292,6 +296,49 @@ def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSett
     report.phases["finish"] = report.seconds - report.phases["pages"] - report.phases["render"]
     report.kept = frozenset({build.name, previous.name if previous else ""})
     return report
+
+
+def _recycle(out: Path, previous: Path | None, build: Path) -> dict[str, str] | None:
+    """Make the oldest complete build beside ``out`` but the current one (the one before it,
+    which the clean-up would remove once this build is out) the folder of this build: renamed
+    to ``build``, without its records; what it holds (path -> digest), or None when there is
+    none.  A build then writes, links and removes only what changed since that build, instead
+    of linking every file into a new folder and removing an old one whole.  Nothing in it is
+    changed in place: a file that changed is removed and made anew (another folder, the
+    published site, may hold a link to it)."""
+    absolute = Path(os.path.abspath(out))
+    candidates = sorted(folder for folder in out.parent.glob(f".{out.name}.build-*")
+                        if folder.is_dir() and not folder.is_symlink() and folder != previous
+                        and (folder / MANIFEST).is_file() and _made_by_a_build(folder, absolute))
+    if not candidates:
+        return None
+    oldest = candidates[0]
+    held = read_manifest(oldest)
+    try:
+        os.rename(oldest, build)
+    except OSError:
+        return None
+    for record in (MANIFEST, RANKS_CACHE, QR_CACHE, RECORD):  # first: killed now, it is an incomplete build
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(build / record)
+    return held
+
+
+def _remove_the_rest(build: Path, held: dict[str, str], manifest: dict[str, str]) -> None:
+    """Remove what a recycled build folder held and this build does not, and the folders that
+    leaves empty."""
+    folders = set()
+    for path in held.keys() - manifest.keys():
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(build / path)
+        folders.add(os.path.dirname(path))
+    for folder in sorted(folders, key=lambda name: -name.count("/")):
+        while folder:
+            try:
+                os.rmdir(build / folder)
+            except OSError:  # not empty (or gone): its parents are not empty either
+                break
+            folder = os.path.dirname(folder)
 
 
 def _record(work: Work, report: BuildReport, sources: Sources, kept: dict[str, Kept]) -> Record:

@@ -61,6 +61,7 @@ class Work:
     pages_by_slug: dict[str, TournamentPages]
     kept: dict[str, Kept] = field(default_factory=dict)  # tournaments whose files are linked from the previous build
     order: list[str] = field(default_factory=list)  # every tournament's slug, in the store's order
+    held: dict[str, str] = field(default_factory=dict)  # what the build folder holds already (recycled): path -> digest
     pages: list[Page] = field(default_factory=list)  # the pages of the tasks "pages"
     infos: dict[str, dict] = field(default_factory=dict)  # slug -> what the templates call ``t``
     summaries: dict[str, dict] = field(default_factory=dict)  # slug -> its line on the root index

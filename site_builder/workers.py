@@ -4,6 +4,7 @@ else in this process."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -93,10 +94,19 @@ def _gone(path: str) -> None:
 
 
 def put(work: Work, path: str, digest: str, done: Done, write: Callable[[Path], object]) -> None:
-    """Give the build the file ``path`` (with ``digest``): linked from the previous build when
-    its digest there is the same, else made by ``write(target)``."""
+    """Give the build the file ``path`` (with ``digest``): kept when the build folder (a
+    recycled one) holds it already, linked from the previous build when its digest there is
+    the same, else made by ``write(target)``.  A file the folder holds with another digest is
+    removed first, never changed in place (other folders may hold links to it)."""
     done.manifest[path] = digest
     target = os.path.join(work.build, path)
+    held = work.held.get(path)
+    if held is not None:
+        if held == digest and os.path.lexists(target):
+            done.reused += 1
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(target)
     if work.previous is not None and work.old_manifest.get(path) == digest:
         try:
             os.link(os.path.join(work.previous, path), target)

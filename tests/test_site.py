@@ -549,6 +549,35 @@ def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path,
     assert page.read_bytes() == content
 
 
+def test_a_build_recycles_the_folder_before_the_current_one_and_is_what_a_fresh_build_makes(
+        tmp_path: Path, examples) -> None:
+    """From the third build on, the build folder is the one before the current one, renamed and
+    brought up to date (what changed since it written, linked or removed, the folders left
+    empty removed): the site is byte for byte what a fresh build makes, the previous build is
+    kept as it was, and no more than two builds stay."""
+    out = tmp_path / "public"
+    swiss = examples[SWISS]
+    variants = [examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.WHITE_WINS)},
+                {SWISS: replace_result(swiss, 7, 1, Result.BLACK_WINS)},  # the round robin archived
+                examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.BLACK_WINS)}]
+    folders: list[tuple[str, int]] = []  # each build's folder: name and inode
+    for number, tournaments in enumerate(variants):
+        build_site(tournaments, settings(out))
+        current = out.resolve()
+        folders.append((current.name, current.stat().st_ino))
+        fresh = tmp_path / f"fresh-{number}" / "public"
+        build_site(tournaments, settings(fresh))
+        assert {name: path.read_bytes() for name, path in site_files(current).items()} == \
+            {name: path.read_bytes() for name, path in site_files(fresh.resolve()).items()}, number
+        def folders_of(root: Path) -> list[str]:
+            return sorted(os.path.relpath(top, root) for top, _, _ in os.walk(root))
+        assert folders_of(current) == folders_of(fresh.resolve())  # no folder left empty
+        builds = sorted(path.name for path in tmp_path.glob(".public.build-*"))
+        assert builds == sorted({name for name, _ in folders[-2:]}), number
+        if number >= 2:  # the folder of the build before the previous one, renamed
+            assert folders[number][1] == folders[number - 2][1] and folders[number][0] != folders[number - 2][0]
+
+
 # -- atomic ----------------------------------------------------------------------------------
 
 def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[int]:
