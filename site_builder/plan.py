@@ -67,6 +67,7 @@ class Work:
     summaries: dict[str, dict] = field(default_factory=dict)  # slug -> its line on the root index
     codes: dict[str, set[str]] = field(default_factory=dict)  # slug -> the texts of its QR codes
     data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
+    page_digests: dict[str, str] = field(default_factory=dict)  # path -> its page's digest, once computed
 
     @cached_property
     def settings_key(self) -> str:
@@ -200,6 +201,7 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
         if names:
             kept = [name for name in page.data["downloads"] if name not in names]
             work.pages[index] = replace(page, data={**page.data, "downloads": kept})
+            work.page_digests.pop(page.path, None)
             again.append(index)
     return again
 

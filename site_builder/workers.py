@@ -35,11 +35,13 @@ class Done:
 
 def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
-    queue, when the site is big and this process runs no other thread (forking copies one
-    thread only, and the locks other threads hold); else here, one after the other."""
+    queue, when many pages are to be rendered (``PARALLEL_FROM``) and this process runs no
+    other thread (forking copies one thread only, and the locks other threads hold); else
+    here, one after the other.  After one result most pages are as they were (linked, not
+    rendered): forking the workers would cost more than they save."""
     workers = min(os.cpu_count() or 1, 8)
-    pages = len(work.pages) + sum(len(what[2]) for kind, what in tasks if kind == "players")
-    if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
+    alone = workers < 2 or threading.active_count() > 1 or sys.platform == "win32"
+    if alone or _to_render(tasks, work) < PARALLEL_FROM:
         for task in tasks:
             yield _do(task, work)
         return
@@ -51,6 +53,32 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
             yield from pool.imap_unordered(_do_in_worker, tasks)
     finally:
         _WORK = None
+
+
+def _to_render(tasks: list[Task], work: Work) -> int:
+    """How many pages of ``tasks`` are to be rendered (their digest is not that of a file the
+    build can keep or link), up to ``PARALLEL_FROM``; the digests are kept for the tasks."""
+    count = 0
+    for kind, what in tasks:
+        if kind == "pages":
+            pages = [work.pages[index] for index in what]
+        elif kind == "players":
+            slug, language, ids = what
+            pages = [player_page(work, slug, language, player_id) for player_id in ids]
+        else:
+            continue
+        for page in pages:
+            digest = work.page_digests[page.path] = page_digest(page, work)
+            count += digest not in (work.old_manifest.get(page.path), work.held.get(page.path))
+            if count >= PARALLEL_FROM:
+                return count
+    return count
+
+
+def _digest(page: Page, work: Work) -> str:
+    """The page's digest: as ``_to_render`` found it, or now."""
+    known = work.page_digests.get(page.path)
+    return known if known is not None else page_digest(page, work)
 
 
 def _do_in_worker(task: Task) -> Done:
@@ -66,12 +94,12 @@ def _do(task: Task, work: Work) -> Done:
     if kind == "pages":
         for index in what:
             page = work.pages[index]
-            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+            put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
     elif kind == "players":
         slug, language, ids = what
         for player_id in ids:
             page = player_page(work, slug, language, player_id)
-            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+            put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
     elif kind == "kept":
         for path, digest in what:
             put(work, path, digest, done, lambda target, path=path: _gone(path))
