@@ -64,6 +64,9 @@ from tiebreak.store import Source, SQLiteStore  # noqa: E402
 _spec = importlib.util.spec_from_file_location("bot_benchmark", HERE / "bot.py")
 bot_benchmark = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(bot_benchmark)  # its open_boards and application: the same bot set-up
+_spec = importlib.util.spec_from_file_location("site_benchmark", HERE / "site.py")
+site_benchmark = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(site_benchmark)  # its file_creation_ms: what the disk costs now
 
 TOKEN = bot_benchmark.TOKEN
 CHIEF = bot_benchmark.CHIEF
@@ -266,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.delay:g} s, dir publisher, {'a process per build' if args.process else 'warm site server'}; "
           f"machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+        print(f"creating a 9 KB file in {folder} takes {site_benchmark.file_creation_ms(Path(folder)):.2f} ms "
+              "(a shared machine's disk varies tenfold: the first result of a round writes every player's pages)")
         results, builds, calls = asyncio.run(run(args, Path(folder)))
     for figures in results:
         print(f"R{figures['number']} B{figures['board']} {figures['written']}: reply {figures['reply'] * 1000:.0f} ms, "
