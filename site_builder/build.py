@@ -16,9 +16,9 @@ A page whose inputs (its data, the templates, the language) are those of the pre
 is not rendered again: it is hard-linked from the previous build, so it keeps its
 modification time.  A tournament given as ``Kept`` (``site_builder.sources``: its log has not
 moved since the previous build) is not read at all: every file of it is linked from the
-previous build, byte for byte.  A download that cannot be made (a tournament the TRF cannot hold) is
-left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would hide one
-of the site's own paths; the rest of the site is built.
+previous build, byte for byte.  A download that cannot be made (a tournament the TRF cannot
+hold) is left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would
+hide one of the site's own paths; the rest of the site is built.
 
 What to build is planned in ``site_builder.plan``; ``site_builder.workers`` carries the tasks
 out, in forked worker processes when the site is big.
