@@ -101,6 +101,10 @@ class TimedSite:
                           "publish": float(found.group(4)) if found else 0.0})
         return summary
 
+    def start(self) -> None:
+        if isinstance(self.site, SiteServer):
+            self.site.start()
+
     def close(self) -> None:
         if isinstance(self.site, SiteServer):
             self.site.close()
@@ -199,6 +203,7 @@ async def run(args: argparse.Namespace, folder: Path) -> tuple[list[dict], list[
         store.create(SLUG, tournament, Source("cli:benchmark"))
     site = TimedSite(SiteCommand("publish", str(config)) if args.process else SiteServer("publish", str(config)))
     trigger = DebouncedBuild(site, args.delay)  # as bot.__main__.site_trigger makes it, timed
+    trigger.start()
     started = time.perf_counter()
     site()  # the full build and publish
     print(f"full build and publish: {time.perf_counter() - started:.2f} s ({site.runs[0]['summary']})")

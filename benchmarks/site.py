@@ -13,11 +13,13 @@ Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four l
   (target: under 10 %).  ``dir`` links new files from the build (same file system), ``dir-copy``
   copies them as to another file system; ``git`` pushes to a bare repository, ``s3`` to moto's
   S3 server on 127.0.0.1 (when boto3 and moto are installed).
-- the ``site-publish-incremental`` check: whole ``python -m site_builder publish`` commands over a
-  store holding the Swiss with its last round in progress (``dir`` target): the first publish
-  (no build yet, an empty destination), the publish after one result entered in the store
-  (median of ``--repeat`` results, from the top board down; target: at most 20 % of the
-  first) and the publish with nothing new (target: at most 10 %); ``--check-only`` runs it alone.
+- the ``site-publish-incremental`` check: whole publishes over a store holding the Swiss with its
+  last round in progress (``dir`` target), as the command line makes them (a fresh ``python -m
+  site_builder publish`` process) and as the bot makes them (its warm site process), in turn:
+  the first publish (no build yet, an empty destination), the publish after one result
+  entered in the store (median of ``--repeat`` results, from the top board down; target: at
+  most 20 % of the first) and the publish with nothing new (target: at most 10 %);
+  ``--check-only`` runs it alone.
 Each build prints where its time went (BuildReport.phases); wall time is printed beside CPU time
 (the machine is shared and noisy).  The site is written under
 ``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
@@ -189,54 +191,77 @@ def measure_publishing(name: str, tournament: Tournament, settings: SiteSettings
 
 
 def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: int) -> None:
-    """The ``site-publish-incremental`` check: ``python -m site_builder publish`` as the command
-    it is, over a store holding ``tournament`` with its last round in progress (board 1 has its
-    result, the others not yet), to a ``dir`` target: the first publish, one after each of
-    ``repeat`` results entered in the store, one with nothing new."""
+    """The ``site-publish-incremental`` check: a publish as the command line makes it (a fresh
+    ``python -m site_builder publish`` process) and as the bot makes it (its warm site process,
+    ``SiteServer``: a forked child per publish), side by side, in turn, each over a store of its
+    own holding ``tournament`` with its last round in progress (board 1 has its result, the
+    others not yet), to a ``dir`` target: the first publish, one after each of ``repeat``
+    results entered in the store, one with nothing new."""
+    from bot.site_trigger import SiteServer
+
     last = max(game.round for game in tournament.games)
     boards = sorted((game for game in tournament.games if game.round == last), key=lambda game: game.board)
-    entered = {boards[0].board}
-    games = tuple(game if game.round != last or game.board in entered else dataclasses.replace(game, result=None)
-                  for game in tournament.games)
-    config = folder / "check" / "config.toml"
-    config.parent.mkdir()
-    config.write_text("\n".join([
-        "[storage]", 'path = "store.sqlite3"', "[site]", 'out_dir = "public"', f"languages = {json.dumps(LANGUAGES)}",
-        'base_url = "https://results.example.org/"', "[publish]", 'target = "dir"', 'path = "www"', ""]),
-        encoding="utf-8")
-    with SQLiteStore(config.parent / "store.sqlite3") as store:
-        store.create(SLUG, dataclasses.replace(tournament, games=games), Source("cli:benchmark"))
+    games = tuple(dataclasses.replace(game, result=None) if game.round == last and game.board != boards[0].board
+                  else game for game in tournament.games)
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules keep their bytecode
+    ways = {}
+    for way in ("command", "server"):
+        config = folder / way / "config.toml"
+        config.parent.mkdir()
+        config.write_text("\n".join([
+            "[storage]", 'path = "store.sqlite3"', "[site]", 'out_dir = "public"',
+            f"languages = {json.dumps(LANGUAGES)}", 'base_url = "https://results.example.org/"',
+            "[publish]", 'target = "dir"', 'path = "www"', ""]), encoding="utf-8")
+        with SQLiteStore(config.parent / "store.sqlite3") as store:
+            store.create(SLUG, dataclasses.replace(tournament, games=games), Source("cli:benchmark"))
+        ways[way] = config
+    server = SiteServer("publish", str(ways["server"]))
+    server.start()  # as the bot starts it: warm before the first publish
 
-    def publish_command() -> tuple[float, float, str]:
+    def publish_once(way: str) -> tuple[float, float, str]:
+        """(wall seconds, CPU seconds, what it said) of one publish made ``way``."""
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(config)],
-                              capture_output=True, text=True, check=True, cwd=config.parent)
+        if way == "server":
+            line = server(frozenset({SLUG}))
+        else:
+            line = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(ways[way])],
+                                  capture_output=True, text=True, check=True, cwd=ways[way].parent).stdout.strip()
         seconds = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), done.stdout.strip()
+        cpu = server.cpu if way == "server" else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return seconds, cpu, line
 
-    full, full_cpu, line = publish_command()
-    print(f"site-publish-incremental: first publish {full:.2f} s (CPU {full_cpu:.2f} s): {line}")
-    after = []
-    for board in (boards[which * len(boards) // repeat] for which in range(repeat)):
-        if board.board in entered:
-            board = boards[1]
-        entered.add(board.board)
-        with SQLiteStore(config.parent / "store.sqlite3") as store:
-            store.append(SLUG, lambda state, board=board: [result_event(state, last, board.board, board.result)],
-                         Source("cli:benchmark"))
-        seconds, cpu, line = publish_command()
-        after.append(seconds)
-        print(f"  after R{last} B{board.board} {board.result.value}: {seconds:.2f} s (CPU {cpu:.2f} s) = "
-              f"{seconds / full:.0%}: {line}")
-    one = statistics.median(after)
-    same, same_cpu, line = publish_command()
-    print(f"  nothing new: {same:.2f} s (CPU {same_cpu:.2f} s): {line}")
-    print(f"site-publish-incremental: one result, median {one:.2f} s = {one / full:.0%} of the first publish "
-          f"(target 20 %: {'ok' if one <= 0.2 * full else 'MISSED'}); nothing new {same:.2f} s = {same / full:.0%} "
-          f"(target 10 %: {'ok' if same <= 0.1 * full else 'MISSED'})")
+    def both(step: int) -> dict[str, tuple[float, float, str]]:
+        order = ("command", "server") if step % 2 == 0 else ("server", "command")
+        return {way: publish_once(way) for way in order}
+
+    try:
+        steps = [("first publish", both(0))]
+        for step, board in enumerate((boards[1 + which * (len(boards) - 1) // repeat] for which in range(repeat)),
+                                     start=1):
+            for config in ways.values():
+                with SQLiteStore(config.parent / "store.sqlite3") as store:
+                    store.append(SLUG, lambda state, board=board: [result_event(state, last, board.board,
+                                                                                  board.result)],
+                                 Source("cli:benchmark"))
+            steps.append((f"after R{last} B{board.board} {board.result.value}", both(step)))
+        steps.append(("nothing new", both(repeat + 1)))
+    finally:
+        server.close()
+    print(f"site-publish-incremental, dir target ({os.getloadavg()[0]:.2f} load), wall (CPU) of each publish:")
+    for what, figures in steps:
+        print(f"  {what}: " + "; ".join(f"{way} {wall:.2f} s ({cpu:.2f} s): {line.split('; ')[0]}"
+                                        for way, (wall, cpu, line) in figures.items()))
+    for way in ways:
+        full, full_cpu = steps[0][1][way][:2]
+        one = statistics.median(figures[way][0] for _, figures in steps[1:-1])
+        one_cpu = statistics.median(figures[way][1] for _, figures in steps[1:-1])
+        same, same_cpu = steps[-1][1][way][:2]
+        print(f"site-publish-incremental ({way}): one result, median {one:.2f} s = {one / full:.0%} of the first "
+              f"publish, CPU {one_cpu / full_cpu:.0%} (target 20 %: {'ok' if one <= 0.2 * full else 'MISSED'}); "
+              f"nothing new {same:.2f} s = {same / full:.0%}, CPU {same_cpu / full_cpu:.0%} "
+              f"(target 10 %: {'ok' if same <= 0.1 * full else 'MISSED'})")
 
 
 def main() -> int:

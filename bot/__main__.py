@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     service = BotService(store, settings)
     if builder is not None:
         service.on_change = builder.request
+        builder.start()  # the site process warms up while the bot starts
     token = os.environ.get(TOKEN_VARIABLE, "").strip()
     try:
         if args.console or not token:

@@ -95,6 +95,13 @@ class DebouncedBuild:
             self._changed.notify_all()
             self._changed.wait_for(lambda: not (self._due or self._running) or self._closed, timeout)
 
+    def start(self) -> None:
+        """Start the build's process now when it keeps one (``SiteServer``), so that the first
+        result does not wait for it to start."""
+        start = getattr(self._build, "start", None)
+        if start is not None:
+            start()
+
     def close(self) -> None:
         """Stop: a build that is due is not made (``flush`` first for that); one that runs ends
         with its process (``SiteServer``) stopped."""
@@ -171,6 +178,12 @@ class SiteServer:
             answer = self._ask(_arguments(self.command, self.config_path, only))
         self.cpu = float(answer.get("cpu", 0.0))
         return _summary(self.command, int(answer["returncode"]), answer.get("stdout", ""), answer.get("stderr", ""))
+
+    def start(self) -> None:
+        """Start the server now (else the first build starts it): it imports the builder and
+        loads the site's words and templates while the bot waits for results."""
+        with self._lock:
+            self._running()
 
     @property
     def pid(self) -> int | None:

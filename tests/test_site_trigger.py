@@ -154,6 +154,8 @@ def test_the_bot_publishes_through_its_site_server_when_publish_is_configured(tm
     trigger = site_trigger(str(config_path), load_config(str(config_path)))
     assert trigger is not None
     try:
+        trigger.start()  # as the bot does at start-up: the server warms up before the first result
+        assert isinstance(trigger._build, SiteServer) and trigger._build.pid is not None
         trigger.request("example-xiangqi-rr")  # imported from config.toml by the first build
         deadline = time.monotonic() + 120
         while trigger.builds < 1 and time.monotonic() < deadline:
