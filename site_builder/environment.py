@@ -134,7 +134,10 @@ def _new_environment(theme: Path, cache: Path | None = None) -> Environment:
     environment = _SiteEnvironment(loader=FileSystemLoader(theme / "templates"), bytecode_cache=compiled,
                                    autoescape=select_autoescape(default=True, default_for_string=True),
                                    undefined=StrictUndefined, extensions=["jinja2.ext.i18n"],
-                                   trim_blocks=True, lstrip_blocks=True)
+                                   trim_blocks=True, lstrip_blocks=True,
+                                   # kept by the templates' digest (``site_environment``): Jinja2 need
+                                   # not look at each template file's time again at every page
+                                   auto_reload=False)
     environment.filters["number"] = _number_filter(environment)
     environment.filters["date"] = _date_filter(environment)
     return environment
