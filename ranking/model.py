@@ -274,8 +274,10 @@ class TeamBye:
 @dataclass(frozen=True)
 class TeamEvent:
     """A team tournament as team tie-breaks see it: teams, matches and byes, the team scoring
-    and rules; ``players`` name the members (for SUMRANK).  ``ranking.teams.team_event_of``
-    derives one from a ``Tournament``."""
+    and rules; ``players`` name the members.  ``ranking.teams.team_event_of`` derives one from
+    a ``Tournament``, kept as ``individual``: SUMRANK and SUMPTS read the members' places and
+    points in its own final standings (CXA 14.8).  An individual event with a team
+    classification has teams and no matches (``is_classification``)."""
 
     name: str
     teams: tuple[Team, ...]
@@ -285,6 +287,13 @@ class TeamEvent:
     scoring: TeamScoring = field(default_factory=TeamScoring)
     rules: TeamRules = field(default_factory=TeamRules)
     players: tuple[Player, ...] = ()
+    individual: Tournament | None = None
+
+    @property
+    def is_classification(self) -> bool:
+        """An individual event's team classification (CXA 14.8): its teams play no matches, so
+        they have no match or game points, only their members' places."""
+        return self.individual is not None and not self.matches and not self.byes
 
     def team(self, team_id: int) -> Team:
         for team in self.teams:
@@ -298,6 +307,8 @@ class TeamEvent:
         finished = [match.round for match in self.matches if match.is_finished]
         if finished:
             return max(finished)
+        if self.is_classification:
+            return self.individual.rounds_with_results  # type: ignore[union-attr]
         return max((bye.round for bye in self.byes), default=0) if not self.matches else 0
 
 

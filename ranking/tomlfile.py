@@ -10,7 +10,8 @@ Layout::
     rounds = 9                       # else the last round named by a game or bye, and at least
                                      # a round robin's n-1 (n: odd field; doubled: double RR)
     rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
-    scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
+    scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring; or its name:
+                                     #   "chess", "xiangqi", "three-point", "three-point-colour"
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
     options = { keep_rounds = 7 }    # changes only the options named
     place = "Hanoi"                  # the header: kept as the TRF records 022, 032, 042, 052, 102,
@@ -63,7 +64,7 @@ from ranking.model import (
 )
 from ranking.overview import HEADER_RECORDS
 from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
-from ranking.rules import Options, PlayoffRule, Rules, Scoring
+from ranking.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
@@ -821,8 +822,14 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
         except InputError as error:
             raise r.fail(f"[tournament]: rules: {error.message}", at("rules")) from None
     if "scoring" in info:
-        table = _get(r, info, "scoring", dict, "[tournament]", at, expected="a table such as { win = 2, ... }")
-        rules = replace(rules, scoring=_scoring(r, table, lambda key: at("scoring")))
+        expected = f"a scoring's name ({', '.join(SCORING_SYSTEMS)}) or a table such as {{ win = 2, ... }}"
+        value = _get(r, info, "scoring", (str, dict), "[tournament]", at, expected=expected)
+        if isinstance(value, str):
+            if value not in SCORING_SYSTEMS:
+                raise r.fail(f"[tournament]: scoring = {_show(value)}: expected {expected}", at("scoring"))
+            rules = replace(rules, scoring=SCORING_SYSTEMS[value])
+        else:
+            rules = replace(rules, scoring=_scoring(r, value, lambda key: at("scoring")))
     if "tiebreaks" in info:
         chain = _get(r, info, "tiebreaks", list, "[tournament]", at, expected='an array of codes such as ["BH"]')
         for code in chain:
@@ -1037,7 +1044,8 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
     if found is not None:
         table["rules"], base = found
     if rules.scoring != base.scoring:
-        table["scoring"] = _scoring_table(rules.scoring)
+        name = next((name for name, scoring in SCORING_SYSTEMS.items() if scoring == rules.scoring), None)
+        table["scoring"] = name or _scoring_table(rules.scoring)
     if rules.tiebreaks != base.tiebreaks:
         table["tiebreaks"] = list(rules.tiebreaks)
     options = {}
