@@ -7,13 +7,11 @@ it passes) and returns the replies; ``bot/handlers.py`` routes the updates to th
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from bot import messages as M
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape
-from bot.parsing import whole_number
 from bot.replies import Reply, packed
 from bot.service import Request, TournamentRequest, anyone, needs_tournament
 from bot.views import (
@@ -24,7 +22,8 @@ from bot.views import (
     standings_blocks,
     team_standings_blocks,
 )
-from ranking import InputError, Player, Tournament, team_event_of, team_standings
+from ranking import InputError, team_event_of, team_standings
+from ranking.players import find_players
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, language_from_argument
 
 # -- the tournament --------------------------------------------------------------------------------
@@ -111,15 +110,16 @@ def playoff(request: TournamentRequest) -> list[Reply]:
 
 @needs_tournament
 def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
-    """/round [N]: the boards of round N (default: the last paired round)."""
+    """/round [N]: the boards of round N (default: the current round, ``ranking.clock``)."""
     state = request.state()
-    paired = state.paired_rounds()
+    clock = state.clock()
+    paired = clock.paired
     words = argument.split()
     if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit())):
         return request.say(M.ROUND_USAGE)
-    if not paired:
+    if clock.current is None:
         return request.say(M.NOTHING_PAIRED)
-    number = int(words[0]) if words else max(paired)
+    number = int(words[0]) if words else clock.current
     rounds = state.base.rounds
     if not 1 <= number <= max(rounds, 1):
         return request.say(M.ROUND_OUT_OF_RANGE, round=number, rounds=rounds)
@@ -135,7 +135,7 @@ def player(request: TournamentRequest, query: str) -> list[Reply]:
     if not query:
         return request.say(M.PLAYER_USAGE)
     state = request.state()
-    matches = _find_players(state.base, query)
+    matches = find_players(state.base, query)
     if not matches:
         return request.say(M.PLAYER_NOT_FOUND, query=query)
     if len(matches) > 1:
@@ -145,24 +145,16 @@ def player(request: TournamentRequest, query: str) -> list[Reply]:
     return packed(player_blocks(state, matches[0].id, request.tr, request.final()))
 
 
-def _find_players(tournament: Tournament, query: str) -> list[Player]:
-    wanted = whole_number(query)
-    if wanted is not None:
-        return [player for player in tournament.players if player.id == wanted]
-    folded = query.casefold()
-    return [player for player in tournament.players if folded in player.name.casefold()]
-
-
 # -- the player's own -----------------------------------------------------------------------------------
 
 @needs_tournament
 def iam(request: TournamentRequest, argument: str) -> list[Reply]:
-    """/iam NUMBER: the user is that player (for /me and /subscribe)."""
-    numbers = re.findall(r"\d+", argument)
-    ids = {player.id: player for player in request.tournament().players}
-    if not numbers or int(numbers[0]) not in ids:
+    """/iam NUMBER (or NAME): the user is that player (for /me and /subscribe)."""
+    if not argument.strip():
         return request.say(M.IAM_USAGE)
-    chosen = ids[int(numbers[0])]
+    chosen = request.player(argument)
+    if isinstance(chosen, list):
+        return chosen
     request.prefs()  # remembers the private chat, where the pairings go
     request.store.save_identity(replace(request.identity(), player_id=chosen.id))
     return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name, tournament=request.name())
@@ -172,9 +164,10 @@ def iam(request: TournamentRequest, argument: str) -> list[Reply]:
 def me(request: TournamentRequest) -> list[Reply]:
     """/me: the card of the player the user said they are in their tournament."""
     identity = request.identity()
-    if identity.player_id is None:
+    state = request.state()
+    if identity.player_id is None or identity.player_id not in state.ids:  # never said, or since removed
         return request.say(M.WHO_ARE_YOU, tournament=request.name())
-    return packed(player_blocks(request.state(), identity.player_id, request.tr, request.final()))
+    return packed(player_blocks(state, identity.player_id, request.tr, request.final()))
 
 
 @needs_tournament

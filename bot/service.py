@@ -23,7 +23,9 @@ from bot.formatting import escape, pack
 from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
-from ranking import FinalStandings, InputError, Tournament, TournamentState, final_standings
+from ranking import FinalStandings, InputError, Player, Tournament, TournamentState, final_standings
+from ranking.players import find_players
+from ranking.refusals import Code, Refusal
 from tiebreak.config import Config
 from tiebreak.i18n import Translator
 from tiebreak.store import Identity, Source, Store, UserPrefs
@@ -210,8 +212,14 @@ class Request:
         return [Reply(piece, edit=edit and number == 0) for number, piece in enumerate(pack([escape(text)]))]
 
     def refuse(self, error: InputError) -> list[Reply]:
-        """The reply to a request the core refused (``Refused: player 9 is not in the tournament``)."""
-        return self.say(M.REQUEST_REFUSED, reason=str(error))
+        """The reply to a request the core refused (``Refused: player 9 is not in the
+        tournament``): a ``Refusal`` worded in the asker's language (``bot.messages.REFUSALS``);
+        another error (a file that cannot be read) as the reader gave it."""
+        return self.say(M.REQUEST_REFUSED, reason=self.reason(error))
+
+    def reason(self, error: InputError) -> str:
+        """Why the core refused, in the asker's language where it is a ``Refusal``."""
+        return error.where() + M.describe_refusal(error, self.tr) if isinstance(error, Refusal) else str(error)
 
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:
@@ -267,6 +275,33 @@ class TournamentRequest(Request):
     def final(self) -> FinalStandings:
         """The tournament's final standings (``BotService.final``: once per change of its log)."""
         return self.service.final(self.slug)
+
+    def player(self, query: str) -> Player | list[Reply]:
+        """The one player ``query`` names (a starting number, or a name ignoring case and
+        diacritics: ``ranking.players.find_players``), or the reply saying none or several do."""
+        tournament = self.tournament()
+        found = find_players(tournament, query)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            number = query.strip().lstrip("#")
+            if number.isascii() and number.isdigit():
+                return self.refuse(Refusal(Code.PLAYER_UNKNOWN, player=int(number),
+                                           ids=sorted(player.id for player in tournament.players)))
+            return self.say(M.PLAYER_NOT_FOUND, query=query.strip())
+        lines = [escape(self.tr.format(M.PLAYER_AMBIGUOUS, query=query.strip()))]
+        lines += [f"{player.id}. {escape(player.name)}" for player in found[:20]]
+        return [Reply(text) for text in pack(lines)]
+
+    def heading(self) -> str:
+        """The tournament's name, bold: the first line of every confirmation of a change."""
+        return f"<b>{escape(self.name())}</b>"
+
+    def confirm(self, message: str, /, *, edit: bool = False, **values: object) -> list[Reply]:
+        """``say``, under the tournament's name: a change is confirmed naming the tournament."""
+        text = self.tr.format(message, **values) if values else self.tr.gettext(message)
+        return [Reply(piece, edit=edit and number == 0)
+                for number, piece in enumerate(pack([self.heading(), escape(text)]))]
 
 
 # -- the guards ---------------------------------------------------------------------------------

@@ -8,6 +8,8 @@ messages.  Standings always come from ``ranking.final_standings``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import messages as M
 from bot.formatting import escape, pre_table, shorten
 from ranking import (
@@ -20,6 +22,7 @@ from ranking import (
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
+    Result,
     Scoring,
     TeamStandings,
     Tournament,
@@ -30,6 +33,7 @@ from ranking import (
     team_event_of,
     written_result,
 )
+from ranking.clock import board_results
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -167,6 +171,10 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
         blocks += match_blocks
         games = [game for game in games if (game.round, game.board) not in matched]
     if games:
+        decided = board_results(state.snapshot())  # a withdrawn player's boards as the rules make them
+        games = [replace(game, result=decided[(game.round, game.board)])
+                 if game.result is None and isinstance(decided.get((game.round, game.board)), Result) else game
+                 for game in games]
         blocks += pre_table(_board_header(state.base, tr), [_board_row(game, names, scoring) for game in games],
                             [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):

@@ -142,7 +142,8 @@ def kept_files(work: Work) -> list[tuple[str, str]]:
 
 
 def _pages(work: Work) -> Iterator[Page]:
-    """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
+    """Every page but the players' own (index, standings, team standings, rounds, crosstable, the
+    players list)."""
     settings = work.settings
     summaries = [work.summaries[slug] if slug in work.summaries else work.kept[slug].summary
                  for slug in work.order if slug in work.summaries or slug in work.kept]
@@ -168,6 +169,8 @@ def _pages(work: Work) -> Iterator[Page]:
                                        pages.round_data(number), codes=codes)
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
+            yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
+                                   pages.players_page)
 
 
 def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:

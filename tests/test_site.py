@@ -78,7 +78,7 @@ def expected_pages(tournaments: dict[str, Tournament]) -> set[str]:
         pages.add(folder + "index.html")
         for slug, tournament in tournaments.items():
             base = f"{folder}{slug}/"
-            pages |= {base + "index.html", base + "crosstable.html"}
+            pages |= {base + "index.html", base + "crosstable.html", base + "players.html"}
             pages |= {f"{base}round-{number}.html" for number in paired_rounds(tournament)}
             pages |= {f"{base}players/{player.id}.html" for player in tournament.players}
     return pages
@@ -232,7 +232,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 def test_every_page_exists_in_every_language_and_nothing_else(site: Site) -> None:
     pages = expected_pages(site.tournaments)
-    assert len(pages) == len(LANGUAGES) * (1 + sum(2 + len(paired_rounds(t)) + len(t.players)
+    assert len(pages) == len(LANGUAGES) * (1 + sum(3 + len(paired_rounds(t)) + len(t.players)
                                                    for t in site.tournaments.values()))
     static = {relative for relative in site.files if relative.startswith("static/")}
     assert {"static/style.css", "static/tables.js"} <= static
@@ -329,7 +329,8 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
     tournament = site.tournaments[HOSTILE]
     for language in LANGUAGES:
         base = f"{prefix(language)}{HOSTILE}/"
-        pages = [base + "index.html", base + "crosstable.html", base + "players/1.html", base + "players/2.html",
+        pages = [base + "index.html", base + "crosstable.html", base + "players.html", base + "players/1.html",
+                 base + "players/2.html",
                  *(f"{base}round-{n}.html" for n in paired_rounds(tournament))]
         for relative in pages:
             assert escaped in site.text(relative), relative

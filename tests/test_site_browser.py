@@ -100,14 +100,15 @@ class Site:
     def page_types(self) -> list[tuple[str, str]]:
         """One page of each type: the index, standings (with a withdrawn player and a round in
         progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
-        chart, a player's page (a withdrawn one), the team standings, a team round; and issue 22's:
-        a crosstable with annulled games (VN 21.5.1), the wall chart of two-game matches (VN
-        21.2), a CXA team round robin's standings."""
+        chart, a player's page (a withdrawn one), the team standings, a team round, the players list;
+        and issue 22's: a crosstable with annulled games (VN 21.5.1), the wall chart of two-game
+        matches (VN 21.2), a CXA team round robin's standings."""
         return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
                 ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
                 ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
                 ("player", "live/players/8.html"), ("teams", "league/teams.html"),
-                ("team-round", "league/round-1.html"), ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
+                ("team-round", "league/round-1.html"), ("players", "chess-swiss/players.html"),
+                ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
                 ("match-wall-chart", "vn-match/crosstable.html"), ("cxa-teams", "cxa-team-rr/teams.html")]
 
 

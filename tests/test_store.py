@@ -65,7 +65,7 @@ def test_a_different_result_needs_correct_and_the_same_one_is_a_no_op(store: SQL
     store.create("t", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
     recorded = store.state("t").game(7, 1).result.value
     other = "1-0" if recorded != "1-0" else "0-1"
-    with pytest.raises(InputError, match="give --correct"):
+    with pytest.raises(InputError, match="correct it to replace it"):
         store.append("t", lambda s: [result_event(s, 7, 1, other)], CLI)
     assert store.append("t", lambda s: [e for e in [result_event(s, 7, 1, recorded)] if e], CLI) == []
     assert len(store.log("t")) == 1

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
+from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, Seeding, System, Tournament, Withdrawal
 from ranking.presets import PRESETS, get_preset
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
@@ -88,7 +88,7 @@ def test_no_preset_no_system_no_rounds() -> None:
 
 def test_without_rules_keys_rules_are_none() -> None:
     t = parse_tournament_toml('[tournament]\nname = "Bare"\n')
-    assert t == Tournament(name="Bare", players=(), rounds=0)
+    assert t == Tournament(name="Bare", players=(), rounds=0, seeding=Seeding.RATING)  # a TOML file ranks by rating
 
 
 def test_result_spellings() -> None:

@@ -339,8 +339,10 @@ def test_withdrawals_are_written_as_zero_point_byes() -> None:
     t = Tournament("W", players, 5, games, (Bye(2, 4, ByeKind.PAIRING),), (Withdrawal(2, 1),))
     text = write_trf(t)
     line = next(line for line in text.splitlines() if line.startswith("001    2"))
-    assert line[91:].split() == ["1", "b", "=", "0000", "-", "Z", "0000", "-", "Z", "0000", "-", "Z", "0000", "-", "Z"]
-    assert "### tiebreak withdrawn 2 1" in text  # every later round, as pairing programs read them
+    # every later round up to the round to pair (4), as pairing programs read them: a Z in round 5
+    # would make bbpPairings take round 5 for played (issue 20)
+    assert line[91:].split() == ["1", "b", "=", "0000", "-", "Z", "0000", "-", "Z", "0000", "-", "Z"]
+    assert "### tiebreak withdrawn 2 1" in text
     back = parse_trf(text)
     assert back.withdrawals == (Withdrawal(2, 1),)
     assert not [b for b in back.byes if b.player == 2]  # the Z entries are the withdrawal again
