@@ -56,7 +56,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -71,6 +71,7 @@ from generators import generate_swiss  # noqa: E402
 from bot import arbiters  # noqa: E402
 from bot.service import BotService, BotSettings  # noqa: E402
 from bot.site_trigger import DebouncedBuild, SiteCommand, SiteServer  # noqa: E402
+from ranking.model import Seeding  # noqa: E402
 from tiebreak.store import Source, SQLiteStore  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bot_benchmark", HERE / "bot.py")
@@ -205,6 +206,7 @@ class Way:
     results: list[dict] = field(default_factory=list)
     full: float = 0.0  # the full build and publish, seconds
     full_cpu: float = 0.0
+    full_files: int = 0  # the files of the full build
 
 
 def previous_code(revision: str, folder: Path) -> Path:
@@ -253,6 +255,9 @@ async def run(args: argparse.Namespace, folder: Path, ways: list[Way]) -> list[t
     """Time each result on its way (``ways[i % len(ways)]`` takes the i-th), filling each way's
     results and its site's runs; returns the result command's (wall, CPU) seconds."""
     tournament, entries = bot_benchmark.open_boards(generate_swiss(args.players, args.rounds), args.results)
+    # Seeded by rating, as a rated open is: the stored file then has no ``seeding`` key, which
+    # the code before issue 20 (the default --previous) would refuse.
+    tournament = replace(tournament, seeding=Seeding.RATING)
     if len({number for number, _, _ in entries}) > 1:
         raise SystemExit(f"--results {args.results}: the last round has fewer boards")
     with SQLiteStore(folder / "store.sqlite3") as store:
@@ -262,6 +267,10 @@ async def run(args: argparse.Namespace, folder: Path, ways: list[Way]) -> list[t
         started = time.perf_counter()
         way.site()  # the full build and publish
         way.full, way.full_cpu = time.perf_counter() - started, way.site.runs[0]["cpu"]
+        way.full_files = way.site.runs[0]["files"]
+        if way.full_files < ways[0].full_files // 2:  # (a page more or less in a later version is fine)
+            raise SystemExit(f"{way.name}: {way.site.runs[0]['summary']}: that code does not read the whole "
+                             "store (a newer format); --previous none measures this way alone")
         print(f"{way.name}: full build and publish {way.full:.2f} s, CPU {way.full_cpu:.2f} s "
               f"({way.site.runs[0]['summary']})")
         way.site.runs.clear()
