@@ -49,8 +49,6 @@ REFUSED = {
     "tests/data/import/big-start-number.toml": "a start number beyond TRF's 9999 (tests/test_import_checks.py)",
     "tests/data/import/long-federation.toml": "a federation longer than TRF's 3 columns (tests/test_import_checks.py)",
     "tests/data/import/long-name.toml": "a name of 101 characters (tests/test_import_checks.py)",
-    "tests/data/toml/overrides.toml": "a two-game match, beyond the TRF export (tests/test_xiangqi_events.py)",
-    "tests/data/xiangqi/vn-match.toml": "two-game matches, beyond the TRF export (tests/test_xiangqi_events.py)",
 }
 
 
