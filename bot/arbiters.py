@@ -103,7 +103,8 @@ def handled_before(request: Request) -> list[Reply]:
         written = _writer(state.base)
         for entry in request.store.log(slug):
             data = entry.event.data
-            if (entry.actor, entry.chat_id, entry.message_id) != (f"tg:{who.user_id}", who.chat_id, who.message_id) \
+            source = request.source
+            if (entry.actor, entry.chat_id, entry.message_id) != (source.actor, source.chat_id, source.message_id) \
                     or entry.event.kind not in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION):
                 continue
             game = state.game(data["round"], data["board"])

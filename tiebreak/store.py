@@ -142,7 +142,40 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 6: snapshots of the derived state (tiebreak.snapshots): a new process replays from them.
     snapshots.TABLE,
+    # 7: chat channels other than Telegram (issue 23).  ``channel_ids`` gives each of their users
+    # and chats a number of the bot's own (``CHANNEL_ID_BASE``: beyond every Telegram id), which
+    # the tables above use; ``inbox`` keeps every message received before it is handled
+    # (``done``), once per channel message, so a process killed in between handles it on restart
+    # and a message delivered twice is received once; ``offered_choices`` the numbered choices a
+    # text-only chat was last offered (the user answers with a number).
+    """
+    CREATE TABLE channel_ids (
+        number INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        external TEXT NOT NULL,
+        UNIQUE (channel, external)
+    );
+    CREATE TABLE inbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        message_key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (channel, message_key)
+    );
+    CREATE INDEX inbox_waiting ON inbox (channel, id) WHERE done = 0;
+    CREATE TABLE offered_choices (
+        chat_id INTEGER PRIMARY KEY,
+        choices TEXT NOT NULL
+    );
+    """,
 )
+
+#: the numbers ``Store.channel_id`` gives the users and chats of channels other than Telegram
+#: are ``-(CHANNEL_ID_BASE + n)``: Telegram's user and chat ids stay within 52 bits of magnitude,
+#: so the two never meet, and every table keyed by a Telegram id serves every channel
+CHANNEL_ID_BASE = 2 ** 53
 
 #: the tables of a Tiebreak database at schema version 1 (a database without them is foreign)
 _OWN_TABLES = frozenset({"tournaments", "players", "rounds", "events", "sqlite_sequence"})
@@ -209,12 +242,13 @@ class Identity:
 
 @dataclass(frozen=True)
 class Source:
-    """Who asked and from where: ``actor`` is ``tg:<user id>`` or ``cli:<user>``; a Telegram
-    update also gives its chat and message, and a ``dedupe_key`` so a repeat applies once."""
+    """Who asked and from where: ``actor`` is ``tg:<user id>``, ``zalo:<user id>`` (a chat
+    channel and its own id of the user) or ``cli:<user>``; a chat message also gives its chat and
+    message (the channel's own ids), and a ``dedupe_key`` so a repeat applies once."""
 
     actor: str
-    chat_id: int | None = None
-    message_id: int | None = None
+    chat_id: int | str | None = None
+    message_id: int | str | None = None
     dedupe_key: str | None = None
 
 
@@ -285,6 +319,20 @@ class Store(Protocol):
     def mark_answer(self, update_id: int, sent: bool) -> None: ...
 
     def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]: ...
+
+    def channel_id(self, channel: str, external: str) -> int: ...
+
+    def channel_address(self, number: int) -> tuple[str, str] | None: ...
+
+    def receive(self, channel: str, message_key: str, body: str) -> int | None: ...
+
+    def waiting(self, channel: str) -> list[tuple[int, str]]: ...
+
+    def finish(self, inbox_id: int) -> None: ...
+
+    def offer_choices(self, chat_id: int, choices: str) -> None: ...
+
+    def offered_choices(self, chat_id: int) -> str | None: ...
 
     def close(self) -> None: ...
 
@@ -756,6 +804,61 @@ class SQLiteStore:
             return [(row[0], row[1]) for row in connection.execute(
                 "SELECT update_id, replies FROM answers WHERE chat_id = ? AND sent = 0 ORDER BY update_id",
                 (chat_id,))]
+
+    # -- other chat channels (issue 23) ------------------------------------------------------
+
+    def channel_id(self, channel: str, external: str) -> int:
+        """The bot's number for user or chat ``external`` of ``channel`` (e.g. ``zalo``), the
+        same at every call: ``-(CHANNEL_ID_BASE + n)``, never a Telegram id."""
+        with self._reading() as connection:
+            row = connection.execute("SELECT number FROM channel_ids WHERE channel = ? AND external = ?",
+                                     (channel, external)).fetchone()
+        if row is None:
+            with self._transaction() as connection:
+                connection.execute("INSERT OR IGNORE INTO channel_ids (channel, external) VALUES (?, ?)",
+                                   (channel, external))
+                row = connection.execute("SELECT number FROM channel_ids WHERE channel = ? AND external = ?",
+                                         (channel, external)).fetchone()
+        return -(CHANNEL_ID_BASE + row[0])
+
+    def channel_address(self, number: int) -> tuple[str, str] | None:
+        """The channel and its own id behind a number of ``channel_id``; None for a Telegram id."""
+        if number > -CHANNEL_ID_BASE:
+            return None
+        with self._reading() as connection:
+            row = connection.execute("SELECT channel, external FROM channel_ids WHERE number = ?",
+                                     (-number - CHANNEL_ID_BASE,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def receive(self, channel: str, message_key: str, body: str) -> int | None:
+        """Keep a message received on ``channel`` until it is handled (``finish``); its inbox
+        number, or None when that message (``message_key``: the channel's own ids) came before."""
+        with self._transaction() as connection:
+            cursor = connection.execute("INSERT OR IGNORE INTO inbox (channel, message_key, body, at) "
+                                        "VALUES (?, ?, ?, ?)", (channel, message_key, body, _now()))
+            return cursor.lastrowid if cursor.rowcount else None
+
+    def waiting(self, channel: str) -> list[tuple[int, str]]:
+        """The messages of ``channel`` received and not yet handled, in order of arrival."""
+        with self._reading() as connection:
+            return [(row[0], row[1]) for row in connection.execute(
+                "SELECT id, body FROM inbox WHERE channel = ? AND done = 0 ORDER BY id", (channel,))]
+
+    def finish(self, inbox_id: int) -> None:
+        """The message was handled and its answer sent (or kept to go out later)."""
+        with self._transaction() as connection:
+            connection.execute("UPDATE inbox SET done = 1 WHERE id = ?", (inbox_id,))
+
+    def offer_choices(self, chat_id: int, choices: str) -> None:
+        """The choices (JSON) chat ``chat_id`` was last offered, replacing those before."""
+        with self._transaction() as connection:
+            connection.execute("INSERT INTO offered_choices (chat_id, choices) VALUES (?, ?) "
+                               "ON CONFLICT(chat_id) DO UPDATE SET choices = excluded.choices", (chat_id, choices))
+
+    def offered_choices(self, chat_id: int) -> str | None:
+        with self._reading() as connection:
+            row = connection.execute("SELECT choices FROM offered_choices WHERE chat_id = ?", (chat_id,)).fetchone()
+        return row[0] if row else None
 
     def submissions(self) -> list[dict]:
         with self._reading():
