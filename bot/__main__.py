@@ -1,8 +1,9 @@
 """``python -m bot [--config config.toml] [--console] [--user-id N]`` (DESIGN.md "Bot").
 
-Telegram mode when ``TELEGRAM_BOT_TOKEN`` is set (long polling, or a webhook when
+Telegram when ``TELEGRAM_BOT_TOKEN`` is set (long polling, or a webhook when
 ``[bot].webhook_url`` is configured: ``bot/delivery.py``, which confirms an update to Telegram
-only once it is handled); console mode with ``--console`` or without a token.  The
+only once it is handled), Zalo when ``ZALO_BOT_TOKEN`` is set (``bot/zalo.py``), both in one
+process when both are (``bot/serving.py``); console mode with ``--console`` or without a token.  The
 tournaments config.toml lists are imported into the store first, once.  A problem at start-up
 (the configuration, the store, a token the Bot API refuses, no network) is one line on
 standard error and exit status 2.
@@ -16,7 +17,7 @@ import logging
 import os
 import sys
 
-from bot import delivery
+from bot import delivery, serving, zalo
 from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs, quiet_http_logs, redact
 from bot.console import run_console
 from bot.service import BotService, BotSettings
@@ -27,7 +28,7 @@ from tiebreak.library import import_configured, open_store
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="The Tiebreak Telegram bot.")
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The Tiebreak chat bot (Telegram, Zalo).")
     parser.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
     parser.add_argument("--console", action="store_true", help="run in the terminal instead of Telegram")
     parser.add_argument("--user-id", type=int, help="console mode: the Telegram user id you act as "
@@ -49,17 +50,19 @@ def main(argv: list[str] | None = None) -> int:
     if builder is not None:
         service.on_change = builder.request
     token = os.environ.get(TOKEN_VARIABLE, "").strip()
+    zalo_token = os.environ.get(zalo.TOKEN_VARIABLE, "").strip()
     try:
-        if args.console or not token:
+        runners = [] if args.console else channels(service, config, settings, token, zalo_token)
+        if not runners:
             user = args.user_id or min(settings.arbiters, default=1)
             asyncio.run(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"))
         else:
-            protect_logs(token)
-            asyncio.run(delivery.run(build_application(token, service), settings))
+            protect_logs(*(secret for secret in (token, zalo_token) if secret))
+            asyncio.run(serving.serve(runners))
     except KeyboardInterrupt:
         pass
-    except delivery.StartError as error:
-        print(f"python -m bot: error: {redact(str(error), token)}", file=sys.stderr)
+    except (delivery.StartError, InputError) as error:
+        print(f"python -m bot: error: {redact(str(error), token, zalo_token)}", file=sys.stderr)
         return 2
     finally:
         if builder is not None:
@@ -67,6 +70,20 @@ def main(argv: list[str] | None = None) -> int:
             builder.close()
         store.close()
     return 0
+
+
+def channels(service: BotService, config: Config, settings: BotSettings, token: str,
+             zalo_token: str) -> list[serving.Runner]:
+    """The chat channels whose tokens are set: Telegram (``TELEGRAM_BOT_TOKEN``), Zalo
+    (``ZALO_BOT_TOKEN``, ``[zalo]``); none means console mode."""
+    runners: list[serving.Runner] = []
+    if token:
+        application = build_application(token, service)
+        runners.append(lambda stopping: delivery.run(application, settings, stopping))
+    if zalo_token:
+        zalo_settings = zalo.ZaloSettings.from_config(config)
+        runners.append(lambda stopping: zalo.run(service, zalo_settings, zalo_token, stopping))
+    return runners
 
 
 def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | None:
