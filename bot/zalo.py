@@ -187,9 +187,9 @@ def read_updates(payload: object) -> list[Incoming] | None:
     items = payload if isinstance(payload, list) else [payload]
     messages: list[Incoming] = []
     for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("event_name", ""), str):
+        if not isinstance(item, dict) or not isinstance(item.get("event_name"), str):
             return None
-        event, message = item.get("event_name", ""), item.get("message")
+        event, message = item["event_name"], item.get("message")
         if message is None or event == "message.unsupported.received":
             continue
         sender = message.get("from") if isinstance(message, dict) else None
@@ -364,13 +364,10 @@ class ZaloChannel:
             await self.handle_waiting()
 
     async def serve_webhook(self, stopping: asyncio.Event) -> None:
-        """``setWebhook`` with the URL and the secret, then serve it until ``stopping``."""
+        """Listen on ``[zalo].webhook_listen``:``webhook_port`` at the URL's path, ``setWebhook``
+        with the URL and the secret, then serve until ``stopping``."""
         secret = webhook_secret()
         url = self.settings.webhook_url or ""
-        try:
-            await self.api.call("setWebhook", {"url": url, "secret_token": secret})
-        except (ZaloError, Transient) as error:
-            raise StartError(f"the Zalo Bot API at {api_root()} did not set the webhook: {error}") from None
         path = urlsplit(url).path or "/"
         app = tornado.web.Application([(re.escape(path), _ZaloHook, {"channel": self, "secret": secret})])
         server = tornado.httpserver.HTTPServer(app, xheaders=True, max_body_size=MAX_UPDATE_BYTES)
@@ -380,8 +377,12 @@ class ZaloChannel:
             raise StartError(f"cannot listen on {self.settings.webhook_listen}:{self.settings.webhook_port} for the "
                              f"Zalo webhook: {error.strerror or error}") from None
         log.info("zalo webhook: listening on %s:%d%s", self.settings.webhook_listen, self.settings.webhook_port, path)
-        await self.handle_waiting()
         try:
+            try:  # listening first: Zalo may post as soon as the webhook is set
+                await self.api.call("setWebhook", {"url": url, "secret_token": secret})
+            except (ZaloError, Transient) as error:
+                raise StartError(f"the Zalo Bot API at {api_root()} did not set the webhook: {error}") from None
+            await self.handle_waiting()
             await stopping.wait()
         finally:
             server.stop()
