@@ -278,3 +278,16 @@ def test_the_token_is_never_shown(server: FakeZalo, tmp_path: Path) -> None:
         unreachable.close()
     json.dumps(server.calls)  # the fake saw the token in the URL only, never in a body
     assert all(TOKEN not in json.dumps(body) for _, body in server.calls)
+
+
+def test_a_zalo_user_is_made_a_tournament_arbiter(service: BotService, store: SQLiteStore) -> None:
+    chief = Who(1001, 1001)
+    [added] = conversation.respond_to_text(service, chief, "/arbiters add zalo:helper-7")
+    assert "zalo:helper-7" in added.text
+    helper = conversation.who_of(service, conversation.Incoming("zalo", "helper-7", "helper-7", "R1 B1 1-0", "h1"))
+    [recorded] = conversation.respond(service, helper, conversation.Incoming("zalo", "helper-7", "helper-7",
+                                                                            "R1 B1 1-0", "h1"))
+    assert "board 1" in recorded.text and results(store)[1] == "1-0"
+    assert store.log(SLUG)[-1].actor == "zalo:helper-7"
+    [listed] = conversation.respond_to_text(service, chief, "/arbiters")
+    assert "1001" in listed.text and "zalo:helper-7" in listed.text
