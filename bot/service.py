@@ -23,7 +23,7 @@ from bot.formatting import escape, pack
 from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
-from ranking import InputError, Player, Tournament, TournamentState
+from ranking import FinalStandings, InputError, Player, Tournament, TournamentState, final_standings
 from ranking.players import find_players
 from ranking.refusals import Code, Refusal
 from tiebreak.config import Config
@@ -121,6 +121,8 @@ class BotService:
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
     on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
+    #: slug -> (the tournament as the log had it, its final standings): computed once per change of the log
+    _finals: dict[str, tuple[Tournament, FinalStandings]] = field(default_factory=dict, init=False, repr=False)
     limiter: RateLimiter = field(init=False, repr=False)  # players' messages a minute (bot.limits)
     #: the running channel adapters by name (``tg``, ``zalo``): each sends a reply to one of its
     #: chats, for the replies another channel's message leads to (``bot.conversation.forward``)
@@ -199,6 +201,18 @@ class BotService:
             return None
         return None if self.store.is_archived(slug) else slug
 
+    def final(self, slug: str) -> FinalStandings:
+        """The final standings of ``slug`` as its log now stands (``ranking.final_standings``),
+        computed once per change of the log: the store keeps a tournament's state by the log's
+        last event id, and the state its snapshot, the same object until an event is applied.
+        Every reply showing standings in between (players refreshing /standings, a round's end
+        told to the arbiter and to the channel) shares them."""
+        tournament = self.store.tournament(slug)
+        known = self._finals.get(slug)
+        if known is None or known[0] is not tournament:
+            known = self._finals[slug] = (tournament, final_standings(tournament))
+        return known[1]
+
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
         if self.on_change is not None:
@@ -244,7 +258,7 @@ class Request:
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:
         """Refuse the request for want of a right (or a tournament): record it as a rejected
-        submission (DESIGN.md "Storage") with ``reason``, and answer ``message``."""
+        submission (docs/architecture.md#storage) with ``reason``, and answer ``message``."""
         self.store.record_submission(self.source, text or self.who.text or "", slug, 0, 1, reason,
                                      self.who.update_id)
         return self.say(message, **values)
@@ -291,6 +305,10 @@ class TournamentRequest(Request):
 
     def tournament(self) -> Tournament:
         return self.store.tournament(self.slug)
+
+    def final(self) -> FinalStandings:
+        """The tournament's final standings (``BotService.final``: once per change of its log)."""
+        return self.service.final(self.slug)
 
     def player(self, query: str) -> Player | list[Reply]:
         """The one player ``query`` names (a starting number, or a name ignoring case and

@@ -1,4 +1,4 @@
-"""The tournament TOML file (DESIGN.md "Tournament file"): read with tomllib, written with tomli-w.
+"""The tournament TOML file (docs/architecture.md#files): read with tomllib, written with tomli-w.
 
 Layout::
 
@@ -301,7 +301,7 @@ def _str(
 
 
 def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
-    """Read a tournament TOML file (DESIGN.md "Tournament file") into a Tournament.
+    """Read a tournament TOML file (docs/architecture.md#files) into a Tournament.
 
     ``rules`` names a preset (``ranking.presets.get_preset``); ``scoring`` and
     ``tiebreaks`` replace the preset's, ``options`` change the options named.  Without a
@@ -323,7 +323,12 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise InputError(f"TOML: {error}", source=source) from None
-    r = _Reader(source, _Lines(text))
+    return _tournament_of(data, _Reader(source, _Lines(text)))
+
+
+def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
+    """The tournament of a file's data (TOML's values: tables, arrays, strings, numbers,
+    booleans, dates), checked as the file is; ``r`` says where each key is written."""
 
     def top(key: str | None) -> int | None:
         return r.lines.table("", key) if key else None
@@ -751,7 +756,7 @@ def _check_schedule(
 ) -> None:
     """One opponent (or one bye) per player per round; after withdrawing nothing but zero byes,
     and games (paired before the withdrawal, or in a round robin's schedule) without a result
-    or lost by forfeit (RULES.md 5).
+    or lost by forfeit (docs/rules.md#withdrawals).
 
     Several games between the same two players in one round are allowed: they form a match
     (CXA 14.2, VN 21.2).
@@ -998,7 +1003,9 @@ def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournamen
         else:
             info[key] = value
     info.pop("ranking_list", None)  # the players' own, kept as they are
-    read = parse_tournament_toml(tomli_w.dumps({"tournament": info}), source="the setting")
+    # read as the table in a file would be: no TOML text written and read again (a settings
+    # event is replayed each time a process reads the log past its snapshot)
+    read = _tournament_of({"tournament": info}, _Reader("the setting", _Lines("")))
     return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
                    team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
                    team_match_points=read.team_match_points, seeding=read.seeding)

@@ -17,13 +17,12 @@ import json
 import multiprocessing
 import os
 import re
-import subprocess
-import sys
 from collections.abc import Iterable
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+import cli
 import jinja2
 import pytest
 
@@ -111,8 +110,8 @@ def snapshot(root: Path) -> dict[str, tuple[int, int, bytes]]:
 
 
 def cli_json(path: Path) -> dict:
-    completed = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
-                               capture_output=True, text=True, timeout=120, check=True)
+    completed = cli.tiebreak("standings", path, "--json")
+    assert completed.returncode == 0, completed.stderr
     return json.loads(completed.stdout)
 
 
@@ -343,6 +342,29 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
         assert player.all_text.count(SCRIPT_NAME) >= 2  # <title> and <h1>
 
 
+def test_every_page_is_byte_for_byte_what_stock_jinja2_renders(site: Site, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's code generator escapes ``{{ value }}`` without a ``Markup`` per value
+    (``site_builder.environment.output_escape``): the same site built with Jinja2's own
+    escaping is the same, file for file, the hostile names included."""
+    from jinja2.compiler import CodeGenerator
+
+    from site_builder import environment
+
+    monkeypatch.setattr(environment._SiteCodeGenerator, "_output_child_pre", CodeGenerator._output_child_pre)
+    monkeypatch.setattr(environment, "_ENVIRONMENTS", {})
+    stock = tmp_path / "public"
+    build_site(site.tournaments, settings(stock))
+    files = site_files(stock.resolve())
+    assert files.keys() == site.files.keys()
+    assert [name for name, path in files.items() if path.read_bytes() != site.files[name].read_bytes()] == []
+
+    def compiled(out: Path) -> list[bytes]:  # the templates' code as the build compiled it
+        return [path.read_bytes() for path in (out.parent / ".public.templates").iterdir()]
+    assert not any(b"output_escape" in code for code in compiled(stock))  # Jinja2's own escape this time
+    assert all(b"output_escape" in code for code in compiled(site.root))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_xiangqi_pages_say_red_and_black_and_chess_pages_white_and_black(site: Site, language: str) -> None:
     words = SITE_CATALOGUE.translations(language)
@@ -417,8 +439,8 @@ def test_the_build_command_builds_the_configured_tournaments(tmp_path: Path) -> 
         'languages = ["en", "zh", "vi", "es"]',
         *(f"[[tournaments]]\nfile = {json.dumps(str(path))}" for path in EXAMPLE_FILES), ""]), encoding="utf-8")
     out = tmp_path / "out" / "site"
-    command = [sys.executable, "-m", "site_builder", "build", "--config", str(config), "--out", str(out)]
-    completed = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    command = ("build", "--config", config, "--out", out)
+    completed = cli.site_builder(*command, cwd=tmp_path)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.startswith("built ") and str(out) in completed.stdout
     tournaments = load(EXAMPLE_FILES)
@@ -434,7 +456,7 @@ def test_the_build_command_builds_the_configured_tournaments(tmp_path: Path) -> 
             text = re.sub(r'<figure class="qr">.*?</figure>', "", path.read_text(encoding="utf-8"), flags=re.S)
             assert "example.org" not in text, relative
 
-    again = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    again = cli.site_builder(*command, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "(0 written," in again.stdout
     assert snapshot(out) == first
@@ -527,6 +549,35 @@ def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path,
     assert page.read_bytes() == content
 
 
+def test_a_build_recycles_the_folder_before_the_current_one_and_is_what_a_fresh_build_makes(
+        tmp_path: Path, examples) -> None:
+    """From the third build on, the build folder is the one before the current one, renamed and
+    brought up to date (what changed since it written, linked or removed, the folders left
+    empty removed): the site is byte for byte what a fresh build makes, the previous build is
+    kept as it was, and no more than two builds stay."""
+    out = tmp_path / "public"
+    swiss = examples[SWISS]
+    variants = [examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.WHITE_WINS)},
+                {SWISS: replace_result(swiss, 7, 1, Result.BLACK_WINS)},  # the round robin archived
+                examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.BLACK_WINS)}]
+    folders: list[tuple[str, int]] = []  # each build's folder: name and inode
+    for number, tournaments in enumerate(variants):
+        build_site(tournaments, settings(out))
+        current = out.resolve()
+        folders.append((current.name, current.stat().st_ino))
+        fresh = tmp_path / f"fresh-{number}" / "public"
+        build_site(tournaments, settings(fresh))
+        assert {name: path.read_bytes() for name, path in site_files(current).items()} == \
+            {name: path.read_bytes() for name, path in site_files(fresh.resolve()).items()}, number
+        def folders_of(root: Path) -> list[str]:
+            return sorted(os.path.relpath(top, root) for top, _, _ in os.walk(root))
+        assert folders_of(current) == folders_of(fresh.resolve())  # no folder left empty
+        builds = sorted(path.name for path in tmp_path.glob(".public.build-*"))
+        assert builds == sorted({name for name, _ in folders[-2:]}), number
+        if number >= 2:  # the folder of the build before the previous one, renamed
+            assert folders[number][1] == folders[number - 2][1] and folders[number][0] != folders[number - 2][0]
+
+
 # -- atomic ----------------------------------------------------------------------------------
 
 def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[int]:
@@ -571,7 +622,10 @@ def test_a_first_build_that_fails_leaves_nothing(tmp_path: Path, examples, monke
     fail_on_render(monkeypatch, failing_call=10)
     with pytest.raises(RuntimeError):
         build_site(examples, settings(tmp_path / "public"))
-    assert list(tmp_path.iterdir()) == []
+    # no site, no build folder; the compiled templates stay for the next build (the cache is
+    # made when this process first compiles the theme: whether a test before this one did
+    # depends on the order the tests run in)
+    assert [path.name for path in tmp_path.iterdir() if path.name != ".public.templates"] == []
 
 
 def test_a_render_failing_in_a_worker_process_leaves_the_previous_site(tmp_path: Path, examples,

@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.events import EventKind, result_event
+from ranking.events import Event, EventKind, result_event
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf, write_trf
 from tiebreak.files import load_tournament
@@ -71,6 +71,18 @@ def test_a_different_result_needs_correct_and_the_same_one_is_a_no_op(store: SQL
     assert len(store.log("t")) == 1
 
 
+def test_a_tournaments_version_is_its_last_event_and_every_change_moves_it(store: SQLiteStore) -> None:
+    store.create("swiss", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
+    store.create("rr", load_tournament(EXAMPLES / "xiangqi-rr.toml"), CLI)
+    first = store.versions()
+    assert list(first) == ["swiss", "rr"] and first["rr"] > first["swiss"]  # in the order they were imported
+    store.append("swiss", lambda s: [result_event(s, 7, 1, "0-1", correct=True)], CLI)
+    moved = store.versions()
+    assert moved["swiss"] == store.log("swiss")[-1].id > first["rr"] and moved["rr"] == first["rr"]
+    store.append("rr", lambda s: [Event(EventKind.ARCHIVED)], CLI)
+    assert store.versions() == {"swiss": moved["swiss"]}  # archived: not listed, as by slugs()
+
+
 def test_the_log_is_append_only(store: SQLiteStore) -> None:
     store.create("t", load_tournament(EXAMPLES / "xiangqi-rr.toml"), CLI)
     connection = sqlite3.connect(store.path)
@@ -103,8 +115,7 @@ def test_a_request_delivered_twice_is_applied_once(store: SQLiteStore) -> None:
 # -- the command line ------------------------------------------------------------------------
 
 def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
-                          capture_output=True, text=True, timeout=60)
+    return cli.tiebreak(*args, "--config", config)
 
 
 @pytest.fixture

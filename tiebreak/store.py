@@ -80,7 +80,7 @@ MIGRATIONS: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     """,
     # 2: the bot's users (language, selected tournament, /iam, /subscribe) and every
-    # submission it received, accepted or rejected (DESIGN.md "Storage").
+    # submission it received, accepted or rejected (docs/architecture.md#storage).
     """
     CREATE TABLE bot_users (
         user_id INTEGER PRIMARY KEY,
@@ -254,7 +254,7 @@ class Source:
 
 @dataclass
 class Submission:
-    """A submission (DESIGN.md "Storage") recorded in the transaction of the events it led to,
+    """A submission (docs/architecture.md#storage) recorded in the transaction of the events it led to,
     so a process killed between the two leaves both or neither; ``decide`` fills in the counts."""
 
     text: str
@@ -285,6 +285,8 @@ class Store(Protocol):
     def state(self, slug: str) -> TournamentState: ...
 
     def tournament(self, slug: str) -> Tournament: ...
+
+    def versions(self) -> dict[str, int]: ...
 
     def append(self, slug: str, decide: Decide, source: Source,
                submission: Submission | None = None) -> list[LoggedEvent]: ...
@@ -561,6 +563,15 @@ class SQLiteStore:
         with self._reading():
             return self.state(slug).snapshot()
 
+    def versions(self) -> dict[str, int]:
+        """Each listed (not archived) tournament's version, in the order they were imported: the
+        id of the last event of its log, which every change moves on (the site builds only the
+        tournaments whose version moved since its last build)."""
+        with self._reading() as connection:
+            return dict(connection.execute(
+                "SELECT t.slug, (SELECT max(e.id) FROM events e WHERE e.tournament_id = t.id) FROM tournaments t "
+                "WHERE t.archived = 0 ORDER BY t.id"))
+
     def log(self, slug: str) -> list[LoggedEvent]:
         with self._reading():
             tournament_id = self._tournament_id(slug)
@@ -755,7 +766,7 @@ class SQLiteStore:
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None:
-        """Keep every submission, accepted or not, with who, where and when (DESIGN.md)."""
+        """Keep every submission, accepted or not, with who, where and when (docs/architecture.md#storage)."""
         with self._transaction() as connection:
             self._submit(connection, source, Submission(text, tournament, update_id, accepted, rejected, detail))
 
