@@ -291,3 +291,10 @@ def test_a_zalo_user_is_made_a_tournament_arbiter(service: BotService, store: SQ
     assert store.log(SLUG)[-1].actor == "zalo:helper-7"
     [listed] = conversation.respond_to_text(service, chief, "/arbiters")
     assert "1001" in listed.text and "zalo:helper-7" in listed.text
+
+
+def test_the_programs_the_bot_starts_never_get_the_zalo_token() -> None:
+    from tiebreak.library import child_environment
+    environment = child_environment({"ZALO_BOT_TOKEN": TOKEN, "ZALO_WEBHOOK_SECRET": SECRET,
+                                     "TELEGRAM_BOT_TOKEN": "1:x", "PATH": "/usr/bin"})
+    assert environment == {"PATH": "/usr/bin"}
