@@ -21,9 +21,11 @@ from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs,
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteServer
+from bot.web_server import WebStartError, serving  # [web]: the entry page beside the channel
 from ranking import InputError
 from tiebreak.config import Config, load_config
 from tiebreak.library import import_configured, open_store
+from tiebreak.links import WebSettings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config)
         settings = BotSettings.from_config(config)
+        WebSettings.from_config(config)  # a malformed [web] is refused before anything starts
         store = open_store(config)
         import_configured(store, config)
     except InputError as error:
@@ -52,13 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.console or not token:
             user = args.user_id or min(settings.arbiters, default=1)
-            asyncio.run(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"))
+            asyncio.run(serving(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"),
+                                service, config, console=True))
         else:
             protect_logs(token)
-            asyncio.run(delivery.run(build_application(token, service), settings))
+            asyncio.run(serving(delivery.run(build_application(token, service), settings), service, config))
     except KeyboardInterrupt:
         pass
-    except delivery.StartError as error:
+    except (delivery.StartError, WebStartError) as error:
         print(f"python -m bot: error: {redact(str(error), token)}", file=sys.stderr)
         return 2
     finally:

@@ -81,6 +81,8 @@ class EntrySite:
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route(PATH + "{secret}", self.page, methods=["GET", "POST"]),
+                                 Route(PATH, self.refused, methods=["GET", "POST"]),
+                                 Route(PATH.rstrip("/"), self.refused, methods=["GET", "POST"]),
                                  Route("/static/style.css", self.stylesheet),
                                  Route("/{path:path}", self.not_found, methods=["GET", "POST"])],
                          exception_handlers={Exception: self.failed})
@@ -91,8 +93,7 @@ class EntrySite:
         tr = self.translator(request)
         link = link_in_force(self.service.store, request.path_params["secret"])
         if link is None:
-            return self.render("entry/refused.html", tr, 403, title=tr.gettext(W.LINK_REFUSED_TITLE),
-                               lines=[tr.gettext(W.LINK_REFUSED)])
+            return await self.refused(request)
         if request.method == "GET":
             done = request.query_params.get("done", "")
             notice = self.notices.get((link.id, done), [])
@@ -114,6 +115,12 @@ class EntrySite:
         query = {"lang": tr.language} if "lang" in request.query_params else {}
         return RedirectResponse(f"{request.path_params['secret']}?{urlencode({**query, 'done': key})}",
                                 status_code=303, headers=_HEADERS)
+
+    async def refused(self, request: Request) -> Response:
+        """A wrong, revoked or missing secret: 403, and nothing read or written."""
+        tr = self.translator(request)
+        return self.render("entry/refused.html", tr, 403, title=tr.gettext(W.LINK_REFUSED_TITLE),
+                           lines=[tr.gettext(W.LINK_REFUSED)])
 
     async def stylesheet(self, request: Request) -> Response:
         if self.style is None:

@@ -120,6 +120,11 @@ def enter_result(request: WebRequest, round_number: int, board: int, result: Res
                  replacing: str | None = None) -> list[str] | None:
     """Record ``result`` (``replacing``: the correction of the result the page showed): the lines
     saying what happened, in the bot's words; None when this form was applied before."""
+    state = request.state()
+    if (round_number, board) not in state.games:  # a form of a round un-paired since, or forged
+        if round_number not in state.paired_rounds():
+            return [request.tr.format(M.ROUND_NOT_PAIRED, round=round_number)]
+        return [request.tr.format(M.NO_SUCH_BOARD, round=round_number, board=board)]
     wording = f"[web] R{round_number} B{board} {result.value}" + (f" (was {replacing})" if replacing else "")
     entered = _enter(request, [ResultEntry(0, "", round_number, board, result)], correct=replacing is not None,
                      replacing=replacing, submission=Submission(wording, request.slug))
