@@ -137,14 +137,19 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
     result a Yes button offered to replace), a board that holds another one by now is asked
     about again instead."""
     tr, slug = request.tr, request.slug
-    recorded: list[str] = []
-    asked: list[Reply] = []
+    # The transaction holds the write lock: it decides, and keeps the submission with its
+    # refusals; the confirmations and questions are worded after it (``later``).
+    recorded: list[Callable[[], str]] = []
+    asked: list[Callable[[], Reply]] = []
     refused: list[str] = []
+    rounds = {entry.round for entry in entries}
+    unfinished_before: set[int] = set()
     called = False
 
     def decide(state: TournamentState) -> list[Event]:
         nonlocal called
         called = True
+        unfinished_before.update(_unfinished(state, rounds))
         names = player_names(state.base)
         written = _writer(state.base)
         events: list[Event] = []
@@ -164,7 +169,8 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                                          black=black, old=written(Result(replacing))))
                 continue
             if (current is not None and game.result is not entry.result and not correct) or stale:
-                asked.append(_replace_question(request, entry, white, black, current, result, written, stale))
+                asked.append(functools.partial(_replace_question, request, entry, white, black, current, result,
+                                               written, stale))
                 continue
             try:  # e.g. a played result for a player who has withdrawn: the core says why not
                 event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
@@ -173,37 +179,34 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 refused.append(tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text, reason=reason)
                                if entry.line else tr.format(M.REQUEST_REFUSED, reason=reason))
                 continue
+            where = {"round": entry.round, "board": entry.board, "white": white, "black": black, "result": shown}
             if event is None:
-                recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
-                                                 board=entry.board, white=white, black=black, result=shown)))
+                recorded.append(functools.partial(tr.format, M.RESULT_ALREADY_RECORDED, **where))
             elif event.kind is EventKind.CORRECTION:
                 events.append(event)
-                recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=shown,
-                                                 previous=written(Result(event.data["previous"])))))
+                recorded.append(functools.partial(tr.format, M.RESULT_CORRECTED, **where,
+                                        previous=written(Result(event.data["previous"]))))
             else:
                 events.append(event)
-                recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=shown)))
+                recorded.append(functools.partial(tr.format, M.RESULT_RECORDED, **where))
             if entry.foul_side:
                 events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
                 fouler = white if entry.foul_side == "white" else black
-                recorded.append(escape(tr.nformat(*M.FOULS_RECORDED, entry.foul_count, round=entry.round,
-                                                  board=entry.board, count=entry.foul_count, player=fouler)))
+                recorded.append(functools.partial(tr.nformat, *M.FOULS_RECORDED, entry.foul_count, round=entry.round,
+                                        board=entry.board, count=entry.foul_count, player=fouler))
         if submission is not None:
             submission.accepted = len(recorded)
             submission.rejected = len(problems) + len(refused) + len(asked)
             submission.detail = "; ".join([*problems, *refused])
         return events
 
-    before = _unfinished_rounds(request)
     appended = request.store.append(slug, decide, request.source, submission)
     if not called:
         return None
     if appended:
         request.service.changed(slug)
-    finished = sorted(before - _unfinished_rounds(request))
-    return Entered(recorded, asked, refused, finished)
+    finished = sorted(unfinished_before - _unfinished(request.state(), rounds))
+    return Entered([escape(line()) for line in recorded], [question() for question in asked], refused, finished)
 
 
 def _replace_question(request: TournamentRequest, entry: ResultEntry, white: str, black: str, old: str, new: str,
@@ -230,10 +233,10 @@ def _where_problem(state: TournamentState, entry: ResultEntry, tr: Translator) -
                      reason=tr.format(M.NO_SUCH_BOARD, round=entry.round, board=entry.board))
 
 
-def _unfinished_rounds(request: TournamentRequest) -> set[int]:
-    """The paired rounds not complete (``ranking.clock``)."""
-    clock = request.state().clock()
-    return set(clock.paired) - set(clock.complete)
+def _unfinished(state: TournamentState, rounds: set[int]) -> set[int]:
+    """Which of ``rounds`` are paired and not complete (``ranking.clock``)."""
+    clock = state.clock()
+    return (set(clock.paired) - set(clock.complete)) & rounds
 
 
 def _round_completions(request: TournamentRequest, rounds: Sequence[int]) -> list[Reply]:
@@ -242,12 +245,13 @@ def _round_completions(request: TournamentRequest, rounds: Sequence[int]) -> lis
     service, tr = request.service, request.tr
     replies: list[Reply] = []
     for number in rounds:
-        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(request.tournament(), tr)]
+        tournament, final = request.tournament(), request.final()  # computed once, told twice
+        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(tournament, tr, final=final)]
         replies += packed(blocks)
         if service.settings.channel is not None:
             channel_tr = translator(service.settings.language)
             channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
-                              *standings_blocks(request.tournament(), channel_tr)]
+                              *standings_blocks(tournament, channel_tr, final=final)]
             replies += packed(channel_blocks, chat_id=service.settings.channel)
         if service.on_round_complete is not None:
             service.on_round_complete(request.slug, number)

@@ -86,7 +86,7 @@ def standings(request: TournamentRequest, argument: str = "") -> list[Reply]:
     if len(numbers) > 1 or (numbers and not (numbers[0].isascii() and numbers[0].isdigit())):
         return request.say(M.STANDINGS_USAGE)
     top = int(numbers[0]) if numbers else STANDINGS_DEFAULT_TOP
-    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every))
+    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every, final=request.final()))
 
 
 @needs_tournament
@@ -105,7 +105,7 @@ def teams(request: TournamentRequest) -> list[Reply]:
 @needs_tournament
 def playoff(request: TournamentRequest) -> list[Reply]:
     """/playoff: the play-offs in detail (arbiters enter their results: ``arbiters.playoff_result``)."""
-    return packed(playoff_blocks(request.tournament(), request.tr))
+    return packed(playoff_blocks(request.tournament(), request.tr, request.final()))
 
 
 @needs_tournament
@@ -142,7 +142,7 @@ def player(request: TournamentRequest, query: str) -> list[Reply]:
         lines = [escape(request.tr.format(M.PLAYERS_FOUND, query=query))]
         lines += [f"{found.id}. {escape(found.name)}" for found in matches[:20]]
         return packed(lines)
-    return packed(player_blocks(state, matches[0].id, request.tr))
+    return packed(player_blocks(state, matches[0].id, request.tr, request.final()))
 
 
 # -- the player's own -----------------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def me(request: TournamentRequest) -> list[Reply]:
     state = request.state()
     if identity.player_id is None or identity.player_id not in state.ids:  # never said, or since removed
         return request.say(M.WHO_ARE_YOU, tournament=request.name())
-    return packed(player_blocks(state, identity.player_id, request.tr))
+    return packed(player_blocks(state, identity.player_id, request.tr, request.final()))
 
 
 @needs_tournament

@@ -23,7 +23,7 @@ from bot.formatting import escape, pack
 from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
-from ranking import InputError, Player, Tournament, TournamentState
+from ranking import FinalStandings, InputError, Player, Tournament, TournamentState, final_standings
 from ranking.players import find_players
 from ranking.refusals import Code, Refusal
 from tiebreak.config import Config
@@ -90,6 +90,8 @@ class BotService:
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
     on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
+    #: slug -> (the tournament as the log had it, its final standings): computed once per change of the log
+    _finals: dict[str, tuple[Tournament, FinalStandings]] = field(default_factory=dict, init=False, repr=False)
     limiter: RateLimiter = field(init=False, repr=False)  # players' messages a minute (bot.limits)
     _arbiters: tuple[float, frozenset[int]] | None = field(default=None, init=False, repr=False)
 
@@ -164,6 +166,18 @@ class BotService:
         except InputError:
             return None
         return None if self.store.is_archived(slug) else slug
+
+    def final(self, slug: str) -> FinalStandings:
+        """The final standings of ``slug`` as its log now stands (``ranking.final_standings``),
+        computed once per change of the log: the store keeps a tournament's state by the log's
+        last event id, and the state its snapshot, the same object until an event is applied.
+        Every reply showing standings in between (players refreshing /standings, a round's end
+        told to the arbiter and to the channel) shares them."""
+        tournament = self.store.tournament(slug)
+        known = self._finals.get(slug)
+        if known is None or known[0] is not tournament:
+            known = self._finals[slug] = (tournament, final_standings(tournament))
+        return known[1]
 
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
@@ -257,6 +271,10 @@ class TournamentRequest(Request):
 
     def tournament(self) -> Tournament:
         return self.store.tournament(self.slug)
+
+    def final(self) -> FinalStandings:
+        """The tournament's final standings (``BotService.final``: once per change of its log)."""
+        return self.service.final(self.slug)
 
     def player(self, query: str) -> Player | list[Reply]:
         """The one player ``query`` names (a starting number, or a name ignoring case and

@@ -323,7 +323,12 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise InputError(f"TOML: {error}", source=source) from None
-    r = _Reader(source, _Lines(text))
+    return _tournament_of(data, _Reader(source, _Lines(text)))
+
+
+def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
+    """The tournament of a file's data (TOML's values: tables, arrays, strings, numbers,
+    booleans, dates), checked as the file is; ``r`` says where each key is written."""
 
     def top(key: str | None) -> int | None:
         return r.lines.table("", key) if key else None
@@ -998,7 +1003,9 @@ def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournamen
         else:
             info[key] = value
     info.pop("ranking_list", None)  # the players' own, kept as they are
-    read = parse_tournament_toml(tomli_w.dumps({"tournament": info}), source="the setting")
+    # read as the table in a file would be: no TOML text written and read again (a settings
+    # event is replayed each time a process reads the log past its snapshot)
+    read = _tournament_of({"tournament": info}, _Reader("the setting", _Lines("")))
     return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
                    team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
                    team_match_points=read.team_match_points, seeding=read.seeding)

@@ -343,6 +343,29 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
         assert player.all_text.count(SCRIPT_NAME) >= 2  # <title> and <h1>
 
 
+def test_every_page_is_byte_for_byte_what_stock_jinja2_renders(site: Site, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's code generator escapes ``{{ value }}`` without a ``Markup`` per value
+    (``site_builder.environment.output_escape``): the same site built with Jinja2's own
+    escaping is the same, file for file, the hostile names included."""
+    from jinja2.compiler import CodeGenerator
+
+    from site_builder import environment
+
+    monkeypatch.setattr(environment._SiteCodeGenerator, "_output_child_pre", CodeGenerator._output_child_pre)
+    monkeypatch.setattr(environment, "_ENVIRONMENTS", {})
+    stock = tmp_path / "public"
+    build_site(site.tournaments, settings(stock))
+    files = site_files(stock.resolve())
+    assert files.keys() == site.files.keys()
+    assert [name for name, path in files.items() if path.read_bytes() != site.files[name].read_bytes()] == []
+
+    def compiled(out: Path) -> list[bytes]:  # the templates' code as the build compiled it
+        return [path.read_bytes() for path in (out.parent / ".public.templates").iterdir()]
+    assert not any(b"output_escape" in code for code in compiled(stock))  # Jinja2's own escape this time
+    assert all(b"output_escape" in code for code in compiled(site.root))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_xiangqi_pages_say_red_and_black_and_chess_pages_white_and_black(site: Site, language: str) -> None:
     words = SITE_CATALOGUE.translations(language)
@@ -525,6 +548,35 @@ def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path,
     report = build_site(examples, settings(out))
     assert report.files == [f"{SWISS}/players/1.html"]
     assert page.read_bytes() == content
+
+
+def test_a_build_recycles_the_folder_before_the_current_one_and_is_what_a_fresh_build_makes(
+        tmp_path: Path, examples) -> None:
+    """From the third build on, the build folder is the one before the current one, renamed and
+    brought up to date (what changed since it written, linked or removed, the folders left
+    empty removed): the site is byte for byte what a fresh build makes, the previous build is
+    kept as it was, and no more than two builds stay."""
+    out = tmp_path / "public"
+    swiss = examples[SWISS]
+    variants = [examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.WHITE_WINS)},
+                {SWISS: replace_result(swiss, 7, 1, Result.BLACK_WINS)},  # the round robin archived
+                examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.BLACK_WINS)}]
+    folders: list[tuple[str, int]] = []  # each build's folder: name and inode
+    for number, tournaments in enumerate(variants):
+        build_site(tournaments, settings(out))
+        current = out.resolve()
+        folders.append((current.name, current.stat().st_ino))
+        fresh = tmp_path / f"fresh-{number}" / "public"
+        build_site(tournaments, settings(fresh))
+        assert {name: path.read_bytes() for name, path in site_files(current).items()} == \
+            {name: path.read_bytes() for name, path in site_files(fresh.resolve()).items()}, number
+        def folders_of(root: Path) -> list[str]:
+            return sorted(os.path.relpath(top, root) for top, _, _ in os.walk(root))
+        assert folders_of(current) == folders_of(fresh.resolve())  # no folder left empty
+        builds = sorted(path.name for path in tmp_path.glob(".public.build-*"))
+        assert builds == sorted({name for name, _ in folders[-2:]}), number
+        if number >= 2:  # the folder of the build before the previous one, renamed
+            assert folders[number][1] == folders[number - 2][1] and folders[number][0] != folders[number - 2][0]
 
 
 # -- atomic ----------------------------------------------------------------------------------

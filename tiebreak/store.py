@@ -284,6 +284,8 @@ class Store(Protocol):
 
     def tournament(self, slug: str) -> Tournament: ...
 
+    def versions(self) -> dict[str, int]: ...
+
     def append(self, slug: str, decide: Decide, source: Source,
                submission: Submission | None = None) -> list[LoggedEvent]: ...
 
@@ -554,6 +556,15 @@ class SQLiteStore:
     def tournament(self, slug: str) -> Tournament:
         with self._reading():
             return self.state(slug).snapshot()
+
+    def versions(self) -> dict[str, int]:
+        """Each listed (not archived) tournament's version, in the order they were imported: the
+        id of the last event of its log, which every change moves on (the site builds only the
+        tournaments whose version moved since its last build)."""
+        with self._reading() as connection:
+            return dict(connection.execute(
+                "SELECT t.slug, (SELECT max(e.id) FROM events e WHERE e.tournament_id = t.id) FROM tournaments t "
+                "WHERE t.archived = 0 ORDER BY t.id"))
 
     def log(self, slug: str) -> list[LoggedEvent]:
         with self._reading():
