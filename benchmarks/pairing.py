@@ -2,7 +2,7 @@
 
     python benchmarks/pairing.py [--sizes 100,300,1000] [--rounds 9]
 
-For each size, a Swiss event is generated (``benchmarks/generate.py``: byes, forfeits,
+For each size, a Swiss event is generated (``tests/generators.py``: byes, forfeits,
 withdrawals), its last round is removed and paired again by ``ranking.dutch.pair_round``.
 Prints CPU seconds (``time.process_time``), wall seconds and the process's peak resident
 memory after the round (``resource.getrusage``, generation included) per round; with

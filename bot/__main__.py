@@ -1,4 +1,4 @@
-"""``python -m bot [--config config.toml] [--console] [--user-id N]`` (DESIGN.md "Bot").
+"""``python -m bot [--config config.toml] [--console] [--user-id N]`` (docs/architecture.md#bot).
 
 Telegram mode when ``TELEGRAM_BOT_TOKEN`` is set (long polling, or a webhook when
 ``[bot].webhook_url`` is configured: ``bot/delivery.py``, which confirms an update to Telegram

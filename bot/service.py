@@ -224,7 +224,7 @@ class Request:
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:
         """Refuse the request for want of a right (or a tournament): record it as a rejected
-        submission (DESIGN.md "Storage") with ``reason``, and answer ``message``."""
+        submission (docs/architecture.md#storage) with ``reason``, and answer ``message``."""
         self.store.record_submission(self.source, text or self.who.text or "", slug, 0, 1, reason,
                                      self.who.update_id)
         return self.say(message, **values)

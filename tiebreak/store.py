@@ -80,7 +80,7 @@ MIGRATIONS: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     """,
     # 2: the bot's users (language, selected tournament, /iam, /subscribe) and every
-    # submission it received, accepted or rejected (DESIGN.md "Storage").
+    # submission it received, accepted or rejected (docs/architecture.md#storage).
     """
     CREATE TABLE bot_users (
         user_id INTEGER PRIMARY KEY,
@@ -252,7 +252,7 @@ class Source:
 
 @dataclass
 class Submission:
-    """A submission (DESIGN.md "Storage") recorded in the transaction of the events it led to,
+    """A submission (docs/architecture.md#storage) recorded in the transaction of the events it led to,
     so a process killed between the two leaves both or neither; ``decide`` fills in the counts."""
 
     text: str
@@ -760,7 +760,7 @@ class SQLiteStore:
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None:
-        """Keep every submission, accepted or not, with who, where and when (DESIGN.md)."""
+        """Keep every submission, accepted or not, with who, where and when (docs/architecture.md#storage)."""
         with self._transaction() as connection:
             self._submit(connection, source, Submission(text, tournament, update_id, accepted, rejected, detail))
 

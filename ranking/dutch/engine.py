@@ -2,7 +2,7 @@
 
 Each bracket is paired by maximum-weight matchings whose integer weights pack the criteria
 as bit fields, most significant first (the "equivalent global matching formulation" of
-our notes, DUTCH_2026_NOTES.md 4): every matching of greatest weight is then a candidate
+docs/rules.md#the-matching-formulation): every matching of greatest weight is then a candidate
 that is best on C4-C21 and, among those, the first one Art. 4 would generate.
 
 - *Relaxed* solve: the graph holds the bracket and the next scoregroup only (enough for
@@ -257,7 +257,7 @@ class _Bracket:
     def criteria(self) -> list[_Term]:
         """The fields of C4-C21 (C.04.3 2.2-2.4), most significant first.
 
-        Readings (DUTCH_2026_NOTES.md 8, as bbpPairings v6 reads them): C8 counts the next
+        Readings (docs/rules.md#where-engines-differ, as bbpPairings v6 reads them): C8 counts the next
         bracket's pairs, then its paired players' scores; C9 applies to the last bracket,
         whose downfloater gets the PAB; C10/C11 count every player (after C3 only pairs with
         a topscorer can fail them); C13 fails a pair whose two players prefer the same colour
