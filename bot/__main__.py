@@ -22,9 +22,11 @@ from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs,
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteServer
+from bot.web_server import WebStartError, serving as with_web  # [web]: the entry page beside the channel
 from ranking import InputError
 from tiebreak.config import Config, load_config
 from tiebreak.library import import_configured, open_store
+from tiebreak.links import WebSettings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config)
         settings = BotSettings.from_config(config)
+        WebSettings.from_config(config)  # a malformed [web] is refused before anything starts
         builder = site_trigger(args.config, config)
         store = open_store(config)
         import_configured(store, config)
@@ -56,13 +59,14 @@ def main(argv: list[str] | None = None) -> int:
         runners = [] if args.console else channels(service, config, settings, token, zalo_token)
         if not runners:
             user = args.user_id or min(settings.arbiters, default=1)
-            asyncio.run(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"))
+            asyncio.run(with_web(run_console(service, user, args.language, outbox=config.storage.parent / "outbox"),
+                                 service, config, console=True))
         else:
             protect_logs(*(secret for secret in (token, zalo_token) if secret))
-            asyncio.run(serving.serve(runners))
+            asyncio.run(with_web(serving.serve(runners), service, config))
     except KeyboardInterrupt:
         pass
-    except (delivery.StartError, InputError) as error:
+    except (delivery.StartError, WebStartError, InputError) as error:
         print(f"python -m bot: error: {redact(str(error), token, zalo_token)}", file=sys.stderr)
         return 2
     finally:

@@ -142,7 +142,26 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 6: snapshots of the derived state (tiebreak.snapshots): a new process replays from them.
     snapshots.TABLE,
-    # 7: chat channels other than Telegram (issue 23).  ``channel_ids`` gives each of their users
+    # 7: the entry page's personal links (tiebreak.links): only a hash of each secret is kept;
+    # a label names one link in force per tournament; a revoked link stays, for the log's sake
+    # (its changes are logged as web:<id>).  ``web_keys``: the key that signs the page's forms.
+    """
+    CREATE TABLE entry_links (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament TEXT NOT NULL,
+        label TEXT NOT NULL,
+        secret_sha256 TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX entry_links_in_force ON entry_links (tournament, label) WHERE revoked_at IS NULL;
+    CREATE TABLE web_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 8: chat channels other than Telegram (issue 23).  ``channel_ids`` gives each of their users
     # and chats a number of the bot's own (``CHANNEL_ID_BASE``: beyond every Telegram id), which
     # the tables above use; ``inbox`` keeps every message received before it is handled
     # (``done``), once per channel message, so a process killed in between handles it on restart
@@ -241,6 +260,19 @@ class Identity:
 
 
 @dataclass(frozen=True)
+class EntryLink:
+    """A personal link to the entry page (``tiebreak.links``): ``id`` names it in the log
+    (``web:<id>``); the secret itself is never stored, only its SHA-256."""
+
+    id: int
+    tournament: str
+    label: str
+    created_at: str
+    created_by: str
+    revoked_at: str | None = None
+
+
+@dataclass(frozen=True)
 class Source:
     """Who asked and from where: ``actor`` is ``tg:<user id>``, ``zalo:<user id>`` (a chat
     channel and its own id of the user) or ``cli:<user>``; a chat message also gives its chat and
@@ -335,6 +367,16 @@ class Store(Protocol):
     def offer_choices(self, chat_id: int, choices: str) -> None: ...
 
     def offered_choices(self, chat_id: int) -> str | None: ...
+
+    def add_link(self, slug: str, label: str, secret_sha256: str, actor: str) -> EntryLink: ...
+
+    def revoke_link(self, slug: str, label: str) -> EntryLink | None: ...
+
+    def link_by_secret(self, secret_sha256: str) -> EntryLink | None: ...
+
+    def links(self, slug: str) -> list[EntryLink]: ...
+
+    def web_key(self, name: str, make: Callable[[], str]) -> str: ...
 
     def close(self) -> None: ...
 
@@ -871,6 +913,56 @@ class SQLiteStore:
             row = connection.execute("SELECT choices FROM offered_choices WHERE chat_id = ?", (chat_id,)).fetchone()
         return row[0] if row else None
 
+    # -- the entry page's links (tiebreak.links) -----------------------------------------------
+
+    _LINK = "SELECT id, tournament, label, created_at, created_by, revoked_at FROM entry_links "
+
+    def add_link(self, slug: str, label: str, secret_sha256: str, actor: str) -> EntryLink:
+        """Keep a new link to ``slug``'s entry page; a ``StoreError`` never, an ``InputError``
+        when a link in force already has ``label`` (or ``slug`` is not stored)."""
+        with self._transaction() as connection:
+            self._tournament_id(slug)
+            if connection.execute(self._LINK + "WHERE tournament = ? AND label = ? AND revoked_at IS NULL",
+                                  (slug, label)).fetchone():
+                raise InputError(f"{slug} already has a link labelled {label!r}: revoke it first "
+                                 f"(`tiebreak arbiter revoke {slug} {label}`) or give another --label")
+            cursor = connection.execute(
+                "INSERT INTO entry_links (tournament, label, secret_sha256, created_at, created_by) "
+                "VALUES (?, ?, ?, ?, ?)", (slug, label, secret_sha256, _now(), actor))
+            return _link(connection.execute(self._LINK + "WHERE id = ?", (cursor.lastrowid,)).fetchone())
+
+    def revoke_link(self, slug: str, label: str) -> EntryLink | None:
+        """Revoke the link in force labelled ``label``; None when there is none."""
+        with self._transaction() as connection:
+            row = connection.execute(self._LINK + "WHERE tournament = ? AND label = ? AND revoked_at IS NULL",
+                                     (slug, label)).fetchone()
+            if row is None:
+                return None
+            connection.execute("UPDATE entry_links SET revoked_at = ? WHERE id = ?", (_now(), row[0]))
+            return _link(connection.execute(self._LINK + "WHERE id = ?", (row[0],)).fetchone())
+
+    def link_by_secret(self, secret_sha256: str) -> EntryLink | None:
+        """The link whose secret has this SHA-256 (revoked or not), or None."""
+        with self._reading() as connection:
+            row = connection.execute(self._LINK + "WHERE secret_sha256 = ?", (secret_sha256,)).fetchone()
+        return _link(row) if row else None
+
+    def links(self, slug: str) -> list[EntryLink]:
+        """Every link of ``slug``, revoked ones too, oldest first."""
+        with self._reading() as connection:
+            return [_link(row) for row in connection.execute(self._LINK + "WHERE tournament = ? ORDER BY id",
+                                                             (slug,))]
+
+    def web_key(self, name: str, make: Callable[[], str]) -> str:
+        """The key kept under ``name``; the first call keeps ``make()`` (all processes agree)."""
+        with self._reading() as connection:
+            row = connection.execute("SELECT value FROM web_keys WHERE name = ?", (name,)).fetchone()
+        if row is not None:
+            return row[0]
+        with self._transaction() as connection:
+            connection.execute("INSERT OR IGNORE INTO web_keys (name, value) VALUES (?, ?)", (name, make()))
+            return connection.execute("SELECT value FROM web_keys WHERE name = ?", (name,)).fetchone()[0]
+
     def submissions(self) -> list[dict]:
         with self._reading():
             cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
@@ -895,6 +987,10 @@ def imported(event: Event, slug: str) -> Tournament:
     if "seeding" not in event.data:
         tournament = replace(tournament, seeding=Seeding.AS_NUMBERED)
     return tournament
+
+
+def _link(row: tuple) -> EntryLink:
+    return EntryLink(*row)
 
 
 def _identity(row: tuple) -> Identity:
