@@ -22,7 +22,8 @@ from bot.app import LOG_FORMAT, TOKEN_VARIABLE, build_application, protect_logs,
 from bot.console import run_console
 from bot.service import BotService, BotSettings
 from bot.site_trigger import DebouncedBuild, SiteServer
-from bot.web_server import WebStartError, serving as with_web  # [web]: the entry page beside the channel
+from bot.web_server import WebStartError  # [web]: the entry page beside the channel
+from bot.web_server import serving as with_web
 from ranking import InputError
 from tiebreak.config import Config, load_config
 from tiebreak.library import import_configured, open_store
