@@ -32,9 +32,9 @@ from typing import Any
 
 from ranking.lots import results_seed
 from ranking.model import Game
+from ranking.points import board_points
 from ranking.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen, Scoring
 from ranking.standings import StandingRow, Standings
-from ranking.team_sheet import board_points
 
 KNOCKOUT_SIZE = 4  # seed 001 item 4: all but the top four are eliminated
 
