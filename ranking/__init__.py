@@ -62,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     # the event log
     "Event": "ranking.events", "EventKind": "ranking.events", "LoggedEvent": "ranking.events",
     "TournamentState": "ranking.events",
+    "needs_correction": "ranking.events",
     "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
     "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
     "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
@@ -125,6 +126,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         annulment_event,
         bye_event,
         foul_event,
+        needs_correction,
         pairing_event,
         player_added_event,
         player_edited_event,
