@@ -8,6 +8,7 @@
     tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
     tiebreak result SLUG ROUND BOARD RESULT [--correct] | withdraw SLUG PLAYER [--after-round N]
     tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
+    tiebreak arbiter link SLUG [--label NAME] | arbiter revoke SLUG LABEL | arbiter links SLUG
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
 
@@ -128,6 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
     from tiebreak.cli_running import add_running_commands  # the full command line only (start-up time)
 
     add_running_commands(commands, store_command)
+    from tiebreak.cli_links import add_link_commands  # the full command line only (start-up time)
+
+    add_link_commands(commands)
     return parser
 
 
