@@ -57,9 +57,6 @@ class _Round:
         self.order = {p.id: k for k, p in enumerate(self.players)}
         self.pref: dict[int, Preference] = {p.id: preference(p.colours) for p in self.players}
         self.initial = rs.initial_colour
-        # 5.2.5 counts TPNs among the players paired in the round: absent players and late
-        # entries not yet arrived do not shift the alternation (as bbpPairings numbers them)
-        self.number = {pid: k for k, pid in enumerate(sorted(p.id for p in self.players), start=1)}
         self.acceptable: set[int] = set()  # who may get the PAB (C2 and C5), when odd
         self._compatible: dict[tuple[int, int], bool] = {}
         self._colours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -90,7 +87,7 @@ class _Round:
     def white_of(self, a: PlayerState, b: PlayerState) -> int:
         """Who gets white in the pair a-b (Art. 5)."""
         high, low = self.higher(a, b)
-        colour = allocate(high.colours, low.colours, self.number[high.id], self.initial)
+        colour = allocate(high.colours, low.colours, high.rank_number, self.initial)
         return high.id if colour == "W" else low.id
 
     def colour_failures(self, a: PlayerState, b: PlayerState) -> tuple[int, int, int, int]:
@@ -195,7 +192,7 @@ class _Sides:
     nxt: list[PlayerState]  # residents of the next scoregroup
     lower: list[PlayerState]  # everyone below (full solves only)
     full: bool
-    last: bool  # the bracket is the last one: its downfloater gets the PAB (C9)
+    c9: bool  # the bracket downfloats one player, who gets the PAB: C9 applies
 
 
 def _both(e: _Edge, test: Callable[[PlayerState], bool]) -> int:
@@ -257,9 +254,9 @@ class _Bracket:
     def criteria(self) -> list[_Term]:
         """The fields of C4-C21 (C.04.3 2.2-2.4), most significant first.
 
-        Readings (DUTCH_2026_NOTES.md 8, as bbpPairings v6 reads them): C8 counts the next
-        bracket's pairs, then its paired players' scores; C9 applies to the last bracket,
-        whose downfloater gets the PAB; C10/C11 count every player (after C3 only pairs with
+        Readings (as bbpPairings v6, FIDE-endorsed, reads them): C8 counts the next
+        bracket's pairs, then its paired players' scores; C9 applies to a bracket whose only
+        downfloater gets the PAB (``_pair_bracket``); C10/C11 count every player (after C3 only pairs with
         a topscorer can fail them); C13 fails a pair whose two players prefer the same colour
         at least strongly, unless both absolutely; C18/C20 count an unpaired MDP as a
         larger score difference than any pair's.
@@ -286,11 +283,14 @@ class _Bracket:
             for level in _levels(floaters):
                 count = sum(1 for p in floaters if p.score == level)
                 terms.append(_one(count, lambda e, lv=level: (e.u.score == lv) if e.kind == _BN else 0))
-        # C9: the PAB assignee with as few unplayed games as possible (last bracket only)
-        if s.last and len(self.graph) % 2:
-            total = sum(p.unplayed for p in bracket)
+        # C9: the PAB assignee with as few unplayed games as possible, when it is this bracket's
+        # only downfloater
+        if s.c9:
+            acceptable = r.acceptable
+            total = sum(p.unplayed for p in [*bracket, *s.limbo] if p.id in acceptable)
             if total:
-                terms.append(_one(total, lambda e: (e.u.unplayed + e.v.unplayed) if e.kind == _BB else 0))
+                terms.append(_one(total, lambda e: (e.u.unplayed if e.u.id in acceptable else 0)
+                                  + (e.v.unplayed if e.v.id in acceptable else 0)))
         # C10-C13: colours
         pairs = nb // 2 + 1
         for k in range(4):
@@ -437,11 +437,42 @@ def _pair_bracket(
     nxt: list[PlayerState],
     lower: list[PlayerState],
 ) -> tuple[list[tuple[int, int]], list[PlayerState]]:
-    """The pairs of one bracket and its downfloaters (C.04.3 3)."""
+    """The pairs of one bracket and its downfloaters (C.04.3 3).
+
+    C9 (the PAB assignee with the fewest unplayed games) applies to a bracket whose only
+    downfloater gets the PAB: when nobody below may get it (C2, C5), a single downfloater of
+    this bracket is the PAB assignee.  The bracket is paired without C9 first; if it then
+    downfloats one player (C6 fixes how many), it is paired again with C9.
+    """
+    found = _solve_bracket(rnd, mdps, residents, nxt, lower, False)
+    if len(found[1]) == 1 and _holds_pab(rnd, [*mdps, *residents], [*nxt, *lower]):
+        found = _solve_bracket(rnd, mdps, residents, nxt, lower, True)
+    return found
+
+
+def _holds_pab(rnd: _Round, bracket: list[PlayerState], below: list[PlayerState]) -> bool:
+    """Whether the PAB assignee is a player of ``bracket`` whose choice C9 can change: the
+    players are odd, nobody ``below`` may get the PAB, and the bracket's players who may get
+    it have not all had the same number of unplayed games."""
+    acceptable = rnd.acceptable
+    if not acceptable or any(p.id in acceptable for p in below):
+        return False
+    return len({p.unplayed for p in bracket if p.id in acceptable}) > 1
+
+
+def _solve_bracket(
+    rnd: _Round,
+    mdps: list[PlayerState],
+    residents: list[PlayerState],
+    nxt: list[PlayerState],
+    lower: list[PlayerState],
+    c9: bool,
+) -> tuple[list[tuple[int, int]], list[PlayerState]]:
+    """A relaxed solve when the players below can then be completed, else a full one."""
     full = not nxt or not lower
-    found = _try_bracket(rnd, mdps, residents, nxt, lower, full)
+    found = _try_bracket(rnd, mdps, residents, nxt, lower, full, c9)
     if found is None:
-        found = _try_bracket(rnd, mdps, residents, nxt, lower, True)
+        found = _try_bracket(rnd, mdps, residents, nxt, lower, True, c9)
     assert found is not None
     return found
 
@@ -453,18 +484,18 @@ def _try_bracket(
     nxt: list[PlayerState],
     lower: list[PlayerState],
     full: bool,
+    c9: bool,
 ) -> tuple[list[tuple[int, int]], list[PlayerState]] | None:
     """Pair one bracket (C.04.3 3.6 homogeneous, 3.7 heterogeneous): solve A chooses the
     MDP-pairing (4.4 MDP set, 4.2 S2 transposition), solve B the remainder (4.3 exchange,
     4.2 transposition); a perfect first candidate is taken at once (3.4).  In a relaxed
     solve, None when the players below could not then be completed (C4, C5)."""
-    last = not nxt
     pairs: list[tuple[int, int]] = []
     remainder = list(residents)
     limbo: list[PlayerState] = []
     p: int | None = None
     if mdps:
-        bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, last))
+        bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, c9))
         mate = bracket.solve(bracket.criteria() + bracket.mdp_order())
         paired_mdps = {m.id for m in mdps if mate.get(m.id) in bracket.res_ids}
         pairs = [(m, mate[m]) for m in sorted(paired_mdps, key=lambda x: rnd.order[x])]
@@ -477,18 +508,18 @@ def _try_bracket(
     if full and not mdps and p is None:
         p = _max_pairs(rnd, residents)
     if p:
-        first = _first_candidate(rnd, remainder, p, limbo, nxt, lower, last)
+        first = _first_candidate(rnd, remainder, p, limbo, nxt, lower, c9)
         if first is not None:
             pairs += first
             paired = {x for pair in pairs for x in pair}
             return pairs, [x for x in [*mdps, *residents] if x.id not in paired]
     if full and not mdps:
-        bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, last))
+        bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, c9))
         mate = bracket.solve(bracket.criteria())
         p = len(_bracket_pairs(mate, bracket.res_ids))
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
-    bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, last))
+    bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, c9))
     terms = bracket.criteria()
     if p:
         terms += bracket.homogeneous_order(p)
@@ -513,14 +544,14 @@ def _first_candidate(
     limbo: list[PlayerState],
     nxt: list[PlayerState],
     lower: list[PlayerState],
-    last: bool,
+    c9: bool,
 ) -> list[tuple[int, int]] | None:
     """The first candidate of a homogeneous bracket or remainder (S1[i] v S2[i], 3.3) when it
     is perfect (3.4: C1-C5 met and every quality criterion at its best), else None.
 
     Perfect here means: no pair breaks C1 or C3 or fails C10-C13, no downfloater had a
     downfloat in the two rounds before (C14, C16), the last bracket's downfloater may get
-    the PAB with the fewest unplayed games there (C5, C9), every downfloater can be paired
+    the PAB (C5), with the fewest unplayed games there when ``c9``, every downfloater can be paired
     in the next bracket and that bracket loses at most one player (C8), and the players
     below can be completed (C4).  Such a candidate is the one Art. 3.4 takes at once.
     """
@@ -535,15 +566,17 @@ def _first_candidate(
         return None
     floaters = [*limbo, *left]
     matched: set[int] = set()
-    if last:
+    if not nxt:
         if limbo or len(left) > 1:
             return None
         if left:
             bye = left[0]
             fewest = min((x.unplayed for x in players if rnd.may_get_bye(x.id)), default=None)
-            if not rnd.may_get_bye(bye.id) or bye.unplayed != fewest:
+            if not rnd.may_get_bye(bye.id) or (c9 and bye.unplayed != fewest):
                 return None
-    elif nxt:
+    elif c9:
+        return None  # the only downfloater gets the PAB: left to the solve (C9)
+    else:
         if len(floaters) > len(nxt):
             return None
         group = [*floaters, *nxt]

@@ -86,6 +86,7 @@ class PlayerState:
     had_pab_or_win_bye: bool  # C2: a PAB, or a win's points without playing
     unplayed: int  # rounds without a played game so far (C9)
     topscorer: bool  # 1.8: final round only, more than half the maximum score
+    rank_number: int = 0  # 5.2.5: the TPN counted among the players in the event so far
 
     def float_in(self, rounds_back: int) -> Float | None:
         """The float received ``rounds_back`` rounds before the round being paired."""
@@ -260,6 +261,14 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
         return sum(points[pid][: k - 1], Fraction(0)) + virtual.get(pid, {}).get(k, Fraction(0))
 
     final_round = t.rounds and rnd == t.rounds
+    # 5.2.5 rank numbers: TPNs counted among the players in the event so far.  A player absent
+    # now who was never paired (no game, forfeit or PAB) has not entered yet, like a late entry
+    # not yet arrived (C.04.2 2.4); a player paired before keeps his place even when absent now.
+    paired_before = {pid for pid in ids if games_of[pid] or any(
+        kind is ByeKind.PAIRING for k, kind in byes_of[pid].items() if k < rnd)}
+    in_event = [pid for pid in sorted(ids, key=tpn.__getitem__)
+                if pid in paired_before or _absence(pid, rnd, byes_of, withdrawn_after) is None]
+    rank_number = {pid: k for k, pid in enumerate(in_event, start=1)}
     states: list[PlayerState] = []
     not_paired: list[tuple[int, Absence]] = []
     for pid in ids:
@@ -307,6 +316,7 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
                 had_pab_or_win_bye=blocked,
                 unplayed=unplayed,
                 topscorer=bool(final_round) and total * 2 > win * (rnd - 1),
+                rank_number=rank_number[pid],
             )
         )
     states.sort(key=lambda s: (-s.score, s.tpn))
