@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ranking.dutch.colours import Preference, Strength, allocate, preference
 from ranking.dutch.completion import complete_pairing, maximum_matching
-from ranking.dutch.matching import max_weight_matching
+from ranking.dutch.matching import lexicographic_matching
 from ranking.dutch.state import Float, PlayerState, RoundState
 
 __all__ = ["NoPairing", "RoundPairing", "pair_players"]
@@ -154,27 +154,39 @@ def _one(total: int, fn: Callable[[_Edge], int]) -> _Term:
     return _Term([total], lambda e: ((0, fn(e)),))
 
 
-def _weights(edges: list[_Edge], terms: list[_Term]) -> list[int]:
-    """Pack every term's fields, the first term most significant."""
-    shifts: list[list[int]] = []
-    position = 0
-    for term in reversed(terms):
-        widths = [max(1, t.bit_length()) for t in term.totals]
-        offsets = [0] * len(widths)
-        for i in range(len(widths) - 1, -1, -1):
-            offsets[i] = position
-            position += widths[i]
-        shifts.append(offsets)
-    shifts.reverse()
-    out = []
-    for e in edges:
-        w = 0
-        for term, offsets in zip(terms, shifts, strict=True):
+#: The bits one solve packs at most (a wider field is a solve of its own): Python integers of
+#: a few machine words keep the matcher fast, whatever the number of criteria.
+STAGE_BITS = 120
+
+
+def _stages(edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS) -> list[tuple[list[int], int]]:
+    """The terms' fields, the first most significant, cut into stages of at most ``budget``
+    bits: per stage, each edge's packed value and the stage's width (``lexicographic_matching``)."""
+    fields = [(t, i, max(1, total.bit_length())) for t, term in enumerate(terms) for i, total in enumerate(term.totals)]
+    groups: list[list[tuple[int, int, int]]] = []
+    width = 0
+    for field in fields:
+        if not groups or width + field[2] > budget:
+            groups.append([])
+            width = 0
+        groups[-1].append(field)
+        width += field[2]
+    where: dict[tuple[int, int], tuple[int, int]] = {}  # (term, field) -> (stage, shift)
+    widths = []
+    for g, group in enumerate(groups):
+        shift = 0
+        for t, i, w in reversed(group):
+            where[(t, i)] = (g, shift)
+            shift += w
+        widths.append(shift)
+    values = [[0] * len(edges) for _ in groups]
+    for k, e in enumerate(edges):
+        for t, term in enumerate(terms):
             for field, value in term.value(e):
                 if value:
-                    w += value << offsets[field]
-        out.append(w)
-    return out
+                    g, shift = where[(t, field)]
+                    values[g][k] += value << shift
+    return list(zip(values, widths, strict=True))
 
 
 # ---------------------------------------------------------------------------------------
@@ -341,7 +353,7 @@ class _Bracket:
 
     # -- generation order (Art. 4) --------------------------------------------------------
 
-    def mdp_order(self) -> list[_Term]:
+    def mdp_order(self) -> list[list[_Term]]:
         """4.4 MDP sets (smallest differing BSN first), then 4.2 transpositions of S2."""
         s = self.s
         m0 = len(s.mdps)
@@ -356,9 +368,9 @@ class _Bracket:
             if e.kind == _BB and self._mdp_pair(e):
                 yield bsn[e.u.id] - 1, nres - rank[e.v.id]
 
-        return [_one(1 << m0, chosen), _Term([nres] * m0, partner)]
+        return [[_one(1 << m0, chosen)], [_Term([nres] * m0, partner)]]
 
-    def homogeneous_order(self, pairs: int) -> list[_Term]:
+    def homogeneous_order(self, pairs: int) -> list[list[_Term]]:
         """3.6 / 4.3 exchanges (fewest players, smallest BSN-sum difference, highest moved
         from S1, lowest moved from S2), then 4.2 transpositions, for S1 = the first
         ``pairs`` residents.  For a candidate, S1 holds the lower BSN of each pair."""
@@ -396,20 +408,22 @@ class _Bracket:
                 yield ab[0] - 1, h - ab[1] + 1
 
         return [
-            _one(pairs, k_in_s1),
-            _one(pairs * (h + 1), low_sum),
-            _one(pairs << (h + 1), kept),
-            _one(1 << (h + 1), moved_in),
-            _Term([h + 1] * h, partner),
+            [_one(pairs, k_in_s1), _one(pairs * (h + 1), low_sum)],
+            [_one(pairs << (h + 1), kept)],
+            [_one(1 << (h + 1), moved_in)],
+            [_Term([h + 1] * h, partner)],
         ]
 
-    def solve(self, terms: list[_Term]) -> dict[int, int]:
-        """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8)."""
+    def solve(self, *groups: list[_Term]) -> dict[int, int]:
+        """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8).
+
+        ``groups`` are lists of terms, most significant first; a group's fields are packed
+        into stages of their own (``_stages``), so that the criteria are solved apart from
+        the generation order, whose fine-grained weights would make that solve slow.
+        """
         index = {p.id: k for k, p in enumerate(self.graph)}
-        weights = _weights(self.edges, terms)
-        mate = max_weight_matching(
-            len(self.graph), [(index[e.u.id], index[e.v.id], w) for e, w in zip(self.edges, weights, strict=True)]
-        )
+        stages = [stage for terms in groups for stage in _stages(self.edges, terms)]
+        mate = lexicographic_matching(len(self.graph), [(index[e.u.id], index[e.v.id]) for e in self.edges], stages)
         return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
 
 
@@ -444,8 +458,11 @@ def _pair_bracket(
     this bracket is the PAB assignee.  The bracket is paired without C9 first; if it then
     downfloats one player (C6 fixes how many), it is paired again with C9.
     """
+    holds_pab = _holds_pab(rnd, [*mdps, *residents], [*nxt, *lower])
+    if not nxt:  # the last bracket: its downfloater, if any, is the PAB assignee
+        return _solve_bracket(rnd, mdps, residents, nxt, lower, holds_pab)
     found = _solve_bracket(rnd, mdps, residents, nxt, lower, False)
-    if len(found[1]) == 1 and _holds_pab(rnd, [*mdps, *residents], [*nxt, *lower]):
+    if holds_pab and len(found[1]) == 1:
         found = _solve_bracket(rnd, mdps, residents, nxt, lower, True)
     return found
 
@@ -496,7 +513,7 @@ def _try_bracket(
     p: int | None = None
     if mdps:
         bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, c9))
-        mate = bracket.solve(bracket.criteria() + bracket.mdp_order())
+        mate = bracket.solve(bracket.criteria(), *bracket.mdp_order())
         paired_mdps = {m.id for m in mdps if mate.get(m.id) in bracket.res_ids}
         pairs = [(m, mate[m]) for m in sorted(paired_mdps, key=lambda x: rnd.order[x])]
         taken = paired_mdps | {b for _, b in pairs}
@@ -520,10 +537,8 @@ def _try_bracket(
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
     bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, c9))
-    terms = bracket.criteria()
-    if p:
-        terms += bracket.homogeneous_order(p)
-    mate = bracket.solve(terms)
+    order = bracket.homogeneous_order(p) if p else []
+    mate = bracket.solve(bracket.criteria(), *order)
     own = _bracket_pairs(mate, bracket.res_ids)
     pairs += own
     paired = {x for pair in pairs for x in pair}

@@ -9,13 +9,22 @@ touch.  Weights are Python integers, so a weight may pack many lexicographic fie
 
 >>> max_weight_matching(4, [(0, 1, 5), (1, 2, 8), (2, 3, 5)])
 [1, 0, 3, 2]
+
+``lexicographic_matching`` maximises several weights in turn, most significant first, each
+solve on narrow weights: after a solve, only the edges an optimal matching may use stay (zero
+reduced cost), and a small weight that is greatest exactly for the optimal matchings
+(complementary slackness: every vertex of positive dual covered, every blossom of positive
+dual full) is carried on top of the next weight.
+
+>>> lexicographic_matching(4, [(0, 1), (1, 2), (2, 3)], [([1, 1, 1], 2), ([0, 0, 1], 1)])
+[1, 0, 3, 2]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["max_weight_matching"]
+__all__ = ["lexicographic_matching", "max_weight_matching"]
 
 _FREE, _S, _T = 0, 1, 2
 _MARK = 4  # breadcrumb while looking for a blossom base
@@ -33,6 +42,36 @@ def max_weight_matching(vertices: int, edges: Sequence[tuple[int, int, int]]) ->
     if not edges:
         return [-1] * vertices
     return _Blossoms(vertices, edges).solve()
+
+
+def lexicographic_matching(
+    vertices: int, edges: Sequence[tuple[int, int]], stages: Sequence[tuple[Sequence[int], int]]
+) -> list[int]:
+    """A matching that maximises the weights of ``stages`` lexicographically: the first
+    stage's total, then among those matchings the second's, and so on.
+
+    ``edges`` are ``(u, v)`` pairs; each stage is ``(values, width)``: a non-negative integer
+    per edge, and a width in bits such that no matching's total reaches ``2 ** width``.
+    Equivalent to one solve on the weights ``values_1 << (width_2 + ...) | values_2 << ...``
+    but every solve works on numbers of a few words, and on the edges still in play only.
+    """
+    active = list(range(len(edges)))
+    carried = [0] * len(edges)  # the previous stages' optimality weight, per edge
+    mate = [-1] * vertices
+    for values, width in stages:
+        weighted = [(*edges[k], (carried[k] << width) + values[k]) for k in active]
+        if not any(w for _, _, w in weighted):
+            continue
+        solver = _Blossoms(vertices, weighted)
+        mate = solver.solve()
+        kept = []
+        for index, k in enumerate(active):
+            optimal = solver.optimality(index)
+            if optimal is not None:
+                kept.append(k)
+                carried[k] = optimal
+        active = kept
+    return mate
 
 
 class _Blossoms:
@@ -295,13 +334,60 @@ class _Blossoms:
                 self.mate[j] = self.labelend[bt]
                 p = self.labelend[bt] ^ 1
 
+    # -- after the solve: what an optimal matching may use -----------------------------------
+
+    def optimality(self, k: int) -> int | None:
+        """None when edge k has a positive reduced cost (no optimal matching uses it), else
+        its weight in a matching that is greatest exactly for the optimal matchings: one per
+        end of positive dual, one per blossom of positive dual holding both ends."""
+        u, v = self.eu[k], self.ev[k]
+        chain_u, chain_v = self._chain(u), self._chain(v)
+        common = 0
+        inside = 0
+        for a, b in zip(chain_u, chain_v, strict=False):
+            if a != b:
+                break
+            common += self.dual[a]
+            inside += self.dual[a] > 0
+        if self.dual[u] + self.dual[v] - self.weight2[k] + 2 * common:
+            return None
+        return (self.dual[u] > 0) + (self.dual[v] > 0) + inside
+
+    def _chain(self, v: int) -> list[int]:
+        """The blossoms holding vertex v, outermost first (cached)."""
+        chains = self.__dict__.setdefault("_chains", {})
+        found = chains.get(v)
+        if found is None:
+            found = []
+            b = self.parent[v]
+            while b != -1:
+                found.append(b)
+                b = self.parent[b]
+            found.reverse()
+            chains[v] = found
+        return found
+
     # -- the main loop -------------------------------------------------------------------
+
+    def warm_start(self) -> None:
+        """Match greedily along the edges of greatest weight: they are tight under the
+        starting duals (every vertex at half the greatest weight), so the matching, the duals
+        and the equal duals of the free vertices are what a later stage of the method could
+        have reached; each edge matched here is an augmentation saved."""
+        top2 = 2 * max(self.weight2[k] // 2 for k in range(len(self.edges)))
+        mate = self.mate
+        for k, w2 in enumerate(self.weight2):
+            if w2 == top2:
+                u, v = self.eu[k], self.ev[k]
+                if mate[u] == -1 and mate[v] == -1:
+                    mate[u], mate[v] = 2 * k + 1, 2 * k
 
     def solve(self) -> list[int]:
         n = self.n
         endpoint = self.endpoint
         inblossom = self.inblossom
         label = self.label
+        self.warm_start()
         for _stage in range(n):
             for i in range(2 * n):
                 label[i] = 0
