@@ -139,6 +139,15 @@ class _Edge:
     kind: int
 
 
+@dataclass(frozen=True)
+class _Group:
+    """Terms solved apart from the others (``_Bracket.solve``); ``settles``: (bound, n) when
+    every candidate that reaches ``bound`` on these terms is equal on the ``n`` groups after."""
+
+    terms: list[_Term]
+    settles: tuple[int, int] | None = None
+
+
 class _Term:
     """One or more adjacent fields: ``totals[i]`` bounds the sum of field i over a matching;
     ``value(edge)`` yields (field, value) contributions."""
@@ -156,7 +165,7 @@ def _one(total: int, fn: Callable[[_Edge], int]) -> _Term:
 
 #: The bits one solve packs at most (a wider field is a solve of its own): Python integers of
 #: a few machine words keep the matcher fast, whatever the number of criteria.
-STAGE_BITS = 120
+STAGE_BITS = 600
 
 
 def _stages(edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS) -> list[tuple[list[int], int]]:
@@ -353,7 +362,7 @@ class _Bracket:
 
     # -- generation order (Art. 4) --------------------------------------------------------
 
-    def mdp_order(self) -> list[list[_Term]]:
+    def mdp_order(self) -> list[_Group]:
         """4.4 MDP sets (smallest differing BSN first), then 4.2 transpositions of S2."""
         s = self.s
         m0 = len(s.mdps)
@@ -368,9 +377,9 @@ class _Bracket:
             if e.kind == _BB and self._mdp_pair(e):
                 yield bsn[e.u.id] - 1, nres - rank[e.v.id]
 
-        return [[_one(1 << m0, chosen)], [_Term([nres] * m0, partner)]]
+        return [_Group([_one(1 << m0, chosen)]), _Group([_Term([nres] * m0, partner)])]
 
-    def homogeneous_order(self, pairs: int) -> list[list[_Term]]:
+    def homogeneous_order(self, pairs: int) -> list[_Group]:
         """3.6 / 4.3 exchanges (fewest players, smallest BSN-sum difference, highest moved
         from S1, lowest moved from S2), then 4.2 transpositions, for S1 = the first
         ``pairs`` residents.  For a candidate, S1 holds the lower BSN of each pair."""
@@ -407,22 +416,33 @@ class _Bracket:
             if ab:
                 yield ab[0] - 1, h - ab[1] + 1
 
+        # Fewest players exchanged first: when no exchange is needed (every pair has a player of S1),
+        # S1 itself is the set of lower BSNs, and the three exchange criteria are settled.
         return [
-            [_one(pairs, k_in_s1), _one(pairs * (h + 1), low_sum)],
-            [_one(pairs << (h + 1), kept)],
-            [_one(1 << (h + 1), moved_in)],
-            [_Term([h + 1] * h, partner)],
+            _Group([_one(pairs, k_in_s1)], settles=(pairs, 3)),
+            _Group([_one(pairs * (h + 1), low_sum)]),
+            _Group([_one(pairs << (h + 1), kept)]),
+            _Group([_one(1 << (h + 1), moved_in)]),
+            _Group([_Term([h + 1] * h, partner)]),
         ]
 
-    def solve(self, *groups: list[_Term]) -> dict[int, int]:
+    def solve(self, *groups: _Group) -> dict[int, int]:
         """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8).
 
-        ``groups`` are lists of terms, most significant first; a group's fields are packed
-        into stages of their own (``_stages``), so that the criteria are solved apart from
-        the generation order, whose fine-grained weights would make that solve slow.
+        ``groups`` are most significant first; a group's fields are packed into stages of
+        their own (``_stages``), so that the criteria are solved apart from the generation
+        order, whose fine-grained weights would make that solve slow.  A group that
+        ``settles`` the groups after it, once its total reaches the bound, spares their stages.
         """
         index = {p.id: k for k, p in enumerate(self.graph)}
-        stages = [stage for terms in groups for stage in _stages(self.edges, terms)]
+        per_group = [_stages(self.edges, group.terms) for group in groups]
+        stages: list[tuple[list[int], int, tuple[int, int] | None]] = []
+        for g, (group, made) in enumerate(zip(groups, per_group, strict=True)):
+            stages += [(values, width, None) for values, width in made]
+            if group.settles is not None and made:
+                bound, count = group.settles
+                skipped = sum(len(later) for later in per_group[g + 1 : g + 1 + count])
+                stages[-1] = (*stages[-1][:2], (bound, skipped))
         mate = lexicographic_matching(len(self.graph), [(index[e.u.id], index[e.v.id]) for e in self.edges], stages)
         return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
 
@@ -513,7 +533,7 @@ def _try_bracket(
     p: int | None = None
     if mdps:
         bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, c9))
-        mate = bracket.solve(bracket.criteria(), *bracket.mdp_order())
+        mate = bracket.solve(_Group(bracket.criteria()), *bracket.mdp_order())
         paired_mdps = {m.id for m in mdps if mate.get(m.id) in bracket.res_ids}
         pairs = [(m, mate[m]) for m in sorted(paired_mdps, key=lambda x: rnd.order[x])]
         taken = paired_mdps | {b for _, b in pairs}
@@ -532,13 +552,13 @@ def _try_bracket(
             return pairs, [x for x in [*mdps, *residents] if x.id not in paired]
     if full and not mdps:
         bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, c9))
-        mate = bracket.solve(bracket.criteria())
+        mate = bracket.solve(_Group(bracket.criteria()))
         p = len(_bracket_pairs(mate, bracket.res_ids))
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
     bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, c9))
     order = bracket.homogeneous_order(p) if p else []
-    mate = bracket.solve(bracket.criteria(), *order)
+    mate = bracket.solve(_Group(bracket.criteria()), *order)
     own = _bracket_pairs(mate, bracket.res_ids)
     pairs += own
     paired = {x for pair in pairs for x in pair}

@@ -45,7 +45,9 @@ def max_weight_matching(vertices: int, edges: Sequence[tuple[int, int, int]]) ->
 
 
 def lexicographic_matching(
-    vertices: int, edges: Sequence[tuple[int, int]], stages: Sequence[tuple[Sequence[int], int]]
+    vertices: int,
+    edges: Sequence[tuple[int, int]],
+    stages: Sequence[tuple[Sequence[int], int] | tuple[Sequence[int], int, tuple[int, int] | None]],
 ) -> list[int]:
     """A matching that maximises the weights of ``stages`` lexicographically: the first
     stage's total, then among those matchings the second's, and so on.
@@ -54,24 +56,79 @@ def lexicographic_matching(
     per edge, and a width in bits such that no matching's total reaches ``2 ** width``.
     Equivalent to one solve on the weights ``values_1 << (width_2 + ...) | values_2 << ...``
     but every solve works on numbers of a few words, and on the edges still in play only.
+    A stage may carry a third item, (bound, n): when the matching it finds totals ``bound``
+    on it, the caller knows the next ``n`` stages to be equal for every such matching, and
+    they are not solved.
     """
     active = list(range(len(edges)))
     carried = [0] * len(edges)  # the previous stages' optimality weight, per edge
-    mate = [-1] * vertices
-    for values, width in stages:
-        weighted = [(*edges[k], (carried[k] << width) + values[k]) for k in active]
-        if not any(w for _, _, w in weighted):
+    found: dict[int, int] = {}  # the last solve's matching
+    fixed: dict[int, int] = {}  # pairs every optimal matching holds, set aside
+    skip = 0
+    for stage in stages:
+        values, width = stage[0], stage[1]
+        if skip:
+            skip -= 1
             continue
-        solver = _Blossoms(vertices, weighted)
-        mate = solver.solve()
+        weighted = [(carried[k] << width) + values[k] for k in active]
+        if not any(weighted):
+            continue
+        present = sorted({x for k in active for x in edges[k]})
+        local = {v: i for i, v in enumerate(present)}
+        solver = _Blossoms(len(present), [(local[edges[k][0]], local[edges[k][1]], w)
+                                          for k, w in zip(active, weighted, strict=True)])
+        found = {present[i]: present[j] for i, j in enumerate(solver.solve()) if j != -1}
+        settles = stage[2] if len(stage) > 2 else None
+        if settles is not None:
+            total = sum(values[k] for k in active if found.get(edges[k][0]) == edges[k][1])
+            skip = settles[1] if total == settles[0] else 0
         kept = []
         for index, k in enumerate(active):
             optimal = solver.optimality(index)
             if optimal is not None:
                 kept.append(k)
                 carried[k] = optimal
-        active = kept
+        covered = {present[i] for i in range(len(present)) if solver.dual[i] > 0}
+        active = _without_forced_pairs(edges, kept, covered, fixed)
+    mate = [-1] * vertices
+    for x, y in (*found.items(), *fixed.items()):
+        mate[x] = y
     return mate
+
+
+def _without_forced_pairs(
+    edges: Sequence[tuple[int, int]], active: list[int], covered: set[int], fixed: dict[int, int]
+) -> list[int]:
+    """The edges still in play once the pairs every optimal matching holds are set aside: a
+    vertex that every optimal matching covers (``covered``) and that has one edge left is
+    matched along it; its partner's other edges go, which may leave another such vertex.
+    The pairs go into ``fixed``."""
+    at: dict[int, list[int]] = {}
+    for k in active:
+        for x in edges[k]:
+            at.setdefault(x, []).append(k)
+    gone: set[int] = set()
+    degree = {x: len(ks) for x, ks in at.items()}
+    queue = [x for x in covered if degree.get(x) == 1]
+    while queue:
+        x = queue.pop()
+        if degree.get(x) != 1:
+            continue
+        (k,) = (k for k in at[x] if k not in gone)
+        a, b = edges[k]
+        fixed[a], fixed[b] = b, a
+        for y in edges[k]:
+            degree[y] = 0
+            for other in at[y]:
+                if other in gone:
+                    continue
+                gone.add(other)
+                z = edges[other][0] if edges[other][1] == y else edges[other][1]
+                if degree.get(z):
+                    degree[z] -= 1
+                    if degree[z] == 1 and z in covered:
+                        queue.append(z)
+    return [k for k in active if k not in gone]
 
 
 class _Blossoms:
