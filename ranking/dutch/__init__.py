@@ -32,6 +32,8 @@ from ranking.dutch.state import (
     PairingOptions,
     RoundState,
     initial_colour,
+    recorded_colour,
+    round_one_colour,
     round_state,
 )
 from ranking.errors import InputError
@@ -47,6 +49,7 @@ __all__ = [
     "RoundCheck",
     "Unpaired",
     "Violation",
+    "before_round",
     "check_round",
     "check_rounds",
     "next_round",
@@ -256,11 +259,7 @@ def check_round(
         boards = [(g.white, g.black) for g in sorted(tournament.games, key=lambda g: g.board) if g.round == round]
         pab = [b.player for b in tournament.byes if b.round == round and b.kind is ByeKind.PAIRING]
         bye = pab[0] if pab else bye
-    before = replace(
-        tournament,
-        games=tuple(g for g in tournament.games if g.round != round),
-        byes=tuple(b for b in tournament.byes if not (b.round == round and b.kind is ByeKind.PAIRING)),
-    )
+    before = before_round(tournament, round)
     options = options_from_tournament(before, options)
     if not options.initial_colour:  # round 1 shows it (TRF-2026 152) even when round 1 is the one checked
         options = replace(options, initial_colour=initial_colour(tournament, options))
@@ -342,6 +341,23 @@ def _violations(rs: RoundState, boards: Sequence[tuple[int, int]], bye: int | No
         yield Violation("C.04.1 1", tuple(missing), f"not paired: {', '.join(map(str, missing))}")
     if len(present) % 2 == 0 and bye is not None:
         yield Violation("C.04.1 3", (bye,), f"a bye for {bye} although the players to pair are even")
+
+
+def before_round(tournament: Tournament, round: int) -> Tournament:
+    """``tournament`` as it stood before ``round`` was paired: the games and byes of the rounds
+    before it, and of ``round`` the entries known in advance (requested byes, absences).  The
+    initial colour is recorded (TRF-2026 ``152``, JaVaFo ``XXC``) when only round 1 showed it,
+    so that any program pairs ``round`` with the same colours."""
+    before = replace(
+        tournament,
+        games=tuple(g for g in tournament.games if g.round < round),
+        byes=tuple(b for b in tournament.byes
+                   if b.round < round or (b.round == round and b.kind is not ByeKind.PAIRING)),
+    )
+    if round > 1 or recorded_colour(tournament) or not round_one_colour(tournament):
+        return before
+    colour = round_one_colour(tournament)
+    return replace(before, records=(*before.records, ("152", colour), ("XXC", "white1" if colour == "W" else "black1")))
 
 
 def paired_rounds(tournament: Tournament) -> tuple[int, ...]:
