@@ -146,6 +146,9 @@ class _Blossoms:
         for k, (u, v, _) in enumerate(edges):
             self.neighbour_ends[u].append(2 * k + 1)
             self.neighbour_ends[v].append(2 * k)
+        # per vertex, (remote endpoint, edge, neighbour, doubled weight): the scan reads these
+        self.adjacent = [[(p, p >> 1, self.endpoint[p], self.weight2[p >> 1]) for p in ends]
+                         for ends in self.neighbour_ends]
         top = max(w for _, _, w in edges)
         self.mate = [-1] * n  # remote endpoint index of the matched edge
         self.label = [0] * (2 * n)
@@ -156,6 +159,9 @@ class _Blossoms:
         self.base = list(range(n)) + [-1] * n
         self.endps: list[list[int]] = [[] for _ in range(2 * n)]
         self.bestedge = [-1] * (2 * n)
+        self.bestslack = [0] * (2 * n)  # bestedge's slack, valid while bestversion is the dual version
+        self.bestversion = [-1] * (2 * n)
+        self.version = 0  # the dual step count
         self.bestedges: list[list[int] | None] = [None] * (2 * n)
         self.unused = list(range(n, 2 * n))
         self.dual = [top] * n + [0] * n  # vertex duals as 2u, blossom duals as z
@@ -279,6 +285,7 @@ class _Blossoms:
             self.bestedge[child] = -1
         chosen = [kk for kk in best_to if kk != -1]
         self.bestedges[b] = chosen
+        self.bestversion[b] = -1
         best = -1
         best_s = 0
         for kk in chosen:
@@ -462,22 +469,21 @@ class _Blossoms:
                 dual = self.dual
                 eu, ev, w2 = self.eu, self.ev, self.weight2
                 bestedge = self.bestedge
+                bestslack, bestversion, version = self.bestslack, self.bestversion, self.version
                 while self.queue and not augmented:
                     v = self.queue.pop()
                     bv = inblossom[v]
                     dv = dual[v]
-                    for p in self.neighbour_ends[v]:
-                        k = p >> 1
-                        w = endpoint[p]
+                    for p, k, w, wk in self.adjacent[v]:
                         bw = inblossom[w]
                         if bv == bw:
                             continue
-                        kslack = 0
-                        if not allowed[k]:
-                            kslack = dv + dual[w] - w2[k]
+                        tight = allowed[k]
+                        if not tight:
+                            kslack = dv + dual[w] - wk
                             if kslack <= 0:
-                                allowed[k] = True
-                        if allowed[k]:
+                                allowed[k] = tight = True
+                        if tight:
                             if label[bw] == 0:
                                 self.assign_label(w, _T, p ^ 1)
                                 bv = inblossom[v]
@@ -494,14 +500,19 @@ class _Blossoms:
                                 label[w] = _T
                                 self.labelend[w] = p ^ 1
                         elif label[bw] == _S:
-                            b = inblossom[v]
-                            e = bestedge[b]
-                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
-                                bestedge[b] = k
+                            e = bestedge[bv]
+                            if e == -1 or kslack < (bestslack[bv] if bestversion[bv] == version
+                                                    else dual[eu[e]] + dual[ev[e]] - w2[e]):
+                                bestedge[bv] = k
+                                bestslack[bv] = kslack
+                                bestversion[bv] = version
                         elif label[w] == 0:
                             e = bestedge[w]
-                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
+                            if e == -1 or kslack < (bestslack[w] if bestversion[w] == version
+                                                    else dual[eu[e]] + dual[ev[e]] - w2[e]):
                                 bestedge[w] = k
+                                bestslack[w] = kslack
+                                bestversion[w] = version
                 if augmented:
                     break
                 # the dual step
@@ -537,6 +548,7 @@ class _Blossoms:
                             dual[b] += delta
                         elif label[b] == _T:
                             dual[b] -= delta
+                self.version += 1
                 if delta_type == 1:
                     break
                 if delta_type == 2:
