@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 
 from telegram import BotCommand
 from telegram.error import TelegramError
@@ -64,16 +65,25 @@ def quiet_http_logs() -> None:
     logging.getLogger("tornado.access").setLevel(logging.WARNING)
 
 
+_URL = re.compile(r"(https?://[^/\s\"'<>]+)/[^\s\"'<>]*", re.IGNORECASE)
+
+
 def redact(text: str, *secrets: str) -> str:
-    """``text`` with every secret (the token, and its part after the ``:`` on its own) replaced.
+    """``text`` with the path of every URL replaced whole (a Bot API URL holds the token in its
+    path, in whatever case or encoding a library wrote it), and every secret (the token, its part
+    after the ``:`` on its own, and its URL-encoded form) replaced in any case: python-telegram-bot
+    lowercases parts of the API's error texts.
 
     >>> redact("GET /bot123:AAH-xyz/getMe", "123:AAH-xyz")
     'GET /bot<token>/getMe'
+    >>> redact("POST https://api.telegram.org/bot123%3Aaah-XYZ/getMe failed: 123:aah-xyz", "123:AAH-xyz")
+    'POST https://api.telegram.org/<path> failed: <token>'
     """
+    text = _URL.sub(r"\1/<path>", text)
     for secret in secrets:
-        for part in (secret, secret.partition(":")[2]):
+        for part in (secret, secret.replace(":", "%3A"), secret.partition(":")[2]):
             if len(part) >= 8:
-                text = text.replace(part, "<token>")
+                text = re.sub(re.escape(part), "<token>", text, flags=re.IGNORECASE)
     return text
 
 

@@ -29,7 +29,6 @@ from bot.service import (
     arbiters_button,
     arbiters_only,
     chief_only,
-    needs_tournament,
 )
 from bot.views import player_names, playoff_blocks, round_blocks, standings_blocks
 from ranking import (
@@ -70,7 +69,7 @@ def text(request: Request, text: str) -> list[Reply]:
     store, who, tr = request.store, request.who, request.tr
     if who.update_id is not None and store.has_submission(who.update_id):
         return []  # Telegram delivered this update again: it was handled and answered
-    slug = request.selected()
+    slug = request.selected(entering=True)
     if slug is None:
         return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
     if not request.is_arbiter(slug):
@@ -561,23 +560,37 @@ def import_help(request: Request) -> list[Reply]:
     return request.say(M.IMPORT_HELP)
 
 
-#: a file sent to the bot: its bytes, or how to download them (``bot/handlers.py`` downloads
-#: only after the sender's rights and the file's size were checked)
-Upload: TypeAlias = bytes | Callable[[], bytes]
+#: a file sent to the bot: its bytes, or how to download them at most so many bytes
+#: (``bot/downloads.py``: only after the sender's rights and the file's declared size were
+#: checked, read as it arrives, and stopped past the limit with ``UploadTooLarge``)
+Upload: TypeAlias = bytes | Callable[[int], bytes]
+
+
+class UploadTooLarge(Exception):
+    """A file being downloaded turned out larger than the limit: ``size`` when known."""
+
+    def __init__(self, size: int | None = None) -> None:
+        super().__init__(f"larger than the limit ({size} bytes)" if size is not None else "larger than the limit")
+        self.size = size
 
 
 def _receive(request: Request, content: Upload, size: int | None) -> bytes | list[Reply]:
-    """The file's bytes, or the refusal of a file above ``[bot].max_upload_mb`` (recorded)."""
+    """The file's bytes, or the refusal of a file above ``[bot].max_upload_mb`` (recorded):
+    by the size Telegram declared, else as soon as the download passes the limit."""
     limit = request.service.settings.max_upload_bytes
     if size is None and isinstance(content, bytes):
         size = len(content)
-    if size is not None and size > limit:
+    try:
+        if size is not None and size > limit:
+            raise UploadTooLarge(size)
+        data = content if isinstance(content, bytes) else content(limit)
+        if len(data) > limit:
+            raise UploadTooLarge(len(data))
+    except UploadTooLarge as error:
+        if error.size is None:
+            return request.refused(request.selected(), "file too large", M.FILE_OVER_LIMIT, limit=_megabytes(limit))
         return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
-                               size=_megabytes(size), limit=_megabytes(limit))
-    data = content if isinstance(content, bytes) else content()
-    if len(data) > limit:
-        return request.refused(request.selected(), "file too large", M.FILE_TOO_LARGE,
-                               size=_megabytes(len(data)), limit=_megabytes(limit))
+                               size=_megabytes(error.size), limit=_megabytes(limit))
     return data
 
 
@@ -606,18 +619,20 @@ def import_file(request: Request, file_name: str, content: Upload, argument: str
                    *(escape(request.tr.format(M.WARNING_LINE, warning=line)) for line in warnings[:10])])
 
 
-@needs_tournament
+@arbiters_only
 def export(request: TournamentRequest) -> list[Reply]:
-    """/export: the tournament as a TRF and a TOML file."""
+    """/export: the tournament as a TRF and a TOML file (its arbiters: the files hold every
+    player's details; the site publishes what players see)."""
     tournament = request.tournament()
     return [Reply(document=Document(f"{request.slug}.{suffix}", export_text(tournament, suffix).encode("utf-8"),
                                     request.tr.format(M.EXPORT_CAPTION, name=tournament.name, format=suffix.upper())))
             for suffix in ("trf", "toml")]
 
 
-@needs_tournament
+@arbiters_only
 def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
-    """/arbiters: who may enter results; /arbiters add|remove USER (chief arbiters only)."""
+    """/arbiters: who may enter results (the arbiters' Telegram ids: for the arbiters only);
+    /arbiters add|remove USER (chief arbiters only)."""
     words = argument.split()
     if not words:
         users = sorted(request.service.settings.arbiters | request.state().arbiters)

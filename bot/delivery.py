@@ -13,11 +13,16 @@ without them (``run``):
   killed meanwhile gets the same updates again when it starts.
 - **Webhook** (``Webhook``): Telegram's request is answered 200 only after the update was
   handled; a request without the secret token that was given to ``setWebhook``
-  (``X-Telegram-Bot-Api-Secret-Token``) is refused with 403 and changes nothing.  The path
-  is ``[bot].webhook_url``'s own.
+  (``X-Telegram-Bot-Api-Secret-Token``) is refused with 403 as soon as its headers are read,
+  before its body, and changes nothing.  A body larger than ``MAX_UPDATE_BYTES`` (Telegram's
+  updates are a few kilobytes) is refused with 413 as soon as it is known to be (its
+  ``Content-Length``, or what arrived), and a body that is not an update (not JSON, nested
+  too deep to read, not an update's shape) with 400.  The path is ``[bot].webhook_url``'s own.
 
-Either way updates are handled one at a time, in order, and SIGTERM (or SIGINT) drains: no
-new update is taken, the ones fetched are handled and confirmed, then the bot stops.
+Either way updates are handled one at a time, the arbiters' first (``first_arbiters``: of a
+batch fetched together, or of the webhook requests waiting, an arbiter's result does not wait
+behind players' requests), otherwise in order; and SIGTERM (or SIGINT) drains: no new update
+is taken, the ones fetched are handled and confirmed, then the bot stops.
 
 Start-up problems (a token the API rejects, a Bot API that cannot be reached) are a
 ``StartError``: one line, without the token, that ``python -m bot`` prints before it exits
@@ -28,14 +33,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import hmac
+import itertools
 import json
 import logging
 import os
 import re
 import secrets
 import signal
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable, Sequence
 from urllib.parse import urlsplit
 
 import tornado.httpserver
@@ -53,6 +60,7 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SECRET_VARIABLE = "TELEGRAM_WEBHOOK_SECRET"
 _SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a secret_token
 POLL_TIMEOUT = 10.0  # seconds a getUpdates call waits for updates (long polling)
+MAX_UPDATE_BYTES = 1024 * 1024  # the largest webhook body read: Telegram's updates are a few kB
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # pauses after failed getUpdates calls in a row
 
 
@@ -141,15 +149,32 @@ async def poll(application: Application, stopping: asyncio.Event, timeout: float
                 await asyncio.wait_for(stopping.wait(), pause)
             continue
         failures = 0
-        for update in updates:  # all of them, even when stopping: a graceful stop drains
+        for update in first_arbiters(application, updates):  # all of them, even when stopping: a stop drains
             await application.process_update(update)
-            offset = update.update_id + 1
+            offset = max(offset or 0, update.update_id + 1)
     if offset is not None:  # confirm what was handled since the last call
         try:
             await bot.get_updates(offset=offset, timeout=0, limit=1, allowed_updates=Update.ALL_TYPES)
         except TelegramError as error:
             log.warning("could not confirm the last updates (%s): Telegram sends them again, and they are "
                         "answered as before", _describe(error))
+
+
+def arbiters_of(application: Application) -> frozenset[int]:
+    """The Telegram ids of everyone who may enter results (``BotService.arbiter_ids``)."""
+    service = application.bot_data.get("service")
+    return service.arbiter_ids() if service is not None else frozenset()
+
+
+def first_arbiters(application: Application, updates: Sequence[Update]) -> list[Update]:
+    """``updates`` with the arbiters' first, each part in its order: a flood of players'
+    requests fetched with an arbiter's result does not hold the result back."""
+    senders = {update.effective_user.id for update in updates if update.effective_user is not None}
+    if len(senders) < 2:
+        return list(updates)
+    arbiters = arbiters_of(application)
+    return sorted(updates, key=lambda update: update.effective_user is None
+                  or update.effective_user.id not in arbiters)
 
 
 async def _unless_stopping(call: Awaitable[tuple[Update, ...]],
@@ -196,7 +221,7 @@ class Webhook:
         self.settings = settings
         self.secret = secret
         self.path = urlsplit(settings.webhook_url or "").path or "/"
-        self._turn = asyncio.Lock()  # one update at a time, in order of arrival
+        self._turns = Turns()  # one update at a time: the arbiters' first, then in order of arrival
         self._busy = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -222,12 +247,22 @@ class Webhook:
     def authentic(self, given: str | None) -> bool:
         return given is not None and hmac.compare_digest(given.encode("utf-8"), self.secret.encode("utf-8"))
 
-    async def handle(self, data: object) -> None:
+    def update(self, body: bytes) -> Update | None:
+        """The update a request's body holds, or None when it holds none (400)."""
+        try:
+            data = json.loads(body)
+            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+                return None
+            return Update.de_json(data, self.application.bot)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):  # RecursionError: nested too deep
+            return None
+
+    async def handle(self, update: Update) -> None:
         self._busy += 1
         self._idle.clear()
         try:
-            async with self._turn:
-                update = Update.de_json(data, self.application.bot)  # type: ignore[arg-type]
+            arbiter = update.effective_user is not None and update.effective_user.id in arbiters_of(self.application)
+            async with self._turns.turn(first=arbiter):
                 await self.application.process_update(update)
         finally:
             self._busy -= 1
@@ -235,23 +270,80 @@ class Webhook:
                 self._idle.set()
 
 
+class Turns:
+    """One at a time: whoever waits with ``first`` goes before the others, each kind in its
+    order of arrival (the webhook's requests: the arbiters' first)."""
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @contextlib.asynccontextmanager
+    async def turn(self, first: bool = False) -> AsyncIterator[None]:
+        if not self._busy and not self._waiting:
+            self._busy = True
+        else:
+            waiting: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            heapq.heappush(self._waiting, (0 if first else 1, next(self._order), waiting))
+            try:
+                await waiting
+            except asyncio.CancelledError:
+                if waiting.done() and not waiting.cancelled():
+                    self._next()  # handed the turn just as it was cancelled: pass it on
+                raise
+        try:
+            yield
+        finally:
+            self._next()
+
+    def _next(self) -> None:
+        while self._waiting:
+            _, _, waiting = heapq.heappop(self._waiting)
+            if not waiting.done():
+                waiting.set_result(None)  # the turn passes on: still busy
+                return
+        self._busy = False
+
+
+@tornado.web.stream_request_body
 class _UpdateHandler(tornado.web.RequestHandler):
+    """One request to the webhook: its headers are checked before its body is read (the
+    secret, the announced length), and the body is read up to ``MAX_UPDATE_BYTES``; a refused
+    request is answered at once, and Tornado then closes the connection instead of reading on."""
+
     def initialize(self, webhook: Webhook) -> None:
         self.webhook = webhook
+        self.body = bytearray()
 
-    async def post(self) -> None:
+    def prepare(self) -> None:
+        if self.request.method != "POST":
+            return
         if not self.webhook.authentic(self.request.headers.get(SECRET_HEADER)):
             log.warning("webhook: refused a request without the secret token from %s", self.request.remote_ip)
             self.send_error(403)
             return
-        try:
-            data = json.loads(self.request.body)
-            if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
-                raise ValueError("not an update")
-        except ValueError:
+        length = self.request.headers.get("Content-Length", "0")
+        if not length.isdigit() or int(length) > MAX_UPDATE_BYTES:
+            self._too_large()
+
+    def data_received(self, chunk: bytes) -> None:
+        if self._finished:
+            return
+        self.body += chunk
+        if len(self.body) > MAX_UPDATE_BYTES:
+            self._too_large()
+
+    def _too_large(self) -> None:
+        log.warning("webhook: refused a body of more than %d bytes from %s", MAX_UPDATE_BYTES, self.request.remote_ip)
+        self.send_error(413)
+
+    async def post(self) -> None:
+        update = self.webhook.update(bytes(self.body))
+        if update is None:
             self.send_error(400)
             return
-        await self.webhook.handle(data)
+        await self.webhook.handle(update)
         self.set_status(200)
         self.finish()
 

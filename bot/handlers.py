@@ -18,19 +18,22 @@ from typing import ParamSpec
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
-from bot import answers, arbiters, callbacks, players, running
+from bot import answers, arbiters, callbacks, downloads, players, running
 from bot import messages as M
 from bot.callbacks import Action
+from bot.limits import Admission
 from bot.replies import Reply
 from bot.service import BotService, ButtonCommand, Command, Who
 from tiebreak.store import StoreError
@@ -247,19 +250,16 @@ async def on_text(update: Update, context: Context) -> None:
 async def on_document(update: Update, context: Context) -> None:
     """A TRF or TOML sent with the caption /import [SLUG] (or none), or a paired round with /pair.
     The file is downloaded only after the sender's rights and its size were checked: the
-    command calls ``fetch`` (from its worker thread) when it needs the bytes."""
+    command calls ``fetch`` (from its worker thread) when it needs the bytes, which are read
+    as they arrive and stopped past the limit (``bot/downloads.py``)."""
     message = update.effective_message
     document = message.document
     caption = (message.caption or "").strip()
     name = document.file_name or "document"
     loop = asyncio.get_running_loop()
 
-    async def download() -> bytes:
-        file = await document.get_file()
-        return bytes(await file.download_as_bytearray())
-
-    def fetch() -> bytes:
-        return asyncio.run_coroutine_threadsafe(download(), loop).result()
+    def fetch(limit: int) -> bytes:
+        return asyncio.run_coroutine_threadsafe(downloads.download(document, limit), loop).result()
 
     if caption.startswith("/pair"):
         await answer(update, context, arbiters.pair_from_file, name, fetch, document.file_size)
@@ -342,9 +342,31 @@ async def on_error(update: object, context: Context) -> None:
         log.warning("could not tell the user about the error", exc_info=True)
 
 
+async def on_any_update(update: Update, context: Context) -> None:
+    """Before any other handler (group -1): a player over ``[bot].rate_limit`` gets one polite
+    reply, and their updates are not read until they may send again (``bot/limits.py``)."""
+    user = update.effective_user
+    if user is None:
+        return
+    service = service_of(context)
+    admission = service.limiter.admit(user.id, lambda: user.id in service.arbiter_ids())
+    if admission is Admission.READ:
+        return
+    if admission is Admission.TELL and update.effective_chat is not None:
+        who = who_of(update)
+        text = service.tr(who).format(M.SLOW_DOWN, limit=service.settings.rate_limit,
+                                      seconds=service.limiter.wait(user.id))
+        try:
+            await context.bot.send_message(update.effective_chat.id, text)
+        except TelegramError as error:
+            log.info("could not tell a user to slow down: %s", error)
+    raise ApplicationHandlerStop
+
+
 def register(application: Application, service: BotService) -> None:
     """Add the handlers to ``application``, serving ``service``."""
     application.bot_data["service"] = service
+    application.add_handler(TypeHandler(Update, on_any_update), group=-1)
     for command, handler in COMMANDS.items():
         application.add_handler(CommandHandler(command, handler))
     application.add_handler(MessageHandler(filters.Document.ALL, on_document))

@@ -44,6 +44,12 @@ PROBLEM_MESSAGES: dict[ProblemReason, str] = {
     ProblemReason.BAD_FOUL_COUNT: N_("“{detail}” is not a number of fouls (1-99)"),
     # Translators: {detail} is a line number of the same message.
     ProblemReason.DUPLICATE: N_("this board is already on line {detail}"),
+    # Translators: {detail} is a line number of the same message.
+    ProblemReason.CONTRADICTION: N_("line {detail} gives this board another result: nothing of this message was "
+                                    "recorded; send the right result again"),
+    # Translators: {detail} is a Unicode code point such as U+202E.
+    ProblemReason.BIDI_CONTROL: N_("the line holds an invisible text-direction character ({detail}), which can "
+                                   "make 0-1 look like 1-0: write it again without it"),
 }
 # Translators: one line of the list that follows "I could not read
 # these lines:".
@@ -183,6 +189,12 @@ STANDINGS_TOP = N_("Top {count} of {total}")
 BYE_LINE = N_("Bye: {name}")
 # Translators: {number} is the starting number, {rank} the place, {points} the score.
 PLAYER_LINE = N_("{number}. {name}: place {rank}, points {points}")
+# Translators: VN 21.2 two-game matches: {points} are the match points.
+PLAYER_LINE_MATCHES = N_("{number}. {name}: place {rank}, match points {points}")
+# Translators: the round a player sits out in a round robin with an odd number
+# of players (轮空, miễn đấu, ronda libre), not a bye of a Swiss.
+FREE_ROUND = N_("free round")
+FREE_ROUND_LINE = N_("Free round: {name}")
 PLAYER_USAGE = N_("Write a name or a starting number, e.g. /player 12")
 PLAYER_NOT_FOUND = N_("No player matches “{query}”")
 PLAYERS_FOUND = N_("Players matching “{query}”:")
@@ -200,6 +212,10 @@ NOT_UNDERSTOOD = N_("Sorry, I did not understand that.")
 NO_SUCH_TOURNAMENT = N_("That tournament does not exist (any more): use /tournaments")
 # Translators: {size} and {limit} are sizes in megabytes.
 FILE_TOO_LARGE = N_("The file is too large ({size} MB); files up to {limit} MB are accepted.")
+FILE_OVER_LIMIT = N_("The file is too large (more than {limit} MB); files up to {limit} MB are accepted.")
+# Translators: {limit} messages a minute; {seconds} seconds to wait.
+SLOW_DOWN = N_("Please slow down: the bot reads up to {limit} messages a minute from each player. "
+               "It will read your messages again in {seconds} s.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")
@@ -242,18 +258,6 @@ COLUMN_OPPONENT = N_("Opponent")
 COLUMN_RESULT = N_("Res")
 # Translators: the points column of the standings.
 COLUMN_POINTS = N_("Pts")
-#: Standings column headers for tie-break codes: a glossary of abbreviations, not sentences (an
-#: abbreviation may be the code itself, which a catalogue would count as untranslated).  A code
-#: missing here is shown as it is.
-COLUMN_NAMES: dict[str, dict[str, str]] = {
-    "zh": {"BH": "对手分", "SB": "小分", "WIN": "胜局", "WON": "胜局数", "DE": "直胜", "FOUL": "犯规",
-           "BPG": "后走", "BWG": "后胜", "PS": "累进分", "DEB": "对局后走", "PREV": "前轮", "LOT": "抽签",
-           "GP": "局分", "MP": "场分", "ARO": "对手均分"},
-    "vi": {"SB": "HS", "WIN": "Thắng", "WON": "Thắng", "DE": "ĐĐ", "FOUL": "PQ", "BPG": "Đen", "BWG": "TĐen",
-           "PS": "LT", "LOT": "Thăm", "GP": "Đ.ván", "MP": "Đ.trận"},
-    "es": {"WIN": "Vic", "WON": "Gan", "DE": "EP", "FOUL": "Faltas", "BPG": "Neg", "BWG": "VicN", "PS": "Prog",
-           "LOT": "Sorteo", "GP": "PP", "MP": "PE"},
-}
 # Translators: /teams in a tournament of individuals.
 NO_TEAMS = N_("This tournament has no teams.")
 TEAM_STANDINGS_AFTER = N_("Team standings after round {round}")
@@ -266,7 +270,9 @@ NO_PLAYOFF_NEEDED = N_("No play-off is needed: the places are decided.")
 # Translators: {places} is a place or a range such as 1-2, {format} the
 # kind of play-off (e.g. two-game match), {players} their names.
 PLAYOFF_REQUIRED = N_("Play-off required for places {places} ({format}): {players}")
-PLAYOFF_DECIDED = N_("Places {places} decided by a play-off ({format}): {players}")
+# Translators: {result} is the play-off's result, e.g. 王天一 3–1 吕钦;
+# {players} the places it decided, e.g. 1. 王天一, 2. 吕钦.
+PLAYOFF_DECIDED = N_("Places {places} decided by the play-off ({format}: {result}): {players}")
 PLAYOFF_FORMAT_MATCH = N_("two-game match")
 PLAYOFF_FORMAT_ROUND_ROBIN = N_("round robin of three")
 PLAYOFF_FORMAT_KNOCKOUT = N_("knock-out")

@@ -36,7 +36,12 @@ Decisions (the README's table repeats the examples):
 - A line that is a result alone (``1-0``, ``1/2``) is ``MISSING_BOARD``.
 - A foul needs a result on the same line: ``ResultEntry.result`` is never None, so
   ``R3 B5 foul black`` alone is ``MISSING_RESULT``.  ``red`` is the first mover (white).
-- A board named twice in one message is a ``DUPLICATE`` problem on the later line.
+- A board named twice in one message with the same result (and foul) is a ``DUPLICATE``
+  problem on the later line; with another result it is a ``CONTRADICTION``, and the whole
+  message is refused: nothing of it is entered, since either line may be the mistake.
+- A line holding an invisible text-direction control (U+202A-202E, U+2066-2069, U+200E,
+  U+200F, U+061C) is a ``BIDI_CONTROL`` problem: a right-to-left override shows ``1-0`` where
+  ``0-1`` is written, so what the arbiter sees is not what would be recorded.
 - Rounds are 1-999, boards 1-9999 and foul counts 1-99; whether the round is paired and the
   board exists is for the bot to check against the tournament.
 
@@ -52,7 +57,7 @@ import re
 from dataclasses import dataclass
 
 from ranking.model import Result
-from ranking.spelling import fold, lookup_result, normalise, parse_result
+from ranking.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
 
 __all__ = [
     "MAX_BOARD",
@@ -90,6 +95,8 @@ class ProblemReason(enum.StrEnum):
     UNKNOWN_FOUL_SIDE = "unknown-foul-side"  # detail: what followed the foul word ("" if nothing)
     BAD_FOUL_COUNT = "bad-foul-count"  # detail: the count as written (not 1-99)
     DUPLICATE = "duplicate"  # detail: the line number where the board was first given
+    CONTRADICTION = "contradiction"  # detail: the line number that gives the board another result
+    BIDI_CONTROL = "bidi-control"  # detail: the control character, as U+202E
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,17 +362,24 @@ def parse_message(text: str, current_round: int | None) -> ParsedMessage:
 
     ``current_round`` is the round a board without a round belongs to (None, or a number below
     1: such lines are ``NO_ROUND`` problems).  Entries and problems come in the order of the
-    message.
+    message; a message that gives one board two different results has no entries at all
+    (``CONTRADICTION``).
     """
     if current_round is not None and current_round < 1:
         current_round = None
     entries: list[ResultEntry] = []
     problems: list[Problem] = []
-    seen: dict[tuple[int, int], int] = {}
+    seen: dict[tuple[int, int], ResultEntry] = {}
+    contradicted = False
     if not text.strip():
         return ParsedMessage((), (Problem(0, "", ProblemReason.EMPTY, ""),))
     for number, raw_line in enumerate(text.splitlines(), start=1):
         if not raw_line.strip() or _is_comment(raw_line):
+            continue
+        controls = [char for char in raw_line if char in BIDI_CONTROLS]
+        if controls:
+            shown = "".join(char for char in raw_line if char not in BIDI_CONTROLS).strip()
+            problems.append(Problem(number, shown, ProblemReason.BIDI_CONTROL, f"U+{ord(controls[0]):04X}"))
             continue
         for segment in _SEGMENTS.split(raw_line):
             segment = segment.strip()
@@ -376,12 +390,17 @@ def parse_message(text: str, current_round: int | None) -> ParsedMessage:
                 problems.append(parsed)
                 continue
             key = (parsed.round, parsed.board)
-            if key in seen:
-                problems.append(Problem(number, segment, ProblemReason.DUPLICATE, str(seen[key])))
+            first = seen.get(key)
+            if first is not None:
+                same = (first.result, first.foul_side, first.foul_count) == (
+                    parsed.result, parsed.foul_side, parsed.foul_count)
+                contradicted = contradicted or not same
+                problems.append(Problem(number, segment, ProblemReason.DUPLICATE if same
+                                        else ProblemReason.CONTRADICTION, str(first.line)))
                 continue
-            seen[key] = number
+            seen[key] = parsed
             entries.append(parsed)
-    return ParsedMessage(tuple(entries), tuple(problems))
+    return ParsedMessage(() if contradicted else tuple(entries), tuple(problems))
 
 
 def whole_number(word: str, limit: int = 10**12) -> int | None:

@@ -193,7 +193,7 @@ def bye(request: TournamentRequest, argument: str) -> list[Reply]:
 def archive(request: Request) -> list[Reply]:
     """/archive: hide the selected tournament from /tournaments and the site (chief arbiters);
     nothing is deleted."""
-    slug = request.selected()
+    slug = request.selected(entering=True)
     if slug is None:
         return request.say(M.NO_TOURNAMENT_SELECTED)
     return _archive(request.about(slug), EventKind.ARCHIVED)

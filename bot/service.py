@@ -12,6 +12,7 @@ store's event log (``tiebreak.store``) with the Telegram user, chat and message.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Concatenate, ParamSpec, TypeAlias
@@ -19,6 +20,7 @@ from typing import Concatenate, ParamSpec, TypeAlias
 from bot import messages as M
 from bot.callbacks import Press
 from bot.formatting import escape, pack
+from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
 from ranking import InputError, Tournament, TournamentState
@@ -28,6 +30,7 @@ from tiebreak.store import Identity, Source, Store, UserPrefs
 
 P = ParamSpec("P")
 MEGABYTE = 1024 * 1024
+ARBITERS_TTL = 5.0  # seconds ``BotService.arbiter_ids`` is kept
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class BotSettings:
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8443
     max_upload_bytes: int = 5 * MEGABYTE  # a file sent to the bot (/import, /pair); [bot].max_upload_mb
+    rate_limit: int = 20  # messages a minute a player may send (arbiters: no limit); [bot].rate_limit, 0: none
 
     @classmethod
     def from_config(cls, config: Config) -> BotSettings:
@@ -54,9 +58,13 @@ class BotSettings:
         if isinstance(upload, bool) or not isinstance(upload, int | float) or not 0 < upload <= 2000:
             raise InputError("[bot].max_upload_mb must be a number of megabytes, 1-2000 (the self-hosted "
                              "Bot API server allows 2000)", source=str(config.path))
+        rate = section.get("rate_limit", 20)
+        if isinstance(rate, bool) or not isinstance(rate, int) or not 0 <= rate <= 10_000:
+            raise InputError("[bot].rate_limit must be the messages a minute a player may send, 0-10000 "
+                             "(0: no limit; arbiters are never limited)", source=str(config.path))
         return cls(frozenset(arbiters), str(section.get("language", "en")), section.get("channel"),
                    section.get("webhook_url"), str(section.get("webhook_listen", "127.0.0.1")),
-                   int(section.get("webhook_port", 8443)), int(upload * MEGABYTE))
+                   int(section.get("webhook_port", 8443)), int(upload * MEGABYTE), rate)
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,23 @@ class BotService:
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
     on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
+    limiter: RateLimiter = field(init=False, repr=False)  # players' messages a minute (bot.limits)
+    _arbiters: tuple[float, frozenset[int]] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.limiter = RateLimiter(self.settings.rate_limit)
+
+    def arbiter_ids(self) -> frozenset[int]:
+        """Everyone who may enter results somewhere: the chief arbiters and each tournament's
+        (archived ones included), as of at most ``ARBITERS_TTL`` seconds ago.  Their updates
+        are handled first and never rate-limited."""
+        now = time.monotonic()
+        if self._arbiters is None or now - self._arbiters[0] > ARBITERS_TTL:
+            ids = set(self.settings.arbiters)
+            for slug in self.store.slugs(archived=True):
+                ids |= self.store.state(slug).arbiters
+            self._arbiters = (now, frozenset(ids))
+        return self._arbiters[1]
 
     def prefs(self, who: Who) -> UserPrefs:
         """The user's preferences; their private chat is remembered on the way (for /subscribe)."""
@@ -98,13 +123,21 @@ class BotService:
         chosen = self.store.user(who.user_id).language
         return translator(chosen or who.language_code, self.settings.language)
 
-    def selected(self, who: Who) -> str | None:
-        """The user's tournament: the one chosen, or the only one there is."""
+    def selected(self, who: Who, entering: bool = False) -> str | None:
+        """The user's tournament: the one they chose while it is not archived; when they chose
+        none, the only one there is.  ``entering`` (a result, or another arbiters' command): the
+        only one only when the store holds no other, archived ones included.  The tournament
+        of an entry is never guessed: a user whose choice was archived, or who may believe
+        another one is theirs, is asked to choose."""
         slugs = self.store.slugs()
         chosen = self.store.user(who.user_id).tournament
         if chosen in slugs:
             return chosen
-        return slugs[0] if len(slugs) == 1 else None
+        if chosen is not None or len(slugs) != 1:
+            return None
+        if entering and len(self.store.slugs(archived=True)) != 1:
+            return None
+        return slugs[0]
 
     def is_arbiter(self, user_id: int, slug: str | None) -> bool:
         """A chief arbiter, or an arbiter of tournament ``slug`` (``/arbiters add``)."""
@@ -121,12 +154,14 @@ class BotService:
         return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, update_key(who.update_id))
 
     def tournament_of_key(self, key: int) -> str | None:
-        """The slug of the tournament a button names by its key (None: no such tournament, e.g.
-        forged or stale callback data)."""
+        """The slug of the tournament a button names by its key; None for no such tournament
+        (forged or stale callback data) and for an archived one, whose buttons are refused
+        like those of a tournament that does not exist (its name is not shown)."""
         try:
-            return self.store.slug_for_key(key)
+            slug = self.store.slug_for_key(key)
         except InputError:
             return None
+        return None if self.store.is_archived(slug) else slug
 
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
@@ -181,8 +216,8 @@ class Request:
     def remember(self, **changes: object) -> None:
         self.service.remember(self.who, **changes)
 
-    def selected(self) -> str | None:
-        return self.service.selected(self.who)
+    def selected(self, entering: bool = False) -> str | None:
+        return self.service.selected(self.who, entering)
 
     def is_arbiter(self, slug: str | None) -> bool:
         return self.service.is_arbiter(self.who.user_id, slug)
@@ -278,7 +313,7 @@ def _about_the_tournament(body: Callable[Concatenate[TournamentRequest, P], list
     @functools.wraps(body)
     def command(service: BotService, who: Who, /, *args: P.args, **kwargs: P.kwargs) -> list[Reply]:
         request = service.request(who)
-        slug = request.selected()
+        slug = request.selected(entering=arbiters)
         if slug is None:
             if arbiters:
                 return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED)

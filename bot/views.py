@@ -29,6 +29,7 @@ from ranking import (
     team_event_of,
     written_result,
 )
+from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
 from tiebreak.tables import format_column
@@ -56,14 +57,22 @@ def colour_word(tournament: Tournament, first: bool, tr: Translator) -> str:
     return tr.gettext(M.COLOUR_WHITE if first else M.COLOUR_BLACK)
 
 
-def column_name(code: str, tr: Translator) -> str:
-    """A standings column for tie-break ``code`` in the reader's language (小分 for SB, HS in
-    Vietnamese); a modifier stays as written (BH-C1 is 对手分-C1)."""
-    base = code
-    for mark in ("-", "/", ":"):
-        base = base.split(mark, 1)[0]
-    name = M.COLUMN_NAMES.get(tr.language, {}).get(base.upper())
-    return name + code[len(base):] if name else code
+def column_name(code: str, tr: Translator, team: bool = False) -> str:
+    """A standings column for tie-break ``code`` in the reader's language, as a phone shows it
+    (小分 for SB, HS in Vietnamese; ``tiebreak.headings``); a modifier stays as written (BH-C1
+    is 对手分-C1)."""
+    return column_heading(code, tr.language, team=team, short=True)
+
+
+def points_column(scoring: Scoring, tr: Translator) -> str:
+    """The score's column: points, or match points where they are the score (VN 21.2)."""
+    return column_name("MP", tr, team=True) if scoring.match else tr.gettext(M.COLUMN_POINTS)
+
+
+def bye_name(tournament: Tournament, kind: ByeKind, tr: Translator) -> str:
+    """A round without a game: in a round robin the free round of an odd field (轮空, miễn đấu,
+    ronda libre; C.07 15.2-15.3), in a Swiss its kind of bye."""
+    return tr.gettext(M.FREE_ROUND if tournament.system.is_round_robin else M.BYE_NAMES[kind])
 
 
 def localised(cells: list[str], tr: Translator) -> list[str]:
@@ -102,7 +111,7 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
         tr.format(M.STANDINGS_AFTER, round=standings.after_round))
     if top is not None and top < len(standings.rows):
         heading += "\n" + escape(tr.format(M.STANDINGS_TOP, count=top, total=len(standings.rows)))
-    header = ["#", "", tr.gettext(M.COLUMN_POINTS), *(column_name(code, tr) for code in codes)]
+    header = ["#", "", points_column(standings.rules.scoring, tr), *(column_name(code, tr) for code in codes)]
     blocks = [heading, *pre_table(header, table, [True, False, True, *([True] * len(codes))])]
     if len(codes) < len(every):
         blocks.append(escape(tr.format(M.MORE_TIEBREAKS, codes=", ".join(every[len(codes):]))))
@@ -110,8 +119,9 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
     if playoffs is not None and playoffs.groups:
         names = {row.player.id: row.player.name for row in standings.rows}
         lines = [tr.gettext(M.PLAYOFF_MARK_NOTE)] if required else []
+        scoring = standings.rules.scoring
         for group in playoffs.groups:
-            lines.append(_playoff_group_line(group, names, tr))
+            lines.append(_playoff_group_line(group, names, scoring, tr))
             lines += [tr.format(M.PLAYOFF_GAME, round=game.round, white=names[game.white],
                                 black=names[game.black]) for game in group.pending]
         blocks.append(escape("\n".join(lines)))
@@ -119,18 +129,20 @@ def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = S
 
 
 def team_standings_blocks(tournament: Tournament, standings: TeamStandings, tr: Translator) -> list[str]:
-    """The team standings: place, team, match points, game points, the first tie-breaks."""
-    codes = [code for code in standings.tiebreaks if code not in ("MP", "GP")][:3]
+    """The team standings: place, team, match points and game points (each once; none for an
+    individual event's team classification), the first tie-breaks."""
+    scores = [] if standings.event.is_classification else ["MP", "GP"]
+    codes = [code for code in standings.tiebreaks if code.upper() not in ("MP", "GP")][:3]
     rows = standings.rows
-    columns = [localised(format_column([row.match_points for row in rows]), tr),
-               localised(format_column([row.game_points for row in rows]), tr)]
+    columns = [localised(format_column([row.match_points if score == "MP" else row.game_points for row in rows]), tr)
+               for score in scores]
     columns += [localised(format_column([row.values[code] for row in rows]), tr) for code in codes]
     table = [[str(row.rank), shorten(row.team.name, 16), *(column[index] for column in columns)]
              for index, row in enumerate(rows)]
     heading = f"<b>{escape(tournament.name)}</b>\n" + escape(
         tr.format(M.TEAM_STANDINGS_AFTER, round=standings.after_round))
-    header = ["#", "", column_name("MP", tr), column_name("GP", tr), *(column_name(code, tr) for code in codes)]
-    return [heading, *pre_table(header, table, [True, False, True, True, *([True] * len(codes))])]
+    header = ["#", "", *(column_name(code, tr, team=True) for code in (*scores, *codes))]
+    return [heading, *pre_table(header, table, [True, False, *([True] * (len(scores) + len(codes)))])]
 
 
 # -- a round ---------------------------------------------------------------------------------------
@@ -150,7 +162,11 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
                             [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
         if round_number == number:
-            blocks.append(escape(tr.format(M.BYE_LINE, name=names[player]) + f" ({tr.gettext(M.BYE_NAMES[bye.kind])})"))
+            if state.base.system.is_round_robin:
+                blocks.append(escape(tr.format(M.FREE_ROUND_LINE, name=names[player])))
+            else:
+                kind = tr.gettext(M.BYE_NAMES[bye.kind])
+                blocks.append(escape(tr.format(M.BYE_LINE, name=names[player]) + f" ({kind})"))
     return blocks
 
 
@@ -212,7 +228,8 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> lis
     standings = final_standings(tournament).standings
     row = next(row for row in standings.rows if row.player.id == player_id)
     names = player_names(state.base)
-    lines = [f"<b>{escape(tr.format(M.PLAYER_LINE, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
+    line = M.PLAYER_LINE_MATCHES if scoring.match else M.PLAYER_LINE
+    lines = [f"<b>{escape(tr.format(line, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
     table = []
     for (number, board), game in sorted(state.games.items()):
         if player_id not in (game.white, game.black):
@@ -223,8 +240,9 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> lis
                       shorten(f"{opponent}. {names[opponent]}", 18), _own_result(game, white, scoring, tr)])
     for (number, player), bye in sorted(state.byes.items()):
         if player == player_id:
-            table.append([str(number), "", "", tr.gettext(M.BYE_NAMES[bye.kind]),
-                          own_points(_bye_points(bye.kind, scoring), tr)])
+            nothing = tournament.system.is_round_robin and bye.kind is ByeKind.ZERO  # a free round, not a loss
+            table.append([str(number), "", "", bye_name(tournament, bye.kind, tr),
+                          "–" if nothing else own_points(_bye_points(bye.kind, scoring), tr)])
     table.sort(key=lambda cells: int(cells[0]))
     if table:
         header = [tr.gettext(M.COLUMN_ROUND), tr.gettext(M.COLUMN_BOARD), tr.gettext(M.COLUMN_COLOUR),
@@ -266,7 +284,7 @@ def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
     scoring = default_rules(tournament).scoring
     blocks = [heading]
     for group in playoffs.groups:
-        lines = [f"<b>{escape(_playoff_group_line(group, names, tr))}</b>"]
+        lines = [f"<b>{escape(_playoff_group_line(group, names, scoring, tr))}</b>"]
         if group.eliminated:
             lines.append(escape(tr.format(M.PLAYOFF_ELIMINATED,
                                           players=", ".join(names[player] for player in group.eliminated))))
@@ -288,15 +306,27 @@ def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
     return blocks
 
 
-def _playoff_group_line(group: PlayoffGroup, names: dict[int, str], tr: Translator) -> str:
+def _playoff_group_line(group: PlayoffGroup, names: dict[int, str], scoring: Scoring, tr: Translator) -> str:
+    """Who plays off for which places; once decided, the play-off's result (each stage's
+    points, ``PlayoffStage.points``) and the places it gave (C.07 3)."""
     last = group.first_place + len(group.players) - 1
     places = f"{group.first_place}-{last}" if last > group.first_place else str(group.first_place)
     form = tr.gettext(_FORMAT_NAMES[group.format])
     if group.decided:
-        return tr.format(M.PLAYOFF_DECIDED, places=places, format=form,
-                         players=", ".join(names[player] for player in group.order))
+        result = "; ".join(_stage_result(stage, names, scoring, tr) for stage in group.stages)
+        order = ", ".join(f"{place}. {names[player]}" for place, player in enumerate(group.order, group.first_place))
+        return tr.format(M.PLAYOFF_DECIDED, places=places, format=form, result=result, players=order)
     return tr.format(M.PLAYOFF_REQUIRED, places=places, format=form,
                      players=", ".join(names[player] for player in group.players))
+
+
+def _stage_result(stage: PlayoffStage, names: dict[int, str], scoring: Scoring, tr: Translator) -> str:
+    """A stage's result: ``A 3–1 B`` for two players, ``A 4, B 2, C 0`` for more."""
+    points = stage.points(scoring)
+    if len(points) == 2:
+        (first, mine), (second, theirs) = points
+        return f"{names[first]} {own_points(mine, tr)}–{own_points(theirs, tr)} {names[second]}"
+    return ", ".join(f"{names[player]} {own_points(value, tr)}" for player, value in points)
 
 
 def _stage_name(stage: PlayoffStage, tr: Translator) -> str:

@@ -37,7 +37,7 @@ _EXPORTS: dict[str, str] = {
     "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",
     "TeamScoring": "ranking.rules",
     "PRESETS": "ranking.presets", "get_preset": "ranking.presets",
-    "TEAM_PRESETS": "ranking.presets", "get_team_preset": "ranking.presets",
+    "TEAM_PRESETS": "ranking.presets", "get_team_preset": "ranking.presets", "rules_source": "ranking.presets",
     # tie-break codes and the registry
     "TiebreakSpec": "ranking.codes", "TeamSpec": "ranking.codes", "split_codes": "ranking.codes",
     "Tiebreak": "ranking.registry",
@@ -68,7 +68,9 @@ _EXPORTS: dict[str, str] = {
     "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
     "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
     # files as text
-    "parse_trf": "ranking.trf", "write_trf": "ranking.trf",
+    "parse_trf": "ranking.trf", "write_trf": "ranking.trf", "trf_refusal": "ranking.trf",
+    # withdrawals (VN 21.5, FIDE C.07 16.1)
+    "apply_withdrawals": "ranking.withdrawals", "WithdrawalEffects": "ranking.withdrawals",
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
@@ -146,7 +148,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     )
     from ranking.pairing import berger_table, round_robin_schedule
     from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
-    from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset
+    from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset, rules_source
     from ranking.registry import Tiebreak
     from ranking.rules import (
         SCORING_SYSTEMS,
@@ -190,4 +192,5 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.teams import TeamStandings, team_event_of, team_standings
     from ranking.tiebreaks import REGISTRY
     from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-    from ranking.trf import parse_trf, write_trf
+    from ranking.trf import parse_trf, trf_refusal, write_trf
+    from ranking.withdrawals import WithdrawalEffects, apply_withdrawals

@@ -56,7 +56,8 @@ class TiebreakSpec:
 
 
 class Entry(Protocol):
-    """What the grammar needs of a registry entry: the modifier letters it accepts."""
+    """What the grammar needs of a registry entry: the modifier letters it accepts (and, for
+    the team grammar, its code: a ``NAME:T`` code takes no score suffix)."""
 
     @property
     def modifiers(self) -> str: ...
@@ -143,6 +144,8 @@ def parse_team_code(code: str, known: Mapping[str, Entry]) -> TeamSpec:
     esb = ""
     if head in _ESB_NAMES:
         head, esb = "ESB", _ESB_NAMES[head]
+    if suffix == "T" and f"{head}:T" in known:  # a total over the team's boards: WIN:T, FOUL:T, ...
+        head, suffix = f"{head}:T", ""
     if head not in known:
         raise InputError(f"unknown team tie-break {code!r}: expected one of {', '.join(known)}")
     score = ""
@@ -150,9 +153,9 @@ def parse_team_code(code: str, known: Mapping[str, Entry]) -> TeamSpec:
         if esb or suffix not in ("MM", "MG", "GM", "GG"):
             raise InputError(f"team tie-break {code!r}: ESB takes :MM, :MG, :GM or :GG")
         esb = suffix
-    elif head == "FOUL":
-        if suffix not in ("", "T"):
-            raise InputError(f"team tie-break {code!r}: expected FOUL:T")
+    elif (total := getattr(known[head], "code", head)).endswith(":T"):
+        if suffix:
+            raise InputError(f"team tie-break {code!r}: expected {total}")
     elif suffix:
         if suffix not in ("MP", "GP"):
             raise InputError(f"team tie-break {code!r}: expected :MP or :GP after {head}")

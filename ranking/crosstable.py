@@ -34,6 +34,7 @@ from ranking.trf_fields import (
     LINE_BREAK,
     MAX_ID,
     chain_record,
+    check_size,
     parse_162,
     parse_rounds,
     parse_xxs,
@@ -46,6 +47,10 @@ TYPE_CHECKING = False  # typing costs start-up time; type checkers read the bloc
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+#: The most cells (players x rounds) a crosstable is made of: a file declaring more (9999 rounds,
+#: or one line of 9999 rounds among thousands of players) is read by the model, whose size is that
+#: of the file's entries, rather than made into a table of gigabytes.
+MAX_CELLS = 2_000_000
 #: TRF team records: the team reader checks them against the players, so a file with any of
 #: them is read by ``ranking.trf``.
 _TEAM_TAGS = frozenset({"013", "310", "320", "330", "300", "362"})
@@ -122,7 +127,9 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
     fouls: list[tuple[int, ...]] = []  # ``### tiebreak fouls`` records: round, white, black, their fouls
     rules: tuple[dict[str, float | None], tuple[str, ...]] | None = None  # a ``### tiebreak rules`` record
     try:
-        for number, raw in enumerate(text.removeprefix("\ufeff").split("\n"), start=1):
+        rows = text.removeprefix("\ufeff").split("\n")
+        check_size(rows, source)
+        for number, raw in enumerate(rows, start=1):
             line = raw.rstrip(" \t")
             if line.startswith("001 "):
                 lines.append(line)
@@ -348,6 +355,8 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
         opponent_of.update((f"{pid:>4}", number) for number, pid in enumerate(ids))
     opponent_of.update(dict.fromkeys(_NO_OPPONENT, -1))
     width = max((len(part) + 9) // 10 for part in parts)  # round blocks in the longest line
+    if count * max(width, declared) > MAX_CELLS:
+        return None  # the model reads it in the space its entries take
     text = "".join([part.ljust(10 * width) for part in parts])  # every line's blocks, row after row
     cells = count * width
     if text[4::10].strip(" ") or text[6::10].strip(" ") or text[8::10].strip(" ") or text[9::10].strip(" "):
@@ -492,8 +501,8 @@ _MAX_ROUNDS = 9999
 def read_toml(text: str, source: str) -> Crosstable | None:
     """The crosstable of a tournament TOML file as ``ranking.tomlfile.write_tournament_toml``
     lays it out, or None where ``ranking.tomlfile.parse_tournament_toml`` must read it (another
-    layout, anything it would refuse, rules beyond a chain, teams, or two games between the same
-    players in one round, which form a match)."""
+    layout, anything it would refuse, rules beyond a chain, teams, two games on one board, or two
+    games between the same players in one round, which form a match)."""
     enabled = gc.isenabled()
     gc.disable()  # the rows make no reference cycles: the collector would only rescan them
     try:
@@ -531,6 +540,20 @@ def _read_toml(text: str) -> Crosstable | None:
                             _BYE.findall(text, start), _WITHDRAWAL.findall(text, start))
 
 
+def _board_clash(game_rows: list[tuple[str, ...]]) -> bool:
+    """Whether two games share a board of a round once those without one are numbered as the
+    store numbers them (``ranking.model.numbered_boards``)."""
+    highest: dict[str, int] = {}
+    taken: set[tuple[str, int]] = set()
+    for number, board, *_ in game_rows:
+        on = int(board) if board and int(board) else highest.get(number, 0) + 1
+        if (number, on) in taken:
+            return True
+        taken.add((number, on))
+        highest[number] = max(highest.get(number, 0), on)
+    return False
+
+
 def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...], player_rows: list[tuple[str, ...]],
                      game_rows: list[tuple[str, ...]], bye_rows: list[tuple[str, ...]],
                      withdrawal_rows: list[tuple[str, ...]]) -> Crosstable | None:
@@ -550,6 +573,8 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
     if any(after > rounds for after in withdrawn.values()):
         return None
     count = len(ids)
+    if count * rounds > MAX_CELLS:
+        return None  # the model reads it in the space its entries take
     letters = [["Z"] * rounds for _ in range(count)]
     colours = [["-"] * rounds for _ in range(count)]
     opponents = [[-1] * rounds for _ in range(count)]
@@ -578,6 +603,9 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
             if fouls_of is None:
                 fouls_of = [[0] * rounds for _ in range(count)]
             fouls_of[first][cell], fouls_of[second][cell] = fouls
+    boards = [(row[0], row[1]) for row in game_rows if row[1] and row[1] != "0"]  # TOML writes an integer one way
+    if len(set(boards)) != len(boards) or (len(boards) != len(game_rows) and _board_clash(game_rows)):
+        return None  # two games on one board (refused), also once those without one are numbered
     last_bye = 0
     for number, player, kind in bye_rows:
         rnd, me, letter = int(number), index.get(player), _TOML_BYES.get(kind)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
+from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal, numbered_boards
 from ranking.rules import CHESS
 from ranking.settings import apply_setting, check_setting
 from ranking.spelling import written_result
@@ -68,9 +68,8 @@ class TournamentState:
         self.base = base
         self.ids = {player.id for player in base.players}
         self.games: dict[tuple[int, int], Game] = {}
-        for game in base.games:
-            self.games[(game.round, game.board or self._free_board(game.round))] = (
-                game if game.board else replace(game, board=self._free_board(game.round)))
+        for game in numbered_boards(base.games):
+            self.games[(game.round, game.board)] = game
         self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
         self.rounds_with_games: set[int] = {number for number, _ in self.games}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
@@ -80,9 +79,6 @@ class TournamentState:
             _playoff_key(game.round, game.white, game.black): game for game in base.playoff_games}
         self.archived = False
         self._snapshot: Tournament | None = base
-
-    def _free_board(self, round_number: int) -> int:
-        return 1 + max((board for (r, board) in self.games if r == round_number), default=0)
 
     # -- replay -------------------------------------------------------------------------
 

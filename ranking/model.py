@@ -9,7 +9,8 @@ turns it into standings.  Nothing here does I/O.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 
 from ranking.rules import Rules, TeamRules, TeamScoring
 
@@ -180,6 +181,21 @@ class Game:
     fouls_black: int = 0
 
 
+def numbered_boards(games: Iterable[Game]) -> Iterator[Game]:
+    """``games`` in order, each with its board: a game without one (board 0) gets the board
+    after the highest its round has so far, as the store numbers them (``TournamentState``).
+    Two games on one board of a round are a file's mistake (``ranking.tomlfile`` refuses them).
+
+    >>> [game.board for game in numbered_boards([Game(1, 1, 2, None, board=3), Game(1, 3, 4, None)])]
+    [3, 4]
+    """
+    highest: dict[int, int] = {}
+    for game in games:
+        board = game.board or highest.get(game.round, 0) + 1
+        highest[game.round] = max(highest.get(game.round, 0), board)
+        yield game if game.board else replace(game, board=board)
+
+
 @dataclass(frozen=True, slots=True)
 class Bye:
     """A round in which ``player`` had no opponent (FIDE C.07 16.2)."""
@@ -258,8 +274,10 @@ class TeamBye:
 @dataclass(frozen=True)
 class TeamEvent:
     """A team tournament as team tie-breaks see it: teams, matches and byes, the team scoring
-    and rules; ``players`` name the members (for SUMRANK).  ``ranking.teams.team_event_of``
-    derives one from a ``Tournament``."""
+    and rules; ``players`` name the members.  ``ranking.teams.team_event_of`` derives one from
+    a ``Tournament``, kept as ``individual``: SUMRANK and SUMPTS read the members' places and
+    points in its own final standings (CXA 14.8).  An individual event with a team
+    classification has teams and no matches (``is_classification``)."""
 
     name: str
     teams: tuple[Team, ...]
@@ -269,6 +287,13 @@ class TeamEvent:
     scoring: TeamScoring = field(default_factory=TeamScoring)
     rules: TeamRules = field(default_factory=TeamRules)
     players: tuple[Player, ...] = ()
+    individual: Tournament | None = None
+
+    @property
+    def is_classification(self) -> bool:
+        """An individual event's team classification (CXA 14.8): its teams play no matches, so
+        they have no match or game points, only their members' places."""
+        return self.individual is not None and not self.matches and not self.byes
 
     def team(self, team_id: int) -> Team:
         for team in self.teams:
@@ -282,6 +307,8 @@ class TeamEvent:
         finished = [match.round for match in self.matches if match.is_finished]
         if finished:
             return max(finished)
+        if self.is_classification:
+            return self.individual.rounds_with_results  # type: ignore[union-attr]
         return max((bye.round for bye in self.byes), default=0) if not self.matches else 0
 
 

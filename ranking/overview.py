@@ -139,11 +139,16 @@ class Progress:
 
 
 def tournament_progress(tournament: Tournament) -> Progress:
-    """Where ``tournament`` stands (``Stage``), counting the games of its paired rounds."""
+    """Where ``tournament`` stands (``Stage``), counting the games of its paired rounds.  A game
+    without a result after one of its players withdrew is not open: the withdrawal decides it
+    (a forfeit, or annulled: ``ranking.withdrawals``)."""
     open_games: dict[int, int] = {}
     results = 0
+    left = {withdrawal.player: withdrawal.after_round for withdrawal in tournament.withdrawals}
     for game in tournament.games:
-        if game.result is None:
+        if game.result is None and game.round > min(left.get(game.white, game.round), left.get(game.black, game.round)):
+            results += 1
+        elif game.result is None:
             open_games[game.round] = open_games.get(game.round, 0) + 1
         else:
             results += 1

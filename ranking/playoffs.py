@@ -30,9 +30,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ranking.lots import results_seed
 from ranking.model import Game
-from ranking.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen
+from ranking.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen, Scoring
 from ranking.standings import StandingRow, Standings
+from ranking.team_sheet import board_points
 
 KNOCKOUT_SIZE = 4  # seed 001 item 4: all but the top four are eliminated
 
@@ -45,6 +47,24 @@ class PlayoffStage:
     players: tuple[int, ...]
     games: tuple[Game, ...]  # scheduled pairings; a game without a result is still to play
     decided: bool
+
+    def points(self, scoring: Scoring) -> tuple[tuple[int, float], ...]:
+        """The stage's result: each player's points in its finished games under the event's
+        game scoring (a two-game match 1½-½ under 1/½/0, 3-1 under 2/1/0), best first (ties
+        in the stage's order).
+
+        >>> from ranking.model import Result
+        >>> from ranking.rules import XIANGQI
+        >>> stage = PlayoffStage("match", (7, 3), (Game(1, 7, 3, Result.DRAW), Game(2, 3, 7, Result.BLACK_WINS)), True)
+        >>> stage.points(XIANGQI)
+        ((7, 3.0), (3, 1.0))
+        """
+        totals = dict.fromkeys(self.players, 0.0)
+        for game in self.games:
+            white, black = board_points(scoring, game.result)
+            totals[game.white] = totals.get(game.white, 0.0) + white
+            totals[game.black] = totals.get(game.black, 0.0) + black
+        return tuple(sorted(totals.items(), key=lambda item: -item[1]))
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -195,7 +215,7 @@ def _evaluate(standings: Standings, rule: PlayoffRule, games: Iterable[Game],
         return (), tuple(entered)
     rows = standings.rows
     options = standings.rules.options
-    seed = options.lots_seed or standings.tournament.name
+    seed = options.lots_seed or standings.lots_seed or results_seed(standings.tournament)
     board = _Board(entered)
     groups = []
     covered: set[int] = set()

@@ -18,6 +18,7 @@ from ranking.rules import (
     ByeValue,
     DirectEncounterMode,
     Options,
+    RoundRobinWithdrawal,
     Rules,
     Scoring,
     TeamRules,
@@ -60,8 +61,9 @@ PRESETS: dict[str, Rules] = {
     ),
     "cxa-national-swiss": Rules(
         XIANGQI, ("DE", "BH", "BH-M1", "WIN", "LOT"),
-        Options(de_mode=DirectEncounterMode.ALL_MET),
-        description="ZS: Chinese national events, Swiss (direct encounter only when all tied players met)",
+        Options(keep_rounds=7, de_mode=DirectEncounterMode.ALL_MET),
+        description="ZS: Chinese national events, Swiss (direct encounter only when all tied players met; "
+        "keep at least 7 rounds when cutting)",
     ),
     "cxa-national-rr": Rules(
         XIANGQI, ("DE", "SB", "WIN", "LOT"),
@@ -80,7 +82,9 @@ PRESETS: dict[str, Rules] = {
     ),
     "vn-rr": Rules(
         CHESS, ("DE", "SB", "WIN", "BWG", "LOT"),
-        description="VN 21.3: round robin, direct encounter, hệ số (SB), wins, wins with black, lots",
+        Options(rr_withdrawal=RoundRobinWithdrawal.ANNUL_AT_MOST_HALF),
+        description="VN 21.3: round robin, direct encounter, hệ số (SB), wins, wins with black, lots; "
+        "a withdrawal with half the games played or fewer annuls them all (21.5.1)",
     ),
     "vn-swiss": Rules(
         CHESS, ("BH", "SB", "WIN", "BWG", "LOT"),
@@ -97,6 +101,36 @@ PRESETS: dict[str, Rules] = {
         description="Asian Xiangqi Federation championships, Swiss",
     ),
 }
+
+
+#: The rules each preset implements, as tables and pages name them: its own article for a CXA,
+#: ZS, VN or AXF preset; the FIDE presets name the C.07 edition instead (``rules_source``).
+PRESET_SOURCES: dict[str, str] = {
+    "cxa-rr": "CXA 14.1", "cxa-multi-rr": "CXA 14.2", "cxa-swiss-bh": "CXA 14.3.1", "cxa-swiss-ps": "CXA 14.3.2",
+    "cxa-national-swiss": "ZS", "cxa-national-rr": "ZS", "zs-swiss-1": "ZS ①", "zs-swiss-2": "ZS ②",
+    "vn-rr": "VN 21.3", "vn-swiss": "VN 21.4", "vn-match": "VN 21.2", "axf-swiss": "AXF",
+}
+
+
+def rules_source(rules: Rules) -> str:
+    """The rules a chain follows, as tables and pages name them: a CXA, ZS, VN or AXF preset's
+    own article ("CXA 14.3.1"), even with fields overridden; "FIDE C.07 2026" (or 2024, the
+    edition chosen) for a FIDE preset or any chain of FIDE codes alone; "" for a chain that
+    mixes in other codes.  The C.07 edition is named only for FIDE chains.
+
+    >>> rules_source(PRESETS["cxa-swiss-bh"]), rules_source(PRESETS["fide-swiss"])
+    ('CXA 14.3.1', 'FIDE C.07 2026')
+    >>> rules_source(Rules(XIANGQI, ("BH", "FOUL")))
+    ''
+    """
+    from ranking.tiebreaks import REGISTRY  # the codes' articles (start-up time)
+
+    name = preset_of(rules)
+    if name in PRESET_SOURCES:
+        return PRESET_SOURCES[name]
+    if all(REGISTRY[REGISTRY.parse(code).name].article.startswith("FIDE") for code in rules.tiebreaks):
+        return f"FIDE C.07 {rules.options.fide_edition}"
+    return ""
 
 
 def preset_of(rules: Rules) -> str | None:
@@ -137,10 +171,23 @@ TEAM_PRESETS: dict[str, TeamPreset] = {
         TeamScoring(game=XIANGQI), TeamRules(("GP", "EDE", "BH:MP")),
         "CXA 13.2 / ZS team events: match points 2/1/0 from board totals, then game points, "
         "direct encounter, Buchholz on match points"),
+    "cxa-team-rr": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("GP", "WIN:T", "DE", "FOUL:T", "BWG:T", "BPG:T")),
+        "CXA 14.5: team round robin, match points 2/1/0, then game points, the team's game wins, "
+        "direct encounter, team fouls, games won with black, games played with black"),
+    "cxa-team-swiss": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("BH:MP", "GP", "WIN:T", "FOUL:T", "PREV")),
+        "CXA 14.6: team Swiss, match points 2/1/0, then the opponents' match points, game points, "
+        "the team's game wins, team fouls, then the last round's match results and so on"),
+    "cxa-team-gp": TeamPreset(
+        TeamScoring(game=XIANGQI), TeamRules(("BH:MP", "WIN:T", "FOUL:T", "PREV"), primary="GP"),
+        "CXA 14.7: team Swiss ranked by game points, then the opponents' match points, the team's "
+        "game wins, team fouls, then the last round's match results and so on"),
     "cxa-team-places": TeamPreset(
         TeamScoring(game=XIANGQI), TeamRules(("SUMRANK",), primary="PLACES"),
-        "CXA 14.8 (WXF team championship): the sum of the members' individual places, "
-        "then the best single place"),
+        "CXA 14.8 (WXF team championship): the sum of the members' places in the event's own "
+        "individual standings, then the best single place; also for an individual event with a "
+        "team classification"),
 }
 
 #: VN 21.2 two-game individual matches: an individual preset ("vn-match").

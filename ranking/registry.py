@@ -12,16 +12,15 @@ in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with on
   first (DE, DEB, PREV, PS-D, LOT, EDE, BC, ...); the standings report the place inside the
   group (DESIGN.md "Command line").
 
-Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``), the cuts and medians of C.07 14
-and 16.5 (``cut_total``), and the drawing of lots (``lots``); the arithmetic of the first two
-is ``ranking.ordering``'s, which the columnar standings share.
+Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``) and the cuts and medians of C.07 14
+and 16.5 (``cut_total``), whose arithmetic is ``ranking.ordering``'s, which the columnar
+standings share; the drawing of lots is ``ranking.lots``'s.
 """
 
 from __future__ import annotations
 
 import enum
 import functools
-import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -248,13 +247,3 @@ def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> fl
     16.5.1 (``ranking.ordering.cut_values``), individual and team tie-breaks alike: ``sheet``
     gives ``options.keep_rounds`` and ``spec`` the ``cut`` and ``median``."""
     return cut_values(items, spec.cut + spec.median, spec.median, sheet.options.keep_rounds)
-
-
-# -- drawing of lots (C.07 4.2; 抽签, bốc thăm) -------------------------------------------------
-
-def lots(group: list[int], seed: str, ids: Sequence[int]) -> list[list[int]]:
-    """A reproducible draw: the group's members ordered by SHA-256 of the seed and the
-    starting (or team) number, one tier each; anyone can redo it from the published seed."""
-    def key(me: int) -> str:
-        return hashlib.sha256(f"{seed}|{ids[me]}".encode()).hexdigest()
-    return [[member] for member in sorted(group, key=key)]

@@ -42,10 +42,12 @@ class CardRound(NamedTuple):
 
     ``board``, ``opponent`` (a starting number), ``white`` (True: the player had white, red in
     xiangqi) and ``result`` (from white's side, None while unfinished) describe the round's game
-    as entered; ``bye`` the round's bye when there is no game.  ``points`` are what the round
-    counts in the standings (a game left unplayed by a withdrawal counts as a forfeit,
-    RULES.md 5) and ``score`` the running score after it; both are None while the game is
-    unfinished.  A round without game or bye (an absence) has neither ``opponent`` nor ``bye``.
+    as the standings count it: a game left unplayed by a withdrawal is a forfeit, and so is one
+    the file never listed (VN 21.5.1); ``annulled`` marks a game a withdrawal annulled (VN
+    21.5.1), which counts nothing.  ``bye`` is the round's bye when there is no game.  ``points``
+    are what the round counts in the standings and ``score`` the running score after it; both
+    are None while the game is unfinished.  A round without game or bye (an absence) has neither
+    ``opponent`` nor ``bye``.
 
     A named tuple, as ``ranking.scoresheet.RoundRecord``: a site builds one per player and
     round, and a tuple costs a tenth of a frozen dataclass to make and to pickle.
@@ -59,6 +61,7 @@ class CardRound(NamedTuple):
     bye: ByeKind | None = None
     points: float | None = None
     score: float | None = None
+    annulled: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +88,14 @@ def player_scorecards(tournament: Tournament, rules: Rules | None = None,
     the FIDE default chain), by starting number.  Where a round holds more than one game of a
     player (a mini-match), the card shows the last one entered and the points of them all."""
     rules = rules or default_rules(tournament)
-    sheet = Scoresheet(apply_withdrawals(tournament, rules).tournament, rules, after_round)
+    effects = apply_withdrawals(tournament, rules)
+    sheet = Scoresheet(effects.tournament, rules, after_round)
     aro = average_rating_of_opponents(sheet, TiebreakSpec("ARO", "ARO"))
     tpr = tournament_performance(sheet, TiebreakSpec("TPR", "TPR"))
     games: dict[tuple[int, int], Game] = {}
-    for game in tournament.games:
+    for game in (*effects.annulled, *effects.tournament.games):
         games[game.white, game.round] = games[game.black, game.round] = game
+    annulled = set(map(id, effects.annulled))
     byes: dict[tuple[int, int], Bye] = {(bye.player, bye.round): bye for bye in tournament.byes}
     cards = {}
     for index, player in enumerate(sheet.players):
@@ -105,7 +110,7 @@ def player_scorecards(tournament: Tournament, rules: Rules | None = None,
             if game is not None:
                 white = game.white == player.id
                 rounds.append(CardRound(record.round, game.board, game.black if white else game.white, white,
-                                        game.result, None, points, running))
+                                        game.result, None, points, running, id(game) in annulled))
             else:
                 bye = byes.get((player.id, record.round))
                 rounds.append(CardRound(record.round, bye=bye.kind if bye else None, points=points, score=running))

@@ -22,7 +22,7 @@ import unicodedata
 from ranking.model import Result
 from ranking.rules import CHESS, Outcome, Scoring
 
-__all__ = ["WORD_JOINER", "fold", "lookup_result", "normalise", "parse_result", "written_result"]
+__all__ = ["BIDI_CONTROLS", "WORD_JOINER", "fold", "lookup_result", "normalise", "parse_result", "written_result"]
 
 #: An invisible character (Unicode category Cf) that ``normalise`` drops: the command line puts
 #: it in front of a result such as ``-+`` so that argparse does not take it for an option.
@@ -125,12 +125,20 @@ _HALF = re.compile(r"(?<![0-9])0[.,]5(?![0-9])")
 _COLON_RESULT = re.compile(r"([0-9/]+):([0-9/]+)")
 
 
-def parse_result(text: str) -> Result | None:
-    """A result in any accepted spelling (see the module docstring), or None.
+#: The invisible characters that change the direction text is shown in (Unicode bidi controls):
+#: with a right-to-left override, ``0-1`` shows as ``1-0``.  A result holding one is not read.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
-    >>> parse_result("红胜"), parse_result("đen thắng"), parse_result("0,5-0,5")
-    (<Result.WHITE_WINS: '1-0'>, <Result.BLACK_WINS: '0-1'>, <Result.DRAW: '1/2-1/2'>)
+
+def parse_result(text: str) -> Result | None:
+    """A result in any accepted spelling (see the module docstring), or None; None also for a
+    text holding a bidi control (``BIDI_CONTROLS``: what it shows is not what it says).
+
+    >>> parse_result("红胜"), parse_result("đen thắng"), parse_result("0,5-0,5"), parse_result("\u202e0-1")
+    (<Result.WHITE_WINS: '1-0'>, <Result.BLACK_WINS: '0-1'>, <Result.DRAW: '1/2-1/2'>, None)
     """
+    if not BIDI_CONTROLS.isdisjoint(text):
+        return None
     return lookup_result(fold(normalise(text)))
 
 

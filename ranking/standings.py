@@ -16,6 +16,7 @@ from typing import Any
 
 from ranking.codes import TiebreakSpec
 from ranking.errors import InputError
+from ranking.lots import results_seed
 from ranking.model import Player, Tournament
 from ranking.ordering import runs_of_equal
 from ranking.presets import get_preset
@@ -38,10 +39,14 @@ class StandingRow:
 
 @dataclass(frozen=True)
 class Standings:
+    """The ranked rows; ``lots_seed`` is the seed the drawing of lots used (the ``lots_seed``
+    option, or the digest of the results: ``ranking.lots``), "" when the chain draws no lots."""
+
     tournament: Tournament
     rules: Rules
     after_round: int
     rows: tuple[StandingRow, ...]
+    lots_seed: str = ""
 
     @property
     def tiebreaks(self) -> tuple[str, ...]:
@@ -102,6 +107,9 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
 
 def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet: Scoresheet) -> Standings:
     """Points first, then each criterion inside the groups still tied."""
+    draws_lots = any(spec.name == "LOT" for spec in specs)
+    if draws_lots:
+        sheet.lots_seed = rules.options.lots_seed or results_seed(tournament)
     scores = sheet.scores
     order = sorted(range(len(sheet.players)), key=lambda me: (-scores[me], sheet.players[me].id))
     groups = runs_of_equal(order, scores.__getitem__)
@@ -117,7 +125,7 @@ def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet
                 values={code: column[member] for code, column in columns.items()},
             ))
         position += len(group)
-    return Standings(tournament, rules, sheet.rounds, tuple(rows))
+    return Standings(tournament, rules, sheet.rounds, tuple(rows), sheet.lots_seed if draws_lots else "")
 
 
 @contextmanager

@@ -20,8 +20,10 @@ class TeamRecord(NamedTuple):
     """One team's round, as team tie-breaks see it.
 
     ``opponent`` indexes ``TeamSheet.teams`` (or NO_OPPONENT); ``boards`` is ((board, own game
-    points), ...) for matches with board results; ``category`` is the FIDE C.07 16.2 category of
-    an unplayed round (0 for a match played) and ``vur`` marks a voluntary unplayed round.
+    points), ...) for matches with board results and ``games`` the same boards as the team's
+    players saw them: (own outcome, second mover, forfeited) per board, for the counts over a
+    team's games (WIN:T, BWG:T, BPG:T); ``category`` is the FIDE C.07 16.2 category of an
+    unplayed round (0 for a match played) and ``vur`` marks a voluntary unplayed round.
     """
 
     round: int
@@ -32,12 +34,22 @@ class TeamRecord(NamedTuple):
     gp: float
     outcome: Outcome
     boards: tuple[tuple[int, float], ...]
+    games: tuple[BoardGame, ...]
     fouls: int
     category: int
     vur: bool
 
     def score(self, which: str) -> float:
         return self.mp if which == "MP" else self.gp
+
+
+class BoardGame(NamedTuple):
+    """One board of a team's match, from the team's side: its player's outcome, whether they
+    moved second (black), and whether the game was forfeited rather than played."""
+
+    outcome: Outcome
+    second_mover: bool
+    forfeit: bool
 
 
 _BYE_KINDS = {TeamByeKind.PAB: Kind.PAIRING_BYE, TeamByeKind.FPB: Kind.FULL_BYE, TeamByeKind.HPB: Kind.HALF_BYE,
@@ -102,7 +114,7 @@ class TeamSheet:
             raise InputError(f"team {team_id} is not in the event") from None
 
     def _build(self) -> list[list[TeamRecord]]:
-        Side = tuple  # (kind, opponent, first, mp, gp, boards, fouls)
+        Side = tuple  # (kind, opponent, first, mp, gp, boards, games, fouls)
         sides: list[list[Side | None]] = [[None] * self.rounds for _ in self.teams]
         for match in self.event.matches:
             if match.round > self.rounds:
@@ -123,8 +135,8 @@ class TeamSheet:
                     continue
                 raise InputError(f"round {bye.round}: team {bye.team} has a bye and a match")
             kind = _BYE_KINDS[TeamByeKind(bye.kind)]
-            sides[me][bye.round - 1] = (kind, NO_OPPONENT, None, *self.scoring.unplayed(kind), (), 0)
-        absent = (Kind.ZERO_BYE, NO_OPPONENT, None, *self.scoring.unplayed(Kind.ZERO_BYE), (), 0)
+            sides[me][bye.round - 1] = (kind, NO_OPPONENT, None, *self.scoring.unplayed(kind), (), (), 0)
+        absent = (Kind.ZERO_BYE, NO_OPPONENT, None, *self.scoring.unplayed(Kind.ZERO_BYE), (), (), 0)
         return [self._categorise([side or absent for side in row]) for row in sides]
 
     def _match_sides(self, match: TeamMatch, first: int, second: int) -> tuple[tuple, tuple]:
@@ -134,11 +146,12 @@ class TeamSheet:
                      "--": (Kind.FORFEIT_LOSS, Kind.FORFEIT_LOSS)}.get(match.forfeit)
             if kinds is None:
                 raise InputError(f"round {match.round}: forfeit {match.forfeit!r}: expected +-, -+ or --")
-            return ((kinds[0], second, True, *scoring.unplayed(kinds[0]), (), 0),
-                    (kinds[1], first, False, *scoring.unplayed(kinds[1]), (), 0))
+            return ((kinds[0], second, True, *scoring.unplayed(kinds[0]), (), (), 0),
+                    (kinds[1], first, False, *scoring.unplayed(kinds[1]), (), (), 0))
         if not match.is_finished:
-            return ((Kind.PENDING, second, True, 0.0, 0.0, (), 0), (Kind.PENDING, first, False, 0.0, 0.0, (), 0))
-        first_boards, second_boards, fouls, played = self._boards(match)
+            return ((Kind.PENDING, second, True, 0.0, 0.0, (), (), 0),
+                    (Kind.PENDING, first, False, 0.0, 0.0, (), (), 0))
+        first_boards, second_boards, games, fouls, played = self._boards(match)
         if match.first_points is not None and match.second_points is not None:
             own, other = match.first_points, match.second_points
             played = True
@@ -148,8 +161,9 @@ class TeamSheet:
         if not played:  # every board forfeited: the match is unplayed (C.07 15.1)
             kind_first = Kind.FORFEIT_WIN if own > other else Kind.FORFEIT_LOSS
             kind_second = Kind.FORFEIT_WIN if other > own else Kind.FORFEIT_LOSS
-        return ((kind_first, second, True, scoring.match_points(own, other), own, first_boards, fouls[0]),
-                (kind_second, first, False, scoring.match_points(other, own), other, second_boards, fouls[1]))
+        return ((kind_first, second, True, scoring.match_points(own, other), own, first_boards, games[0], fouls[0]),
+                (kind_second, first, False, scoring.match_points(other, own), other, second_boards, games[1],
+                 fouls[1]))
 
     def _boards(self, match: TeamMatch):
         """Per-board game points of both teams; board n's first team has white when its roster
@@ -158,6 +172,7 @@ class TeamSheet:
         first_roster = set(self.event.team(match.first).roster)
         second_roster = set(self.event.team(match.second).roster)
         first_boards, second_boards = [], []
+        games: tuple[list[BoardGame], list[BoardGame]] = ([], [])
         fouls = [0, 0]
         played = False
         for position, game in enumerate(match.boards):
@@ -174,10 +189,15 @@ class TeamSheet:
             mine, theirs = (white_points, black_points) if first_white else (black_points, white_points)
             first_boards.append((board, mine))
             second_boards.append((board, theirs))
+            if game.result is not None:
+                white_outcome, black_outcome = (Outcome(value) for value in game.result.outcomes)
+                forfeit = game.result.is_forfeit
+                games[0 if first_white else 1].append(BoardGame(white_outcome, False, forfeit))
+                games[1 if first_white else 0].append(BoardGame(black_outcome, True, forfeit))
             white_fouls, black_fouls = game.fouls_white, game.fouls_black
             fouls[0] += white_fouls if first_white else black_fouls
             fouls[1] += black_fouls if first_white else white_fouls
-        return tuple(first_boards), tuple(second_boards), fouls, played
+        return tuple(first_boards), tuple(second_boards), (tuple(games[0]), tuple(games[1])), fouls, played
 
     def _categorise(self, sides: list[tuple]) -> list[TeamRecord]:
         """The records of one team's rounds, with their FIDE C.07 16.2 categories, as for
@@ -186,9 +206,9 @@ class TeamSheet:
         round_robin = self.rules.round_robin
         categories = categorise([side[0] for side in sides],
                                 [round_robin and side[1] == NO_OPPONENT and not side[0].is_forfeit for side in sides])
-        return [TeamRecord(number, kind, opponent, first, mp, gp, self.scoring.outcome_of(mp), boards, fouls,
+        return [TeamRecord(number, kind, opponent, first, mp, gp, self.scoring.outcome_of(mp), boards, games, fouls,
                            category, vur)
-                for number, ((kind, opponent, first, mp, gp, boards, fouls), (category, vur))
+                for number, ((kind, opponent, first, mp, gp, boards, games, fouls), (category, vur))
                 in enumerate(zip(sides, categories, strict=True), start=1)]
 
 

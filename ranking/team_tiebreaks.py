@@ -1,4 +1,4 @@
-"""The team tie-breaks (RULES.md 2, FIDE C.07 11-13, CXA 14.7-14.8): one small function per
+"""The team tie-breaks (RULES.md 2, FIDE C.07 11-13, CXA 14.5-14.8): one small function per
 code, registered in ``TEAM_REGISTRY``.
 
 Scored tie-breaks return one value per team (index order of ``TeamSheet.teams``), or
@@ -8,7 +8,9 @@ ordering tie-breaks (EDE, BC, TBR, BBE) split a tied group into tiers, best firs
 
 Codes: ``NAME[:MP|:GP][/Cn|/Mn][/P]`` (``BH-C1:MP`` is ``BH:MP/C1``); without ``:MP``/``:GP`` a
 code uses the event's primary score.  ``ESB:MG`` is ``EMGSB`` (letters: opponent's score, own
-score).  ``FOUL:T`` is the team's fouls.
+score).  ``WIN:T``, ``FOUL:T``, ``BWG:T`` and ``BPG:T`` are the team's totals over its boards
+in every match (CXA 14.5-14.7); ``DE`` and ``PREV`` in a team chain compare match results
+(CXA 14.5-14.6).
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from dataclasses import replace
 from typing import Any
 
 from ranking.codes import TeamSpec, parse_team_code
+from ranking.final import final_standings
+from ranking.lots import lots, team_results_seed
 from ranking.model import Player, Tournament
 from ranking.ordering import direct_encounter_tiers, runs_of_equal
-from ranking.presets import get_preset
-from ranking.registry import Registry, Value, cut_total, lots
+from ranking.registry import Registry, Value, cut_total
 from ranking.rounds import NO_OPPONENT, Kind
-from ranking.rules import DirectEncounterMode, Edition, ShortTeams
+from ranking.rules import DirectEncounterMode, Edition, Outcome, Rules, ShortTeams
 from ranking.standings import compute_standings
-from ranking.team_sheet import TeamRecord, TeamSheet
+from ranking.team_sheet import BoardGame, TeamRecord, TeamSheet
 
 #: The team tie-breaks by code (FIDE C.07 11-13, CXA 14.7-14.8); ``TEAM_REGISTRY.parse(code)`` reads a code.
 TEAM_REGISTRY: Registry[TeamSpec] = Registry(parse_team_code)
@@ -315,50 +318,149 @@ for _code, _steps, _text in (
               orders=True, modifiers="P")(_chain(extended_direct_encounter, *_steps))
 
 
-# -- fouls and the members' individual results (CXA 14.7-14.8) ---------------------------------------
+# -- the team's games, summed over its boards (CXA 14.5-14.7) ------------------------------------------
 
-@_register("FOUL", "Team fouls (FOUL:T)", "CXA 14.1-14.3 犯规",
-           "fouls recorded against the team's players (fewer is better)", lower_is_better=True)
+@_register("FOUL:T", "Team fouls", "CXA 14.1-14.3, 14.5-14.7 犯规",
+           "fouls recorded against the team's players in every match (fewer is better)", lower_is_better=True,
+           aliases=("FOUL",))
 def team_fouls(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
     return [sum(record.fouls for record in rows if record.kind is not Kind.PENDING) for rows in sheet.records]
 
 
-def _individual(sheet: TeamSheet):
-    """The members' individual standings from the board games (cached on the sheet)."""
+#: Unplayed matches a team wins: every board counts as a game won (C.07 12: "a PAB counts as a
+#: win on every board"; C.07 7.1: WIN counts a win's points obtained, played or not).
+_WON_EVERY_BOARD = frozenset({Kind.PAIRING_BYE, Kind.FULL_BYE, Kind.FORFEIT_WIN})
+
+
+@_register("WIN:T", "Team game wins", "CXA 14.5-14.7 队胜局 (FIDE C.07 7.1 per board)",
+           "games won by the team's players in every match, forfeits included; a match won unplayed "
+           "(forfeit, pairing-allocated bye) counts every board")
+def team_game_wins(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    """CXA 14.5-14.7 队胜局: the team's board wins, as FIDE C.07 7.1 counts a player's wins (a
+    forfeited board won is a win); a match won unplayed is won on every board (C.07 12)."""
+    result: list[Value] = []
+    for rows in sheet.records:
+        total = 0
+        for record in rows:
+            if record.kind is Kind.PENDING:
+                continue
+            if record.games:
+                total += sum(1 for game in record.games if game.outcome is Outcome.WIN)
+            elif record.kind in _WON_EVERY_BOARD:  # a round robin's free round scored as a win too
+                total += sheet.scoring.boards
+        result.append(total)
+    return result
+
+
+def _counts_with_black(sheet: TeamSheet, game: BoardGame) -> bool:
+    """A board game with black for BWG:T and BPG:T, as FIDE C.07 7.3-7.4 and 15.2 count a
+    player's: played over the board; in a round robin under the 2026 edition a forfeit won
+    with black scheduled counts too (a forfeit lost never does)."""
+    if not game.second_mover:
+        return False
+    if not game.forfeit:
+        return True
+    return (sheet.rules.round_robin and sheet.options.fide_edition is Edition.FIDE_2026
+            and game.outcome is Outcome.WIN)
+
+
+@_register("BWG:T", "Team wins with black", "CXA 14.5 后手胜局 (FIDE C.07 7.4 per board)",
+           "games won with black (second mover) by the team's players, over the board")
+def team_wins_with_black(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return [sum(1 for record in rows if record.kind is not Kind.PENDING for game in record.games
+                if game.outcome is Outcome.WIN and _counts_with_black(sheet, game))
+            for rows in sheet.records]
+
+
+@_register("BPG:T", "Team games with black", "CXA 14.5 后手局数 (FIDE C.07 7.3 per board)",
+           "games played with black (second mover) by the team's players, over the board")
+def team_games_with_black(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
+    return [sum(1 for record in rows if record.kind is not Kind.PENDING for game in record.games
+                if _counts_with_black(sheet, game))
+            for rows in sheet.records]
+
+
+@_register("DE", "Direct encounter", "CXA 14.5 直胜 (FIDE C.07 6 on match points)",
+           "match points in the matches among the tied teams only (art. 6: reapplied to the sub-groups it "
+           "leaves tied; if not all met, a team is placed only when the missing matches could not change it)",
+           orders=True, modifiers="P")
+def team_direct_encounter(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """CXA 14.5 直胜 between tied teams: FIDE C.07 6 on the match points of their matches among
+    themselves (the first step of EDE, 13.3), whatever the primary score; ``de_mode = "all-met"``
+    separates nobody unless every tied team met every other."""
+    return _direct_encounter_repeated(sheet, spec, group, "MP")
+
+
+@_register("PREV", "The last rounds' match results", "CXA 14.6 (tail)",
+           "match points in the last round, then in the round before, and so on", orders=True)
+def team_earlier_rounds(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
+    """CXA 14.6 "compare the results of the last round, and so on": the match results round by
+    round from the last round back (a match won before a drawn one before a lost one; an
+    unplayed round by the match points it gave)."""
+    def key(me: int) -> tuple[float, ...]:
+        return tuple(record.mp for record in reversed(sheet.records[me]))
+    return runs_of_equal(sorted(group, key=key, reverse=True), key)
+
+
+# -- the members' individual results (CXA 14.7-14.8) ------------------------------------------------
+
+def _individual(sheet: TeamSheet) -> tuple[dict[int, Any], set[int]]:
+    """The members' rows in the individual standings the event publishes (by starting number),
+    and who played a game (cached on the sheet).
+
+    CXA 14.8: the places of the event's own final standings, under its own rules (withdrawals
+    and play-offs applied), after the same round as the team standings.  A team event built by
+    hand, without its tournament, ranks the board games under ``TeamRules.individual`` (default:
+    the game scoring and no tie-break, players equal on points sharing the place)."""
     if "individual" not in sheet.cache:
         event = sheet.event
-        games = tuple(game for match in event.matches if match.round <= sheet.rounds for game in match.boards)
-        known = {player.id: player for player in event.players}
-        for game in games:
-            for player_id in (game.white, game.black):
-                known.setdefault(player_id, Player(player_id, str(player_id)))
-        rules = sheet.rules.individual or replace(get_preset("fide-swiss"), scoring=sheet.scoring.game)
-        players = tuple(sorted(known.values(), key=lambda player: player.id))
-        tournament = Tournament(event.name, players, max(sheet.rounds, 1), games, rules=rules)
+        if event.individual is not None:
+            tournament = event.individual
+            standings = final_standings(tournament, after_round=min(sheet.rounds, tournament.rounds_with_results)
+                                        if event.is_classification else sheet.rounds).standings
+            rounds = standings.after_round
+            games = tuple(game for game in tournament.games if game.round <= rounds and game.result is not None)
+        else:
+            games = tuple(game for match in event.matches if match.round <= sheet.rounds for game in match.boards)
+            known = {player.id: player for player in event.players}
+            for game in games:
+                for player_id in (game.white, game.black):
+                    known.setdefault(player_id, Player(player_id, str(player_id)))
+            rules = sheet.rules.individual or Rules(sheet.scoring.game)
+            players = tuple(sorted(known.values(), key=lambda player: player.id))
+            tournament = Tournament(event.name, players, max(sheet.rounds, 1), games, rules=rules)
+            standings = compute_standings(tournament, rules, after_round=sheet.rounds)
         played = {player_id for game in games for player_id in (game.white, game.black)}
-        standings = compute_standings(tournament, rules, after_round=sheet.rounds)
-        sheet.cache["individual"] = ({row.player.id: row for row in standings.rows}, played, len(standings.rows))
-    return sheet.cache["individual"]
+        sheet.cache["individual"] = ({row.player.id: row for row in standings.rows}, played)
+    return sheet.cache["individual"]  # type: ignore[return-value]
 
 
 @_register("SUMPTS", "Sum of members' points", "CXA 14.7",
-           "the sum of the team members' individual points")
+           "the sum of the team members' points in the event's individual standings")
 def sum_of_points(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
-    rows, _, _ = _individual(sheet)
+    rows, _ = _individual(sheet)
     return [sum(rows[member].points for member in team.roster if member in rows) for team in sheet.teams]
 
 
 @_register("SUMRANK", "Sum of members' places", "CXA 14.8 (WXF team championship)",
-           "the sum of the best members' individual places, then the best single place (fewer is "
-           "better); a team short of members is unranked or counts each missing one as the last place "
-           "(option short_teams)", lower_is_better=True, keyed=True)
+           "the sum of the best members' places in the event's own individual standings, then the best "
+           "single place (fewer is better); a team short of members is unranked or counts each missing one "
+           "as the last place (option short_teams)", lower_is_better=True, keyed=True)
 def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
-    rows, played, last = _individual(sheet)
-    required = sheet.rules.members or sheet.scoring.boards
+    """CXA 14.8: the places of the event's own published standings (``_individual``), for a
+    team event and for an individual event with a team classification alike.  The members
+    counted are ``TeamRules.members``, else one per board (in a classification: as many as the
+    largest team has players who played)."""
+    rows, played = _individual(sheet)
+    last = len(rows)
+    members = [sorted(rows[member].rank for member in team.roster if member in rows and member in played)
+               for team in sheet.teams]
+    required = sheet.rules.members or (max(map(len, members), default=0) if sheet.event.is_classification
+                                       else sheet.scoring.boards)
     values: list[Value] = []
     keys: list[tuple] = []
-    for team in sheet.teams:
-        places = sorted(rows[member].rank for member in team.roster if member in rows and member in played)[:required]
+    for places in members:
+        places = places[:required]
         if len(places) < required:
             if sheet.rules.short_teams is ShortTeams.UNRANKED:
                 values.append(None)
@@ -371,6 +473,8 @@ def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
 
 
 @_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签",
-           "a reproducible draw: SHA-256 of the lots seed and the team number", orders=True)
+           "a reproducible draw: SHA-256 of the lots seed and the team number; without a lots seed, the seed "
+           "is a digest of the complete results", orders=True)
 def drawing_of_lots(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    return lots(group, sheet.options.lots_seed or sheet.event.name, [team.id for team in sheet.teams])
+    """C.07 4.2: by the lots seed, else the digest of the team results (``ranking.lots``)."""
+    return lots(group, sheet.options.lots_seed or team_results_seed(sheet.event), [team.id for team in sheet.teams])

@@ -25,10 +25,13 @@ from ranking.team_tiebreaks import TEAM_REGISTRY
 
 @dataclass(frozen=True)
 class TeamRow:
+    """One team's line; match and game points are None in an individual event's team
+    classification (``TeamEvent.is_classification``), whose teams play no matches."""
+
     rank: int
     team: Team
-    match_points: float
-    game_points: float
+    match_points: float | None
+    game_points: float | None
     values: dict[str, Any]
 
 
@@ -79,9 +82,11 @@ def team_standings(event: TeamEvent, codes: tuple[str, ...] | list[str] | None =
     groups, columns = rank_by_chain(groups, specs, TEAM_REGISTRY, sheet, ids)
     rows = []
     position = 0
+    scored = not event.is_classification
     for group in groups:
         for member in group:
-            rows.append(TeamRow(position + 1, sheet.teams[member], sheet.mp[member], sheet.gp[member],
+            rows.append(TeamRow(position + 1, sheet.teams[member], sheet.mp[member] if scored else None,
+                                sheet.gp[member] if scored else None,
                                 {code: column[member] for code, column in columns.items()}))
         position += len(group)
     return TeamStandings(event, sheet.rounds, primary, chain, tuple(rows))
@@ -94,19 +99,37 @@ def team_event_of(tournament: Tournament, edition: Edition | None = None) -> Tea
     ``cxa-team`` for xiangqi, ``fide-team`` for chess); ``team_tiebreaks`` replaces its chain and
     ``team_primary`` its primary score (TRF-2026 ``212``); ``team_match_points`` and ``team_pab``
     replace its match points and its PAB's (TRF-2026 ``362``, ``320``).  ``edition`` (the
-    command line's ``--fide-edition``) sets the C.07 edition of the team tie-breaks."""
+    command line's ``--fide-edition``) sets the C.07 edition of the team tie-breaks.
+
+    Games whose teams do not form matches (a team meeting two teams in one round, or two
+    members of one team meeting) are an individual event's: with a team preset that ranks by
+    the members' places (``cxa-team-places``, CXA 14.8) the event is a team classification
+    without matches; with one that ranks by match or game points they are refused."""
     if not tournament.teams:
         raise InputError("the tournament has no teams: add [[teams]] with id, name and roster")
     preset = get_team_preset(team_preset_name(tournament))
+    primary = tournament.team_primary or preset.rules.primary
     member_of = {player: team.id for team in tournament.teams for player in team.roster}
     boards: dict[tuple[int, frozenset[int]], list[Game]] = {}
+    teammates = False  # two members of one team met: an individual event's game
     for game in tournament.games:
         first, second = member_of.get(game.white), member_of.get(game.black)
-        if first is None or second is None or first == second:
+        if first is None or second is None:
+            continue
+        if first == second:
+            teammates = True
             continue
         boards.setdefault((game.round, frozenset((first, second))), []).append(game)
+    twice = _team_meeting_two_teams(boards)
     given = {(match.round, frozenset((match.first, match.second))): match for match in tournament.team_matches}
     matches = list(given.values())
+    if (twice or teammates) and primary not in ("MP", "GP") and not tournament.team_matches:
+        boards = {}  # an individual event with a team classification (CXA 14.8): no team matches
+    elif twice:
+        number, team, others = twice
+        raise InputError(f"round {number}: team {team} meets teams {others[0]} and {others[1]}: these games are an "
+                         "individual event's, not team matches; rank its teams by their members' places "
+                         'with team_rules = "cxa-team-places" (CXA 14.8)')
     for key, games in sorted(boards.items(), key=lambda item: (item[0][0], sorted(item[0][1]))):
         if key in given:
             continue
@@ -132,4 +155,19 @@ def team_event_of(tournament: Tournament, edition: Edition | None = None) -> Tea
         rules = replace(rules, options=replace(rules.options, fide_edition=edition))
     rules = replace(rules, round_robin=tournament.system.is_round_robin)
     return TeamEvent(tournament.name, tournament.teams, tournament.rounds, tuple(matches),
-                     tuple(tournament.team_byes), scoring, rules, tournament.players)
+                     tuple(tournament.team_byes), scoring, rules, tournament.players, tournament)
+
+
+def _team_meeting_two_teams(boards: dict[tuple[int, frozenset[int]], list[Game]]
+                            ) -> tuple[int, int, tuple[int, int]] | None:
+    """(round, team, two of its opponents) for the first team whose members met members of two
+    other teams in one round, or None when the games form team matches."""
+    met: dict[tuple[int, int], set[int]] = {}
+    for number, pair in sorted(boards, key=lambda key: (key[0], sorted(key[1]))):
+        for team in sorted(pair):
+            others = met.setdefault((number, team), set())
+            others.update(pair - {team})
+            if len(others) > 1:
+                first, second = sorted(others)[:2]
+                return number, team, (first, second)
+    return None

@@ -13,9 +13,10 @@ from fractions import Fraction
 from typing import Any
 
 from ranking.codes import TiebreakSpec, parse_code
+from ranking.lots import lots, results_seed
 from ranking.ordering import average_half_up, direct_encounter_tiers, runs_of_equal
 from ranking.ratings import expected_score, rating_difference, round_half_up
-from ranking.registry import Registry, Value, cut_total, lots
+from ranking.registry import Registry, Value, cut_total
 from ranking.rounds import NO_OPPONENT, Kind
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
 from ranking.scoresheet import RoundRecord, Scoresheet
@@ -482,6 +483,9 @@ def progressive_score_dropping(sheet: Scoresheet, spec: TiebreakSpec, group: lis
 
 
 @_register("LOT", "Drawing of lots", "FIDE C.07 4.2; 抽签; VN bốc thăm",
-           "a reproducible draw: SHA-256 of the lots seed and the starting number", orders=True)
+           "a reproducible draw: SHA-256 of the lots seed and the starting number; without a lots seed, "
+           "the seed is a digest of the complete results", orders=True)
 def drawing_of_lots(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
-    return lots(group, sheet.options.lots_seed or sheet.tournament.name, [player.id for player in sheet.players])
+    """C.07 4.2 (ZS 抽签, VN 21.3 bốc thăm): by ``Scoresheet.lots_seed``, the event's own seed or
+    the digest of its results (``ranking.lots``): never computable before the results are in."""
+    return lots(group, sheet.lots_seed or results_seed(sheet.tournament), [player.id for player in sheet.players])

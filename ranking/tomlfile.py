@@ -10,7 +10,8 @@ Layout::
     rounds = 9                       # else the last round named by a game or bye, and at least
                                      # a round robin's n-1 (n: odd field; doubled: double RR)
     rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
-    scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring
+    scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring; or its name:
+                                     #   "chess", "xiangqi", "three-point", "three-point-colour"
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
     options = { keep_rounds = 7 }    # changes only the options named
     place = "Hanoi"                  # the header: kept as the TRF records 022, 032, 042, 052, 102,
@@ -59,10 +60,11 @@ from ranking.model import (
     TeamMatch,
     Tournament,
     Withdrawal,
+    numbered_boards,
 )
 from ranking.overview import HEADER_RECORDS
 from ranking.presets import PRESETS, get_preset, get_team_preset, preset_of
-from ranking.rules import Options, PlayoffRule, Rules, Scoring
+from ranking.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
@@ -393,7 +395,9 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
                 f"[[withdrawals]] entry {k + 1}: after_round = {w.after_round}, but the tournament has {rounds} rounds",
                 r.lines.entry("withdrawals", k, "after_round"),
             )
+    rules = _rules(r, info, at)
     _check_schedule(r, games, byes, withdrawals)
+    _check_games_listed_once(r, games, matches=rules is not None and rules.scoring.match is not None)
 
     system = _system(r, info, at, players, games)
 
@@ -406,7 +410,7 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         withdrawals=withdrawals,
         system=system,
         game=game_kind,
-        rules=_rules(r, info, at),
+        rules=rules,
         records=tuple(records),
         playoff_games=playoff_games,
         teams=teams,
@@ -687,6 +691,36 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
     return tuple(withdrawals)
 
 
+def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool) -> None:
+    """Each game once, each board once.  Two games of one pair in one round are one game
+    listed twice, unless the event scores matches (``scoring.match``: the games of a pair in a
+    round form its match, CXA 14.2, VN 21.2); two games on one board of a round would be one
+    game in the store, which keeps a round's games by board (``numbered_boards``: a game
+    without a board takes the board after the highest of its round so far).  The refusal
+    names both entries and their lines."""
+    pairs: dict[tuple[int, int, int], int] = {}
+    boards: dict[tuple[int, int], int] = {}
+    for k, game in enumerate(numbered_boards(games)):
+        first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
+        if first != k:
+            raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
+                         f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "
+                         'a match only when the event scores matches, e.g. rules = "vn-match")',
+                         r.lines.entry("games", k))
+        first = boards.setdefault((game.round, game.board), k)
+        if first != k:
+            numbered = "" if games[k].board and games[first].board else (
+                " (a game without a board is put on the board after the highest of its round so far)")
+            raise r.fail(f"{_both_entries(r, first, k)} are both on board {game.board} of round {game.round}: "
+                         f"expected one game per board{numbered}", r.lines.entry("games", k))
+
+
+def _both_entries(r: _Reader, first: int, second: int) -> str:
+    """``[[games]] entries 3 (line 102) and 46 (line 403)``."""
+    return (f"[[games]] entries {first + 1} (line {r.lines.entry('games', first)}) and {second + 1} "
+            f"(line {r.lines.entry('games', second)})")
+
+
 def _check_schedule(
     r: _Reader, games: tuple[Game, ...], byes: tuple[Bye, ...], withdrawals: tuple[Withdrawal, ...]
 ) -> None:
@@ -783,8 +817,14 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
         except InputError as error:
             raise r.fail(f"[tournament]: rules: {error.message}", at("rules")) from None
     if "scoring" in info:
-        table = _get(r, info, "scoring", dict, "[tournament]", at, expected="a table such as { win = 2, ... }")
-        rules = replace(rules, scoring=_scoring(r, table, lambda key: at("scoring")))
+        expected = f"a scoring's name ({', '.join(SCORING_SYSTEMS)}) or a table such as {{ win = 2, ... }}"
+        value = _get(r, info, "scoring", (str, dict), "[tournament]", at, expected=expected)
+        if isinstance(value, str):
+            if value not in SCORING_SYSTEMS:
+                raise r.fail(f"[tournament]: scoring = {_show(value)}: expected {expected}", at("scoring"))
+            rules = replace(rules, scoring=SCORING_SYSTEMS[value])
+        else:
+            rules = replace(rules, scoring=_scoring(r, value, lambda key: at("scoring")))
     if "tiebreaks" in info:
         chain = _get(r, info, "tiebreaks", list, "[tournament]", at, expected='an array of codes such as ["BH"]')
         for code in chain:
@@ -997,7 +1037,8 @@ def _rules_table(rules: Rules) -> dict[str, Any]:
     if found is not None:
         table["rules"], base = found
     if rules.scoring != base.scoring:
-        table["scoring"] = _scoring_table(rules.scoring)
+        name = next((name for name, scoring in SCORING_SYSTEMS.items() if scoring == rules.scoring), None)
+        table["scoring"] = name or _scoring_table(rules.scoring)
     if rules.tiebreaks != base.tiebreaks:
         table["tiebreaks"] = list(rules.tiebreaks)
     options = {}

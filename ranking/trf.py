@@ -54,6 +54,7 @@ from ranking.trf_fields import (
     MAX_ID,
     NUMBER,
     chain_record,
+    check_size,
     parse_162,
     parse_rounds,
     parse_xxs,
@@ -221,8 +222,10 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TRF text, got {type(text).__name__}", source=source)
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    check_size(lines, source)
     reading = _Reading(source)
-    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+    for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" \t")
         if line.startswith(MARK):  # Tiebreak's own comment records (ranking.trf_extras)
             reading.extras.append((number, line))
@@ -1076,6 +1079,29 @@ def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], so
 # ---------------------------------------------------------------------------------------
 
 
+def trf_refusal(tournament: Tournament) -> str | None:
+    """Why TRF cannot hold ``tournament`` without losing a game, or None.  TRF has one entry per
+    player and round, so two games between the same players in one round (a two-game match,
+    VN 21.2; a multiple round robin's match, CXA 14.2) do not fit; the TOML export keeps them.
+
+    >>> from ranking.model import Game, Player, Result
+    >>> t = Tournament("Match", (Player(1, "A"), Player(2, "B")), 1,
+    ...                (Game(1, 1, 2, Result.DRAW), Game(1, 2, 1, Result.WHITE_WINS)))
+    >>> trf_refusal(t).split(":")[0:2]
+    ['round 1', ' players 1 and 2 play a match of 2 games (VN 21.2), and TRF holds one game a round']
+    """
+    games: dict[tuple[int, frozenset[int]], int] = {}
+    for game in tournament.games:
+        key = (game.round, frozenset((game.white, game.black)))
+        games[key] = games.get(key, 0) + 1
+    for (number, pair), count in sorted(games.items(), key=lambda item: (item[0][0], sorted(item[0][1]))):
+        if count > 1 and len(pair) == 2:
+            first, second = sorted(pair)
+            return (f"round {number}: players {first} and {second} play a match of {count} games (VN 21.2), and "
+                    "TRF holds one game a round: export the tournament as TOML, which keeps every game")
+    return None
+
+
 def write_trf(
     tournament: Tournament,
     points: Mapping[int, float] | None = None,
@@ -1097,14 +1123,17 @@ def write_trf(
     when numbered 1..n (else ``310``), ``320`` for team PABs (with the preset's PAB MP/GP),
     ``240`` for other team byes, ``330`` for forfeited team matches, ``300`` for a team whose
     players in a match, by board, are not in roster order.  TRF has no board numbers (only
-    the order within a team match), team preset, team matches given by totals, or team
-    forfeits without their opponent: those are lost.  The game, the slug, the rules' options
-    and play-off rule, clubs, fouls, withdrawals and play-off games follow in ``### tiebreak``
+    the order within a team match), team matches given by totals, or team forfeits without
+    their opponent: those are lost.  The game, the slug, the rules' options and play-off rule,
+    clubs, fouls, withdrawals, play-off games and the team preset follow in ``### tiebreak``
     comment records (``ranking.trf_extras``), which other programs skip and ``parse_trf``
     reads back.  Raises InputError when a value does not fit its columns or a player has two
-    entries in one round.
+    entries in one round (``trf_refusal`` says why: two-game matches, VN 21.2, need TOML).
     """
     t = tournament
+    refusal = trf_refusal(t)
+    if refusal is not None:
+        raise InputError(refusal)
     if _LINE_BREAK.search(t.name):
         raise InputError("the tournament name contains a line break: TRF holds one line")
     if not 0 <= t.rounds <= _MAX_ID:
@@ -1224,8 +1253,10 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]], standings: bool) -> 
             if not 1 <= team.id <= _MAX_TEAM:
                 raise InputError(f"team {team.id}: TRF team numbers are 1-999")
             row = rows.get(team.id)
-            match_points = _columns(row.match_points, 6, "310: match points") if row else ""
-            game_points = _columns(row.game_points, 6, "310: game points") if row else ""
+            match_points = game_points = ""  # a team classification has neither (CXA 14.8)
+            if row is not None and row.match_points is not None and row.game_points is not None:
+                match_points = _columns(row.match_points, 6, "310: match points")
+                game_points = _columns(row.game_points, 6, "310: game points")
             place = f"{row.rank:>3}" if row and row.rank <= 999 else ""
             lines.append(f"{TEAM26} {team.id:>3} {name:<32} {'':<5} {'':>6} {match_points:>6} {game_points:>6} "
                          f"{place:>3}  {roster}".rstrip())

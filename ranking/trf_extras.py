@@ -11,6 +11,7 @@ tournament exported to a pairing program and imported again keeps them::
     ### tiebreak club 3 Hà Nội                     a player's club
     ### tiebreak fouls 3 12 7 0 1                  round 3, white 12 against black 7: fouls 0 and 1
     ### tiebreak withdrawn 17 4                    player 17 withdrew after round 4
+    ### tiebreak team-rules cxa-team-rr           a team event's team preset
     ### tiebreak playoff 1 12 7 1-0                a play-off game: its round, white, black, result
 
 A withdrawal is also written the way pairing programs read it (``0000 - Z`` in every later
@@ -27,6 +28,7 @@ from typing import Any
 
 from ranking.errors import InputError
 from ranking.model import ByeKind, Game, GameKind, Result, Tournament, Withdrawal
+from ranking.presets import get_team_preset
 from ranking.rules import Options, PlayoffRule, Rules, Scoring
 
 __all__ = ["MARK", "apply_extras", "extra_lines"]
@@ -56,6 +58,8 @@ def extra_lines(t: Tournament) -> list[str]:
     for game in t.playoff_games:
         if game.result is not None:
             lines.append(f"{MARK}playoff {game.round} {game.white} {game.black} {game.result.value}")
+    if t.teams and t.team_rules:
+        lines.append(f"{MARK}team-rules {t.team_rules}")
     return lines
 
 
@@ -71,6 +75,7 @@ def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -
     playoff: list[Game] = list(t.playoff_games)
     game_kind = t.game
     rules = t.rules
+    team_rules = t.team_rules
     for number, text in lines:
         kind, _, rest = text.removeprefix(MARK).partition(" ")
 
@@ -105,14 +110,21 @@ def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -
                 for rnd in range(after + 1, t.rounds + 1):  # the Z entries stand for the withdrawal
                     if (rnd, pid) in byes and byes[(rnd, pid)].kind is ByeKind.ZERO:
                         del byes[(rnd, pid)]
+            elif kind == "team-rules":
+                team_rules = rest.strip()
+                try:
+                    get_team_preset(team_rules)
+                except InputError as error:
+                    raise InputError(f"{MARK.strip()} team-rules: {error.message}", source=source,
+                                     line=number) from None
             elif kind == "playoff":
                 rnd, white, black = (int(word) for word in words[:3])
                 if len(words) != 4 or white not in players or black not in players:
                     raise fail("ROUND WHITE BLACK RESULT")
                 playoff.append(Game(rnd, white, black, Result.parse(words[3])))
             else:
-                raise InputError(f"unknown record {MARK}{kind}: expected game, slug, rules, club, fouls, withdrawn "
-                                 "or playoff", source=source, line=number)
+                raise InputError(f"unknown record {MARK}{kind}: expected game, slug, rules, club, fouls, withdrawn, "
+                                 "team-rules or playoff", source=source, line=number)
         except InputError:
             raise
         except json.JSONDecodeError:
@@ -126,7 +138,8 @@ def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -
                    games=tuple(sorted(games.values(), key=lambda g: (g.round, g.board))),
                    byes=tuple(byes[key] for key in sorted(byes)),
                    withdrawals=tuple(withdrawals[pid] for pid in sorted(withdrawals)),
-                   records=tuple(records), playoff_games=tuple(playoff), game=game_kind, rules=rules)
+                   records=tuple(records), playoff_games=tuple(playoff), game=game_kind, rules=rules,
+                   team_rules=team_rules)
     return read
 
 

@@ -29,6 +29,22 @@ FIDE_ID = re.compile(r"[0-9]{1,11}")
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN = "swiss", "round-robin", "double-round-robin"
+#: The longest line a TRF may have: a player line of 9999 rounds (columns 1-91, then 10 a round).
+MAX_LINE = 91 + 10 * MAX_ID
+
+
+def check_size(lines: list[str], source: str) -> None:
+    """Refuse, before anything is read, a TRF with a line longer than ``MAX_LINE`` or more
+    player lines (``001``) than start numbers (1-9999): a hostile file costs no more than
+    reading it.  ``lines`` are the file's lines."""
+    if lines and max(map(len, lines)) > MAX_LINE:
+        number, line = next((number, line) for number, line in enumerate(lines, start=1) if len(line) > MAX_LINE)
+        raise InputError(f"the line has {len(line):,} characters, at most {MAX_LINE:,} (a player line of "
+                         f"{MAX_ID} rounds): expected TRF records, one per line", source=source, line=number)
+    players = sum(1 for line in lines if line.startswith("001"))
+    if players > MAX_ID:
+        raise InputError(f"{players:,} player lines (001), at most {MAX_ID} (start numbers are 1-{MAX_ID})",
+                         source=source)
 
 
 def parse_rounds(tag: str, rest: str, number: int, source: str) -> int:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 #: public name -> the module that defines it
 _EXPORTS: dict[str, str] = {
     # building
-    "build_site": "site_builder.build", "BuildReport": "site_builder.build",
+    "build_site": "site_builder.build", "BuildReport": "site_builder.build", "BuildError": "site_builder.build",
     "SiteSettings": "site_builder.settings", "TournamentPages": "site_builder.pages",
     "site_environment": "site_builder.environment", "SITE_CATALOGUE": "site_builder.environment",
     "THEMES": "site_builder.environment",
@@ -65,7 +65,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
-    from site_builder.build import BuildReport, build_site
+    from site_builder.build import BuildError, BuildReport, build_site
     from site_builder.environment import SITE_CATALOGUE, THEMES, site_environment
     from site_builder.pages import TournamentPages
     from site_builder.publishers import PublishError, PublishReport, PublishSettings, publish

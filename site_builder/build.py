@@ -1,8 +1,13 @@
 """Build the static site: every page of every tournament in every language.
 
 A build is atomic and incremental.  It writes a new build folder next to the output and
-then swaps the output (a symbolic link) to it in one step, so a failed build leaves the
-previous site untouched.  Builds of one site exclude each other (:func:`site_lock`, an
+then swaps the output (a symbolic link) to it in one step, so a failed build (a full disk
+included: :class:`BuildError`) leaves the previous site untouched.
+
+A build only ever replaces or removes what a build made: every build folder holds the file
+``BUILD_MARKER``, and an output that is not a build's (an existing folder with other files, or
+a link to one; the current folder) is refused in one line before anything is written
+(:func:`check_output`).  Builds of one site exclude each other (:func:`site_lock`, an
 ``flock`` on the output's folder that the system releases when a process dies), so the
 clean-up of one never removes the folder another is writing; it keeps the folder the output
 points to and the one before it, and removes what builds that were killed left behind.
@@ -19,10 +24,13 @@ out, in forked worker processes when the site is big.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -31,17 +39,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ranking import Tournament, collection_paused
+from ranking import InputError, Tournament, collection_paused
 from site_builder import qr
 from site_builder.environment import THEMES, template_digest
 from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
+from site_builder.publishers import BUILD_MARKER
 from site_builder.settings import SiteSettings
 from site_builder.workers import Done, put, run
 
 MANIFEST = ".manifest.json"
 RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
 QR_CACHE = ".qr.json"  # the QR codes of the printed round sheets, by their text
+MARKER_TEXT = ("Made by Tiebreak's site builder (python -m site_builder build): a build replaces or removes "
+               "only folders that hold this file.\n")
+
+
+class BuildError(Exception):
+    """The site could not be written (a full disk, a folder that cannot be written); ``str()``
+    is one line.  The site online is the previous one, untouched, and nothing of the failed
+    build is left."""
 
 
 @dataclass
@@ -65,12 +82,78 @@ def build_site(tournaments: dict[str, Tournament], settings: SiteSettings, clean
     The garbage collector waits meanwhile (and in the forked renderers): a build makes almost
     no reference cycles, and the collections its many small objects would trigger walk the
     whole tournament again and again (a third of the time of an incremental build)."""
-    with site_lock(settings.out_dir), collection_paused():
-        report = _build_site(tournaments, settings)
-        if clean_up:
-            remove_old_builds(report)
-            report.seconds += report.phases["clean-up"]
-        return report
+    try:
+        with site_lock(settings.out_dir), collection_paused():
+            check_output(settings.out_dir)
+            report = _build_site(tournaments, settings)
+            if clean_up:
+                remove_old_builds(report)
+                report.seconds += report.phases["clean-up"]
+            return report
+    except OSError as error:  # before the swap: the clean-up raises none
+        raise BuildError(f"cannot write the site {settings.out_dir}: {_os_problem(error)} "
+                         "(the site online is unchanged)") from None
+
+
+def check_output(out: Path) -> None:
+    """Refuse (``InputError``, one line) an output the build would replace but that no build
+    made: the current folder or one that holds it, a file, or a folder (or a link to one) that
+    is not empty and has no ``BUILD_MARKER``.  Missing, an empty folder, a dangling link and
+    a build's own folder (or a link to it) are fine: replacing them loses nothing."""
+    absolute = Path(os.path.abspath(out))
+    try:
+        here = Path.cwd()
+    except OSError:  # the current folder was removed: nothing can hold it
+        here = None
+    if absolute.name in ("", ".", "..") or (here is not None and (absolute == here or absolute in here.parents)):
+        raise InputError(f"the output folder {str(out)!r} is the current folder or holds it: a build replaces its "
+                         "output with a link to the new site; give it a folder of its own, e.g. --out public")
+    if out.is_symlink():
+        target = Path(os.path.realpath(out))
+        if not target.exists() or _made_by_a_build(target, absolute) or _empty_folder(target):
+            return
+        raise _foreign(out, f"a link to {target}, which")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise InputError(f"the output {str(out)!r} is a file, not a folder: give the site a folder of its own "
+                         "(--out, or [site].out_dir)")
+    if not (_made_by_a_build(out, absolute) or _empty_folder(out)):
+        raise _foreign(out, "a folder that")
+
+
+def _foreign(out: Path, what: str) -> InputError:
+    return InputError(f"the output {str(out)!r} is {what} the site builder did not make (it has files and no "
+                      f"{BUILD_MARKER}): a build would replace it whole; give the site a folder of its own "
+                      "(--out, or [site].out_dir), or empty that one")
+
+
+def _made_by_a_build(folder: Path, out: Path) -> bool:
+    """Whether ``folder`` is one a build made: it holds ``BUILD_MARKER``, or (a build of a
+    version that wrote no marker) it is a complete build beside ``out``, named as builds are."""
+    if (folder / BUILD_MARKER).is_file():
+        return True
+    beside = Path(os.path.realpath(folder)).parent == Path(os.path.realpath(out.parent))
+    return (beside and (folder / MANIFEST).is_file()
+            and re.fullmatch(rf"\.{re.escape(out.name)}\.build-[0-9]{{14}}-[0-9]+-[0-9]+", folder.name) is not None)
+
+
+def _empty_folder(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
+
+
+def _os_problem(error: OSError) -> str:
+    """An OSError in words: a full disk said so, with the file it was writing."""
+    where = f" (writing {error.filename})" if error.filename else ""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"the disk is full{where}: free some space and build again"
+    if error.errno == errno.EFBIG:
+        return f"a file is larger than this process may write (ulimit -f){where}"
+    return f"{error.strerror or error}{where}"
 
 
 def remove_old_builds(report: BuildReport) -> None:
@@ -136,10 +219,11 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
                      for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
     build.mkdir()
-    work = Work(build, previous, _read_manifest(previous), theme, template_digest(theme),
-                out.parent / f".{out.name}.templates", settings, pages_by_slug)
     manifest: dict[str, str] = {}
     try:
+        (build / BUILD_MARKER).write_text(MARKER_TEXT, encoding="utf-8")  # first: a killed build's folder has it too
+        work = Work(build, previous, _read_manifest(previous), theme, template_digest(theme),
+                    out.parent / f".{out.name}.templates", settings, pages_by_slug)
         tasks = plan(work)
         report.phases["pages"] = time.perf_counter() - started
         for done in run(tasks, work):
@@ -198,9 +282,14 @@ def _read_json(path: Path) -> dict:
 
 
 def _swap(out: Path, build: Path) -> None:
-    """Point ``out`` at ``build`` in one step (a symbolic link replaced by rename)."""
-    if out.exists() and not out.is_symlink():  # a real folder from elsewhere: move it aside once
-        out.rename(out.parent / f".{out.name}.build-original-{time.time_ns()}")
+    """Point ``out`` at ``build`` in one step (a symbolic link replaced by rename).  An output
+    that is a real folder (``check_output`` let it through: empty, or a build's own) is
+    removed, or moved aside for the clean-up."""
+    if out.is_dir() and not out.is_symlink():
+        if _empty_folder(out):
+            os.rmdir(out)
+        else:  # a build's folder (it has the marker): the clean-up removes it
+            out.rename(out.parent / f".{out.name}.build-moved-{time.time_ns()}")
     link = out.parent / f".{out.name}.link-{os.getpid()}"
     if link.is_symlink() or link.exists():
         link.unlink()
@@ -211,11 +300,19 @@ def _swap(out: Path, build: Path) -> None:
 def _remove_old_builds(out: Path, keep: set[str]) -> None:
     """Remove the build folders of ``out`` but ``keep`` and the one ``out`` points to now, and
     the links that killed builds left (called with the site lock held: no other build is
-    writing one of them)."""
+    writing one of them).  Only what a build made goes: a folder with ``BUILD_MARKER`` (an
+    empty one, from a build killed before it wrote it) and a link to a build folder; anything
+    else of the same name is left alone."""
     current = os.path.basename(os.readlink(out)) if out.is_symlink() else ""
+    absolute = Path(os.path.abspath(out))
     for folder in out.parent.glob(f".{out.name}.build-*"):
-        if folder.name not in keep and folder.name != current:
+        if folder.name in keep or folder.name == current or folder.is_symlink() or not folder.is_dir():
+            continue
+        if _made_by_a_build(folder, absolute):
             shutil.rmtree(folder, ignore_errors=True)
+        elif _empty_folder(folder):
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
     for link in out.parent.glob(f".{out.name}.link-*"):
-        if link.is_symlink():
+        if link.is_symlink() and os.readlink(link).startswith(f".{out.name}.build-"):
             link.unlink(missing_ok=True)

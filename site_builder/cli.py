@@ -4,8 +4,9 @@
     python -m site_builder publish [--config config.toml]
     python -m site_builder serve     (the bot's warm site process: site_builder.serve)
 
-A bad configuration prints one line and exits 2; a publish that failed after its retries prints
-one line and exits 1.
+A bad configuration (an output folder the builder did not make included) prints one line and
+exits 2; a build that could not be written (a full disk) or a publish that failed after its
+retries prints one line and exits 1.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ranking import InputError
-from site_builder.build import BuildReport
+from site_builder.build import BuildError, BuildReport
 from site_builder.publishers import PublishError
 from site_builder.serve import serve
 from site_builder.site import build_from_config, publish_from_config
@@ -55,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         print(f"python -m site_builder: error: {error}", file=sys.stderr)
         return 2
+    except BuildError as error:  # the site could not be written (a full disk): one line, exit 1
+        print(f"python -m site_builder: build failed: {error}", file=sys.stderr)
+        return 1
     except PublishError as error:  # a failed publish after its retries: one line, exit 1
         print(f"python -m site_builder: publish failed: {error}", file=sys.stderr)
         return 1

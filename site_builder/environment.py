@@ -1,6 +1,6 @@
 """The Jinja2 environment the site's templates render in: a theme's templates, autoescaped, with
-the site's words in the page's language (gettext, new style), the ``number`` and ``date``
-filters and a bytecode cache on disk.
+the site's words in the page's language (gettext, new style), the ``number``, ``date`` and
+``heading`` filters and a bytecode cache on disk.
 
 One environment per theme, template version and language is kept for the process (imported
 macros keep the translations of the environment that compiled them); the build compiles them
@@ -16,9 +16,18 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (
+    Environment,
+    FileSystemBytecodeCache,
+    FileSystemLoader,
+    StrictUndefined,
+    pass_context,
+    select_autoescape,
+)
+from jinja2.runtime import Context
 from markupsafe import Markup
 
+from tiebreak.headings import column_heading
 from tiebreak.i18n import LANGUAGES, Catalogue, format_number
 
 SITE_DOMAIN = "site"
@@ -90,6 +99,7 @@ def _new_environment(theme: Path, cache: Path | None = None) -> Environment:
                                    trim_blocks=True, lstrip_blocks=True)
     environment.filters["number"] = _number_filter(environment)
     environment.filters["date"] = _date_filter(environment)
+    environment.filters["heading"] = _heading_filter(environment)
     return environment
 
 
@@ -130,6 +140,24 @@ def _number_filter(environment: Environment) -> Callable[[object], str]:
             text = cache[key] = format_number(value, language, grouping=False)
         return text
     return number
+
+
+def _heading_filter(environment: Environment) -> Callable[..., str]:
+    """``code|heading``: a tie-break column's heading in the page's language (小分 for SB,
+    ``tiebreak.headings``); ``code|heading(team=True)`` reads a team code.  It takes the context
+    so that Jinja2 never folds ``"MP"|heading`` into a constant when it compiles the template:
+    compiled templates are shared by the languages."""
+    cache: dict[tuple[str, str, bool], str] = {}
+
+    @pass_context
+    def heading(context: Context, code: str, team: bool = False) -> str:
+        language = context.environment.globals.get("current_language", "en")
+        key = (code, language, team)
+        text = cache.get(key)
+        if text is None:
+            text = cache[key] = column_heading(code, language, team=team)
+        return text
+    return heading
 
 
 def _date_filter(environment: Environment) -> Callable[[datetime.date], str]:

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import io
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -33,18 +34,22 @@ from ranking import (
     System,
     TeamScorecard,
     Tournament,
+    WithdrawalEffects,
+    apply_withdrawals,
     coming_rounds,
     compute_standings,
     default_rules,
     final_standings,
     legend,
     player_scorecards,
+    rules_source,
     team_event_of,
     team_legend,
     team_scorecards,
     team_standings,
     tournament_details,
     tournament_progress,
+    trf_refusal,
 )
 from tiebreak.library import export_text
 
@@ -172,8 +177,10 @@ class TournamentPages:
                  "federation": row.player.federation, "rating": row.player.rating or None,
                  "club": row.player.club, "points": row.points, "withdrawn": self.withdrawn.get(row.player.id),
                  "values": [row.values[code] for code in codes]} for row in self.standings.rows]
+        source = rules_source(self.rules)
         data = {"codes": codes, "legend": entries, "rows": rows, "after_round": self.standings.after_round,
-                "scoring": self.rules.scoring.as_json(), "edition": str(self.rules.options.fide_edition),
+                "scoring": self._scoring_words(), "source": source,
+                "edition": str(self.rules.options.fide_edition) if source.startswith("FIDE") else None,
                 "progress": _progress_data(self.progress), "header": self.header,
                 "titles": any(row["title"] for row in rows), "withdrawals": bool(self.withdrawn)}
         if self.playoffs is not None:  # only then: other standings pages keep their data as it was
@@ -184,6 +191,19 @@ class TournamentPages:
                                   "decided" if row["id"] in in_groups else None)
             data["playoffs"] = [self._playoff_group(group) for group in self.playoffs.groups]
         return data
+
+    def _scoring_words(self) -> dict:
+        """What the legend says of the scoring: a win, a draw and a loss; the draw of each colour
+        where they differ (CXA 13.3); the match points where they are the score and the game
+        points of each game (VN 21.2, CXA 14.2)."""
+        scoring = self.rules.scoring
+        words: dict = scoring.as_json()
+        first, second = scoring.draw_first, scoring.draw_second
+        if first is not None or second is not None:
+            words["draws"] = (scoring.draw if first is None else first, scoring.draw if second is None else second)
+        if scoring.match is not None:
+            words["match"] = dict(zip(("win", "draw", "loss"), scoring.match, strict=True))
+        return words
 
     def _playoff_group(self, group) -> dict:
         """One play-off group: who, for which places, its format, its games (pending ones
@@ -291,9 +311,12 @@ class TournamentPages:
 
     @cached_property
     def teams_page(self) -> dict:
-        """The team standings (``ranking.team_standings``) with each team's roster."""
+        """The team standings (``ranking.team_standings``) with each team's roster: match and game
+        points in their own columns (a chain's MP or GP is not shown twice), none in an
+        individual event's team classification (CXA 14.8)."""
         table = self.team_table
-        codes = list(table.tiebreaks)
+        classification = self.team_event.is_classification
+        codes = [code for code in table.tiebreaks if classification or code.upper() not in ("MP", "GP")]
         entries = [{"code": entry.code, "name": entry.name, "definition": entry.definition,
                     "article": entry.article, "orders": entry.orders} for entry in team_legend(codes)]
         rows = []
@@ -306,7 +329,7 @@ class TournamentPages:
                          "values": [row.values[code] for code in codes], "roster": roster})
         scoring = self.team_event.scoring
         return {"after_round": table.after_round, "primary": table.primary, "codes": codes, "legend": entries,
-                "rows": rows, "boards": scoring.boards,
+                "rows": rows, "boards": scoring.boards, "classification": classification,
                 "scoring": {"win": scoring.match_win, "draw": scoring.match_draw, "loss": scoring.match_loss}}
 
     def _team_round(self, number: int, games: list, boards: list[dict]) -> dict:
@@ -338,42 +361,88 @@ class TournamentPages:
 
     def crosstable_data(self) -> dict:
         """Round robin: a result matrix in standings order.  Swiss: a wall chart, each round's
-        opponent (by place), colour and result."""
+        opponent (by place), colour and result (both games of a two-game match, VN 21.2).
+
+        The cells add up to the totals: they show the games as the standings count them, after
+        the withdrawals (``ranking.apply_withdrawals``): an annulled game (VN 21.5.1) is an X
+        counting nothing; under VN rules a forfeit against a player who had withdrawn is an X
+        for the winner and a 0 for the withdrawn player (VN 21.5), elsewhere + and −."""
         order = [row.player.id for row in self.standings.rows]
         place = {player: index for index, player in enumerate(order, start=1)}
-        cells: dict[int, dict[int, list[str]]] = {player: {} for player in order}
+        cells: dict[int, dict[int, list[tuple[str, str]]]] = {player: {} for player in order}
         rounds: dict[int, dict[int, dict]] = {player: {} for player in order}
-        for game in self.tournament.games:
+        effects = self.withdrawal_effects
+        vn = rules_source(self.rules).startswith("VN")
+        games = [(game, False) for game in effects.tournament.games] + [(game, True) for game in effects.annulled]
+        for game, annulled in sorted(games, key=lambda item: (item[0].round, item[0].board)):
             if game.round > self.standings.after_round and game.result is None:
                 continue
             for me, other, white in ((game.white, game.black, True), (game.black, game.white, False)):
-                score = _side_text(game.result, white, self.scoring)
-                cells[me].setdefault(other, []).append(score)
-                rounds[me][game.round] = {"opponent": place[other], "colour": "w" if white else "b",
-                                          "score": score}
+                score, note = self._cell(game, white, annulled, vn)
+                cells[me].setdefault(other, []).append((score, note))
+                earlier = rounds[me].get(game.round)
+                if earlier is not None and earlier["opponent"] == place[other]:  # a match: both games
+                    earlier["score"] += " " + score
+                else:
+                    rounds[me][game.round] = {"opponent": place[other], "colour": "w" if white else "b",
+                                              "score": score, "note": note}
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _BYE_MARKS[bye.kind.value]}
+                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _BYE_MARKS[bye.kind.value],
+                                                 "note": ""}
         rows = []
         for player in order:
             row = self._rows_by_id[player]
             entry = {"place": place[player], "rank": row.rank, "id": player, "name": self.names[player],
                      "points": row.points, "withdrawn": self.withdrawn.get(player)}
-            if self.is_round_robin:  # a result matrix
-                entry["cells"] = [" ".join(cells[player].get(other, [])) if other != player else None
+            if self.is_round_robin:  # a result matrix; every game against an annulled player is an X
+                for other in order:
+                    if other != player and not cells[player].get(other) and (
+                            {player, other} & effects.annulled_players):
+                        cells[player][other] = [("X", "annulled")]
+                entry["cells"] = [" ".join(score for score, _ in cells[player].get(other, []))
+                                  if other != player else None for other in order]
+                entry["notes"] = [next((note for _, note in cells[player].get(other, []) if note), "")
                                   for other in order]
             else:  # a wall chart: (16, "w", "1") = against the player in place 16, with white, won
                 entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
+                entry["notes"] = [rounds[player].get(number, {}).get("note", "")
+                                  for number in range(1, self.last_round + 1)]
             rows.append(entry)
-        used = {cell[2] for row in rows for cell in row.get("rounds", ())}
+        used = {mark for row in rows for cell in row.get("rounds", ()) for mark in cell[2].split()}
         used |= {mark for row in rows for cell in row.get("cells", ()) if cell for mark in cell.split()}
+        notes = {note for row in rows for note in row["notes"] if note}
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
-                "marks": self._marks(used)}
+                "marks": self._marks(used - {"X"}, notes)}
 
-    def _marks(self, used: set[str]) -> list[dict]:
+    @cached_property
+    def withdrawal_effects(self) -> WithdrawalEffects:
+        """The games as the standings count them: forfeits after withdrawals, annulled games apart."""
+        return apply_withdrawals(self.tournament, self.rules)
+
+    def _cell(self, game: Game, white: bool, annulled: bool, vn: bool) -> tuple[str, str]:
+        """One side of a game in the crosstable: its mark and, for games a withdrawal changed,
+        its note (``annulled``: counts nothing; ``withdrawal``: a VN forfeit against a player who
+        had withdrawn, X for the winner and 0 for the withdrawn player)."""
+        if annulled:
+            return "X", "annulled"
+        score = _side_text(game.result, white, self.scoring)
+        if vn and game.result is not None and game.result.is_forfeit:
+            me, other = (game.white, game.black) if white else (game.black, game.white)
+            if self.withdrawn.get(other, game.round) < game.round:
+                return ("X" if score == "+" else "0"), "withdrawal"
+            if self.withdrawn.get(me, game.round) < game.round:
+                return "0", "withdrawal"
+        return score, ""
+
+    def _marks(self, used: set[str], notes: set[str] | None = None) -> list[dict]:
         """The legend of the crosstable's or wall chart's marks that appear in it: each game's
-        points as the event scores them, forfeits, byes, unfinished games."""
+        points as the event scores them, forfeits, byes, unfinished games, and the games a
+        withdrawal changed (``notes``: annulled, VN forfeits against a withdrawn player)."""
         marks = []
+        for note in ("annulled", "withdrawal"):
+            if note in (notes or ()):
+                marks.append({"mark": "X", "kind": note})
         for outcome, kind in ((Outcome.WIN, "win"), (Outcome.DRAW, "draw"), (Outcome.LOSS, "loss")):
             values = sorted({self.scoring.game_points(outcome, first) for first in (True, False)})
             texts = [_points_text(value) for value in values]
@@ -466,18 +535,23 @@ class TournamentPages:
         row = self._rows_by_id[player_id]
         card = self._cards[player_id]
         games = []
+        vn = rules_source(self.rules).startswith("VN")
         for entry in card.rounds[:self.last_round]:
             if entry.opponent is not None:
                 opponent = self._players[entry.opponent]
+                white, black = (player_id, entry.opponent) if entry.white else (entry.opponent, player_id)
+                result, _ = self._cell(Game(entry.round, white, black, entry.result), bool(entry.white),
+                                       entry.annulled, vn)
                 games.append({"round": entry.round, "board": entry.board, "colour": "w" if entry.white else "b",
                               "opponent": entry.opponent, "opponent_name": opponent.name,
                               "opponent_title": opponent.title, "opponent_rating": opponent.rating or None,
-                              "result": _side_text(entry.result, bool(entry.white), self.scoring),
+                              "result": result,
                               "points": entry.points, "running": entry.score, "bye": None})
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_title": "", "opponent_rating": None,
-                              "result": _BYE_MARKS[entry.bye.value], "points": entry.points, "running": entry.score,
+                              "result": "–" if self.is_round_robin else _BYE_MARKS[entry.bye.value],  # a free round
+                              "points": entry.points, "running": entry.score,
                               "bye": entry.bye.value})
         history = self.rank_history[player_id]
         chart = _rank_chart(history, len(self.tournament.players))
@@ -499,10 +573,15 @@ class TournamentPages:
 
     def downloads(self) -> dict[str, Callable[[], bytes]]:
         """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
-        the TRF."""
-        return {"standings.json": lambda: self.json_text().encode("utf-8"),
-                "standings.csv": lambda: self.csv_text().encode("utf-8-sig"),
-                f"{self.slug}.trf": lambda: self.trf_text().encode("utf-8")}
+        the TRF, or the tournament TOML file where TRF cannot hold the event (a two-game match,
+        VN 21.2: ``ranking.trf_refusal``)."""
+        files = {"standings.json": lambda: self.json_text().encode("utf-8"),
+                 "standings.csv": lambda: self.csv_text().encode("utf-8-sig")}
+        if trf_refusal(self.tournament) is None:
+            files[f"{self.slug}.trf"] = lambda: self.trf_text().encode("utf-8")
+        else:
+            files[f"{self.slug}.toml"] = lambda: export_text(self.tournament, "toml").encode("utf-8")
+        return files
 
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
@@ -524,13 +603,18 @@ class TournamentPages:
         return export_text(self.tournament, "trf", self.final)
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_START = ("=", "+", "-", "@", "＝", "＋", "－", "＠")  # and their full-width forms
 
 
 def _cell(text: str) -> str:
     """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
-    ``@`` (or a tab or carriage return) gets a leading apostrophe, as OWASP advises."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    ``@`` (or their full-width forms), also after spaces or invisible format characters that a
+    spreadsheet skips, or with a tab, carriage return or line break, gets a leading
+    apostrophe, as OWASP advises."""
+    if text.startswith(("\t", "\r", "\n")):
+        return "'" + text
+    shown = "".join(char for char in text[:64] if unicodedata.category(char) != "Cf").lstrip()
+    return "'" + text if shown.startswith(_FORMULA_START) else text
 
 
 def _plain(value) -> str:

@@ -94,7 +94,8 @@ def plan(work: Work) -> list[Task]:
         work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
                             "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
                             "rounds_coming": sorted(set(pages.coming) - set(pages.rounds_paired)),
-                            "current": pages.progress.round, "teams": pages.has_teams}
+                            "current": pages.progress.round, "teams": pages.has_teams,
+                            "matches": pages.scoring.match is not None}
         for player in pages.tournament.players:
             pages.player_fingerprint(player.id)
     work.pages = list(_pages(work))

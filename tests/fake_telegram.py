@@ -28,6 +28,11 @@ Behaviour copied from the real Bot API on purpose, because bots must cope with i
 - ``editMessageText`` without ``reply_markup`` removes the message's inline keyboard, and an
   edit that changes nothing fails with 400 "message is not modified".
 - ``answerCallbackQuery`` with an id the server never issued fails with 400.
+
+A file registered with ``add_file(..., hide_size=True)`` behaves as a hostile or broken server
+may: no ``file_size`` in the document or in ``getFile``, and the download is sent in chunks
+without a ``Content-Length``; the ``download`` call records how many bytes reached the socket
+before the client hung up (``sent``).
 """
 
 from __future__ import annotations
@@ -269,10 +274,35 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.send_response(status)
         self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
+        if isinstance(payload, _Stream):
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
+        if isinstance(payload, _Stream):
+            payload.send(self)
+            return
         with contextlib.suppress(OSError):
             self.wfile.write(payload)
+
+
+class _Stream:
+    """A download sent in 64 kB chunks without a length; ``record["sent"]`` counts what was written."""
+
+    def __init__(self, content: bytes, record: dict[str, Any]) -> None:
+        self.content = content
+        self.record = record
+
+    def send(self, handler: BaseHTTPRequestHandler) -> None:
+        self.record["sent"] = 0
+        try:
+            for start in range(0, len(self.content), 65536):
+                piece = self.content[start:start + 65536]
+                handler.wfile.write(b"%x\r\n" % len(piece) + piece + b"\r\n")
+                self.record["sent"] += len(piece)
+            handler.wfile.write(b"0\r\n\r\n")
+        except OSError:  # the client hung up
+            handler.close_connection = True
 
 
 class FakeTelegram:
@@ -513,10 +543,13 @@ class FakeTelegram:
         with self._cond:
             return len(self._failures.get(method.lower(), []))
 
-    def add_file(self, content: bytes, file_name: str, mime_type: str | None = None) -> str:
-        """Register a file users can send to the bot; returns its file_id (for document_message)."""
+    def add_file(self, content: bytes, file_name: str, mime_type: str | None = None, *, hide_size: bool = False) -> str:
+        """Register a file users can send to the bot; returns its file_id (for document_message).
+        ``hide_size``: its size is declared nowhere (see the module docstring)."""
         with self._cond:
-            return self._store_file(content, file_name, mime_type)
+            file_id = self._store_file(content, file_name, mime_type)
+            self._files[file_id]["hide_size"] = hide_size
+            return file_id
 
     # ------------------------------------------------------------------ update builders
 
@@ -730,7 +763,8 @@ class FakeTelegram:
 
     # ------------------------------------------------------------------ internals: HTTP
 
-    def _dispatch(self, http_method: str, raw_path: str, content_type: str, body: bytes) -> tuple[int, str, bytes]:
+    def _dispatch(self, http_method: str, raw_path: str, content_type: str,
+                  body: bytes) -> tuple[int, str, bytes | _Stream]:
         parts = urlsplit(raw_path)
         path = unquote(parts.path)
         if path.startswith("/file/bot"):
@@ -761,17 +795,20 @@ class FakeTelegram:
             return _json_response(exc.body(), exc.status)
         return _json_response({"ok": True, "result": result}, 200)
 
-    def _serve_file(self, rest: str) -> tuple[int, str, bytes]:
+    def _serve_file(self, rest: str) -> tuple[int, str, bytes | _Stream]:
         token, _, file_path = rest.partition("/")
         if token != self.token:
             return _json_response(ApiError(401, "Unauthorized").body(), 401)
+        record: dict[str, Any] = {"file_path": file_path}
         with self._cond:
             file_id = self._file_paths.get(file_path)
             info = self._files.get(file_id) if file_id else None
-            self._calls.append(("download", {"file_path": file_path}))
+            self._calls.append(("download", record))
             self._cond.notify_all()
         if info is None:
             return _json_response(ApiError(404, "Not Found").body(), 404)
+        if info.get("hide_size"):
+            return 200, info["mime_type"], _Stream(info["content"], record)
         return 200, info["mime_type"], info["content"]
 
     # ------------------------------------------------------------------ API methods
@@ -989,12 +1026,15 @@ class FakeTelegram:
             info = self._files.get(file_id)
         if info is None:
             raise _bad_request("invalid file_id")
-        return {
+        found = {
             "file_id": info["file_id"],
             "file_unique_id": info["file_unique_id"],
             "file_size": len(info["content"]),
             "file_path": info["file_path"],
         }
+        if info.get("hide_size"):
+            del found["file_size"]
+        return found
 
     def _send_chat_action(self, params: dict[str, Any], files: dict[str, Any]) -> bool:
         return True
@@ -1083,13 +1123,16 @@ def _same_chat(a: Any, b: Any) -> bool:
 
 
 def _document_object(info: dict[str, Any]) -> dict[str, Any]:
-    return {
+    document = {
         "file_id": info["file_id"],
         "file_unique_id": info["file_unique_id"],
         "file_name": info["file_name"],
         "mime_type": info["mime_type"],
         "file_size": len(info["content"]),
     }
+    if info.get("hide_size"):
+        del document["file_size"]
+    return document
 
 
 @contextlib.asynccontextmanager

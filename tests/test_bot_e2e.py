@@ -328,9 +328,9 @@ async def test_import_a_document_and_export_it_back(server: FakeTelegram, servic
 async def test_export_sends_two_documents(server: FakeTelegram, service: BotService, store: SQLiteStore) -> None:
     arbiters.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0")
     async with running(bot(server, service)) as errors:
-        trf, toml = await exchange(server, server.command(PLAYER, "export"), PLAYER, replies=2)
+        trf, toml = await exchange(server, server.command(CHIEF, "export"), CHIEF, replies=2)
     assert errors == []
-    assert [message["method"] for message in server.sent_messages(PLAYER)] == ["sendDocument", "sendDocument"]
+    assert [message["method"] for message in server.sent_messages(CHIEF)] == ["sendDocument", "sendDocument"]
     assert (trf["file_name"], toml["file_name"]) == (f"{SLUG}.trf", f"{SLUG}.toml")
     exported = parse_tournament_toml(toml["content"].decode("utf-8"))
     assert [(g.board, g.result) for g in exported.games if g.result] == [(1, Result.WHITE_WINS)]

@@ -136,7 +136,9 @@ def test_every_refused_privileged_attempt_is_recorded(service: BotService, store
     before = len(store.submissions())
     attempts = [
         (arbiters.import_file, ("x.toml", XIANGQI.read_bytes()), "/import", "not a chief arbiter"),
-        (arbiters.arbiters, (f"add {STRANGER}",), f"/arbiters add {STRANGER}", "not a chief arbiter"),
+        (arbiters.arbiters, (f"add {STRANGER}",), f"/arbiters add {STRANGER}", "not an arbiter"),
+        (arbiters.arbiters, ("",), "/arbiters", "not an arbiter"),
+        (arbiters.export, (), "/export", "not an arbiter"),
         (arbiters.withdraw, ("3",), "/withdraw 3", "not an arbiter"),
         (pair, (), "/pair", "not an arbiter"),
         (undo, (), "/undo", "not an arbiter"),

@@ -25,6 +25,7 @@ from bot.parsing import (
     parse_result,
 )
 from ranking.model import Result
+from ranking.spelling import BIDI_CONTROLS
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 WF, BF, DF = Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT
@@ -284,10 +285,23 @@ def test_a_message_of_comments_has_nothing():
 
 
 def test_a_board_twice_is_a_duplicate_on_the_later_line():
-    parsed = parse_message("R3 B5 1-0\nR3 B6 0-1\n3.5 0-1\n5 1-0", 3)
+    parsed = parse_message("R3 B5 1-0\nR3 B6 0-1\n3.5 1-0\n5 1-0", 3)
     assert [(e.line, e.board) for e in parsed.entries] == [(1, 5), (2, 6)]
     assert [(p.line, p.reason, p.detail) for p in parsed.problems] == [
         (3, ProblemReason.DUPLICATE, "1"), (4, ProblemReason.DUPLICATE, "1")]
+
+
+def test_a_board_with_two_results_makes_the_message_contradictory():
+    parsed = parse_message("R3 B5 1-0\nR3 B6 0-1\n3.5 0-1\n5 1-0", 3)
+    assert parsed.entries == ()  # either line may be the mistake: nothing is entered
+    assert [(p.line, p.reason, p.detail) for p in parsed.problems] == [
+        (3, ProblemReason.CONTRADICTION, "1"), (4, ProblemReason.DUPLICATE, "1")]
+
+
+def test_a_line_with_a_bidi_control_is_one_problem_shown_without_it():
+    parsed = parse_message("R3 B5 \u202e0-1; R3 B6 1-0\nR3 B7 1-0", 3)
+    assert [(e.line, e.board) for e in parsed.entries] == [(2, 7)]
+    assert parsed.problems == (Problem(1, "R3 B5 0-1; R3 B6 1-0", ProblemReason.BIDI_CONTROL, "U+202E"),)
 
 
 def test_problems_and_entries_come_in_message_order():
@@ -365,15 +379,22 @@ def check_every_line_is_accounted_for(text: str, parsed: ParsedMessage) -> None:
     if not text.strip():
         assert parsed == ParsedMessage((), (Problem(0, "", ProblemReason.EMPTY, ""),))
         return
+    contradicted = any(problem.reason is ProblemReason.CONTRADICTION for problem in parsed.problems)
+    assert not (contradicted and parsed.entries)  # a contradictory message enters nothing
     counts = Counter(e.line for e in parsed.entries) + Counter(p.line for p in parsed.problems)
     lines = text.splitlines()
     assert set(counts) <= set(range(1, len(lines) + 1))
     for number, line in enumerate(lines, start=1):
         if not line.strip() or line.lstrip().startswith(("#", "//", "＃", "／／")):
             expected = 0
+        elif not BIDI_CONTROLS.isdisjoint(line):
+            expected = 1  # the line is refused whole
         else:
             expected = sum(1 for part in re.split("[;；]", line) if part.strip())
-        assert counts[number] == expected, (number, line)
+        if contradicted:  # the entries are gone, the problems stay
+            assert counts[number] <= expected, (number, line)
+        else:
+            assert counts[number] == expected, (number, line)
 
 
 @settings(max_examples=300, deadline=None)
@@ -446,8 +467,9 @@ def test_generated_valid_lines_read_as_written(items):
     expected = [want for _, want in items]
     keys = [(want[0], want[1]) for want in expected]
     duplicates = {i for i, key in enumerate(keys) if key in keys[:i]}
+    contradicted = any(expected[i] != expected[keys.index(keys[i])] for i in duplicates)
     got = [(e.round, e.board, e.result, e.foul_side, e.foul_count) for e in parsed.entries]
-    assert got == [want for i, want in enumerate(expected) if i not in duplicates], text
+    assert got == ([] if contradicted else [want for i, want in enumerate(expected) if i not in duplicates]), text
     assert [p.line for p in parsed.problems] == [i + 1 for i in sorted(duplicates)]
 
 

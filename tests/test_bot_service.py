@@ -450,7 +450,7 @@ def test_a_foul_line(service: BotService, store: SQLiteStore, rr: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh", "vi", "es"])
 def test_problems_are_listed_with_localised_reasons(service: BotService, store: SQLiteStore, rr: str,
                                                     lang: str) -> None:
-    message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 0-1\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
+    message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 1-0\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
     arbiter = who(CHIEF, lang)
     replies = arbiters.text(service, arbiter, message)
     assert_telegram_html(replies)
@@ -722,7 +722,9 @@ def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, sto
     assert text_of(arbiters.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
     chief_only = escape(translator("en").gettext(M.CHIEF_ONLY))
     assert text_of(arbiters.import_file(service, who(STRANGER), "x.toml", XIANGQI.read_bytes())) == chief_only
-    assert text_of(arbiters.arbiters(service, who(STRANGER), f"add {STRANGER}")) == chief_only
+    assert text_of(arbiters.arbiters(service, who(STRANGER), f"add {STRANGER}")) == refused
+    assert text_of(arbiters.arbiters(service, who(STRANGER), "")) == refused  # the arbiters' Telegram ids
+    assert text_of(arbiters.export(service, who(STRANGER))) == refused
     assert store.log(rr) == before
     assert store.slugs() == [rr]
 
@@ -751,12 +753,14 @@ def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -
 
 def test_arbiters_add_lets_another_user_enter_results(service: BotService, store: SQLiteStore, rr: str) -> None:
     assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == "Only arbiters can enter results."
-    assert text_of(arbiters.arbiters(service, who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}"
+    assert text_of(arbiters.arbiters(service, who(HELPER), "")) == "Only arbiters can enter results."
+    assert text_of(arbiters.arbiters(service, who(CHIEF), "")) == f"Arbiters of {rr}: {CHIEF}"
     assert text_of(arbiters.arbiters(service, who(CHIEF), "add")) == escape(translator("en").gettext(M.ARBITERS_USAGE))
     assert text_of(arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")) == (
         f"User {HELPER} is now an arbiter of {rr}")
     assert store.state(rr).arbiters == {HELPER}
-    assert text_of(arbiters.arbiters(service, who(PLAYER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
+    assert text_of(arbiters.arbiters(service, who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
+    assert text_of(arbiters.arbiters(service, who(PLAYER), "")) == "Only arbiters can enter results."
     assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0")
     assert store.log(rr)[-1].actor == f"tg:{HELPER}"
     # A tournament arbiter is not a chief arbiter: no /arbiters add, no /import.
@@ -862,7 +866,7 @@ def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None
 
 def test_export_returns_two_documents(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
-    trf, toml = arbiters.export(service, who(PLAYER, "es"))
+    trf, toml = arbiters.export(service, who(CHIEF, "es"))
     assert (trf.document.file_name, toml.document.file_name) == (f"{slug}.trf", f"{slug}.toml")
     spanish = translator("es")
     assert trf.document.caption == spanish.format(M.EXPORT_CAPTION, name="Atlantic Open 2026", format="TRF")

@@ -228,7 +228,9 @@ def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, servic
             and len(line.split()) > 2]
     assert [(cells[0], cells[1]) for cells in rows][:2] == [("1", names[winner]), ("2", names[3 - winner])]
     assert "*" not in shown.split("Places")[0].split("Standings")[1]
-    assert f"Places 1-2 decided by a play-off (two-game match): {names[winner]}, {names[3 - winner]}" in shown
+    # the play-off's result (1-0 then a draw: 1½-½) and the places it decided
+    assert (f"Places 1-2 decided by the play-off (two-game match: {names[winner]} 1½–½ {names[3 - winner]}): "
+            f"1. {names[winner]}, 2. {names[3 - winner]}") in shown
     assert "✓" in visible(text_of(players.playoff(service, who(PLAYER))))
 
 

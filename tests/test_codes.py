@@ -116,7 +116,8 @@ def _individual_codes() -> list[str]:
 
 def _team_codes() -> list[str]:
     codes = []
-    for code, entry in TEAM_REGISTRY.items():
+    for entry, _ in TEAM_REGISTRY.listing():  # each entry once: FOUL is FOUL:T
+        code = entry.code
         scores = ("", ":MP", ":GP") if code in ("BH",) else (":MM", ":MG", ":GM", ":GG", "") \
             if code == "ESB" else ("",)
         cuts = range(3) if "C" in entry.modifiers else [0]

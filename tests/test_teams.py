@@ -333,8 +333,11 @@ def test_codes_parse_and_refuse():
     assert TEAM_REGISTRY.parse("BH-C1:MP") == TEAM_REGISTRY.parse("BH:MP/C1").__class__(
         "BH-C1:MP", "BH", "MP", "", 1, 0, False)
     assert TEAM_REGISTRY.parse("ESB:MG").esb == "MG" == TEAM_REGISTRY.parse("EMGSB/C1").esb
-    assert TEAM_REGISTRY.parse("FOUL:T").name == "FOUL"
-    for bad in ("XYZ", "BH:XX", "EDE/C1", "FOUL:MP", "EMMSB:MG"):
+    assert TEAM_REGISTRY.parse("FOUL:T").name == "FOUL:T"
+    assert TEAM_REGISTRY[TEAM_REGISTRY.parse("FOUL").name] is TEAM_REGISTRY["FOUL:T"]
+    assert [TEAM_REGISTRY.parse(code).name for code in ("win:t", "BWG:T", "BPG:T", "DE", "PREV")] == \
+        ["WIN:T", "BWG:T", "BPG:T", "DE", "PREV"]
+    for bad in ("XYZ", "BH:XX", "EDE/C1", "FOUL:MP", "EMMSB:MG", "WIN", "WIN:MP", "BWG:T/C1", "PREV:T"):
         with pytest.raises(InputError):
             TEAM_REGISTRY.parse(bad)
 
@@ -346,7 +349,8 @@ def test_registry_documents_every_rules_md_team_code():
 
 
 def test_presets_cite_their_article():
-    assert set(TEAM_PRESETS) == {"fide-team", "cxa-team", "cxa-team-places"}
+    assert set(TEAM_PRESETS) == {"fide-team", "cxa-team", "cxa-team-rr", "cxa-team-swiss", "cxa-team-gp",
+                                 "cxa-team-places"}
     for preset in TEAM_PRESETS.values():
         assert any(word in preset.description for word in ("FIDE", "CXA"))
         for code in preset.rules.tiebreaks:

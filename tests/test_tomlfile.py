@@ -63,7 +63,7 @@ def test_preset_with_overrides() -> None:
     preset = get_preset("cxa-swiss-bh")
     assert t.rules == replace(
         preset,
-        scoring=Scoring(win=3.0, draw=1.0, loss=0.0, draw_first=1.0, draw_second=2.0),
+        scoring=Scoring(win=3.0, draw=1.0, loss=0.0, draw_first=1.0, draw_second=2.0, match=(2.0, 1.0, 0.0)),
         tiebreaks=("BH", "WIN", "FOUL", "BPG", "PREV"),
         options=replace(preset.options, keep_rounds=7),  # bye_value_in_bh stays the preset's
     )
@@ -71,7 +71,7 @@ def test_preset_with_overrides() -> None:
     assert [p.id for p in t.players] == [1, 12, 7]  # file order kept
     assert t.games[0] == Game(1, 1, 12, Result.DRAW, board=1, fouls_white=1, fouls_black=2)  # red = white
     assert t.games[1] == Game(2, 12, 7, Result.WHITE_WINS_FORFEIT, rated=False)
-    assert len([g for g in t.games if g.round == 2]) == 2  # two games of one match are allowed
+    assert len([g for g in t.games if g.round == 2]) == 2  # two games of one match (match scoring) are allowed
     assert t.byes == (Bye(1, 7, ByeKind.PAIRING), Bye(2, 1, ByeKind.HALF))
     assert t.withdrawals == (Withdrawal(1, 2),)
     assert (t.system, t.game, t.rounds) == (System.SWISS, GameKind.XIANGQI, 2)

@@ -8,8 +8,11 @@ export, the site or a terminal; a refusal is one line saying what to change.
   number and a rating of at most four digits, ...): ``/export`` and the site's download of
   the TRF write it later, when nobody could fix the stored tournament any more.
 - The slug names a folder of its own on the site: not a language folder (``zh``), not
-  ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, and at most
-  ``MAX_SLUG_LENGTH`` characters.
+  ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, not ending
+  in ``.`` (Windows and the file servers that follow it drop a trailing dot: ``x.`` would be
+  ``x``), and at most ``MAX_SLUG_LENGTH`` characters.  A slug that differs from a stored one
+  only in case (``A``, ``a``: one folder on a host that ignores case) is refused by the store
+  (``Store.create``), which sees the others.
 
 ``tiebreak.tables.printable`` is the other half of the control characters rule: whatever the
 terminal shows (names read from a file, or stored before these checks) shows them as escapes.
@@ -36,6 +39,9 @@ def check_slug(slug: str) -> None:
     if folded in RESERVED_SLUGS or folded.endswith(RESERVED_SUFFIXES):
         raise InputError(f"the slug {slug!r} is taken by the site's own pages ({', '.join(sorted(RESERVED_SLUGS))}, "
                          "names ending in .html or .json): choose another --slug (in the bot: /import SLUG)")
+    if slug.endswith("."):
+        raise InputError(f"the slug {slug!r} ends with '.', which Windows and many file servers drop (it would be "
+                         f"the folder {slug.rstrip('.')!r}): choose another --slug (in the bot: /import SLUG)")
     if len(slug) > MAX_SLUG_LENGTH:
         raise InputError(f"the slug {slug[:20]!r}... has {len(slug)} characters, at most {MAX_SLUG_LENGTH}: "
                          "choose a shorter --slug (in the bot: /import SLUG)")

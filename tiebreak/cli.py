@@ -1,6 +1,6 @@
 """The ``tiebreak`` command (also ``python -m ranking``), as DESIGN.md specifies it.
 
-    tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L]
+    tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L|NAME]
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
                              [--teams] [--team-tiebreaks CODES]
     tiebreak presets
@@ -61,8 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
                                     "TOML file (detected by content).")
     standings.add_argument("input", metavar="INPUT", help="a TRF file or a tournament TOML file")
     standings.add_argument("--after-round", type=int, metavar="N", help="standings after round N")
-    standings.add_argument("--rules", metavar="PRESET", help="a rule preset (see `tiebreak presets`)")
-    standings.add_argument("--points", metavar="W,D,L", help="points for a win, draw and loss, e.g. 2,1,0")
+    standings.add_argument("--rules", metavar="PRESET", help="a rule preset (see `tiebreak presets`); a team "
+                           "preset (cxa-team-rr, ...) ranks the teams and implies --teams")
+    standings.add_argument("--points", metavar="W,D,L", help="points for a win, draw and loss, e.g. 2,1,0, or a "
+                           "scoring's name: chess, xiangqi, three-point, three-point-colour (CXA 13.3: a draw "
+                           "scores 1 for red, 2 for black)")
     standings.add_argument("--tiebreaks", metavar="CODES", help="the tie-break chain, e.g. BH-C1,BH,SB,DE")
     standings.add_argument("--fide-edition", choices=[edition.value for edition in Edition],
                            help="FIDE C.07 edition for unplayed rounds, of the team tie-breaks too (default 2026)")
@@ -280,10 +283,21 @@ def standings_command(args: argparse.Namespace) -> int:
         from tiebreak.commands import stored_tournament  # the store loads only for a slug (start-up time)
 
         tournament = stored_tournament(args.input, args.config)
+    team_preset = None
+    if args.rules is not None:
+        from ranking.presets import TEAM_PRESETS  # the full standings path (start-up time)
+
+        if args.rules in TEAM_PRESETS:  # a team preset ranks the teams; the players keep the file's rules
+            from dataclasses import replace  # the full standings path (start-up time)
+
+            team_preset, args.rules = args.rules, None
+            tournament = replace(tournament, team_rules=team_preset, team_tiebreaks=(), team_primary="")
     rules = choose_rules(tournament_rules=default_rules(tournament), preset=args.rules, points=args.points,
                          tiebreaks=args.tiebreaks, fide_edition=args.fide_edition)
     if args.rules is None and args.tiebreaks is None:
         check_file_chain(rules, args.input)
+    if team_preset is not None:
+        args.teams = True
     final = final_standings(tournament, rules, args.after_round)
     standings, playoffs = final.standings, final.playoffs
     warn(chain_warnings(standings))
@@ -340,14 +354,16 @@ def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None
 
     from ranking.codes import split_codes  # the full standings path (start-up time)
     from ranking.presets import get_preset  # the full standings path (start-up time)
-    from ranking.rules import Edition, Scoring  # the full standings path (start-up time)
+    from ranking.rules import SCORING_SYSTEMS, Edition, Scoring  # the full standings path (start-up time)
 
     rules = get_preset(preset) if preset else tournament_rules
-    if points:
+    if points and points.strip() in SCORING_SYSTEMS:  # a scoring by name (three-point-colour: CXA 13.3)
+        rules = replace(rules, scoring=SCORING_SYSTEMS[points.strip()])
+    elif points:
         try:
             parsed = Scoring.parse(points)
         except ValueError as error:
-            raise InputError(f"--points: {error}") from None
+            raise InputError(f"--points: {error}, or a scoring's name: {', '.join(SCORING_SYSTEMS)}") from None
         rules = replace(rules, scoring=replace(rules.scoring, win=parsed.win, draw=parsed.draw, loss=parsed.loss,
                                                draw_first=None, draw_second=None))
     if tiebreaks is not None:

@@ -24,7 +24,7 @@ from ranking.pairing import (
     pairings_from_trf,
 )
 from ranking.tomlfile import SLUG, write_tournament_toml
-from ranking.trf import write_trf
+from ranking.trf import trf_refusal, write_trf
 from tiebreak.checks import check_admissible
 from tiebreak.config import Config
 from tiebreak.files import load_tournament
@@ -105,6 +105,9 @@ def export_text(tournament: Tournament, format: str, final: FinalStandings | Non
         return write_tournament_toml(tournament)
     if format != "trf":
         raise InputError(f"unknown export format {format!r}: expected {' or '.join(EXPORT_FORMATS)}")
+    refusal = trf_refusal(tournament)
+    if refusal is not None:  # one line naming the lossless export
+        raise InputError(f"{refusal} (--format toml)")
     final = final or final_standings(tournament)
     return write_trf(tournament, points=final.points(), ranks=final.ranks())
 

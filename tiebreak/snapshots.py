@@ -94,15 +94,16 @@ def load(connection: sqlite3.Connection, tournament_id: int) -> tuple[int, Tourn
 def save(connection: sqlite3.Connection, tournament_id: int, event_id: int, state: TournamentState) -> bool:
     """Keep ``state`` (as after ``event_id``) as the tournament's snapshot: in the transaction
     under way, or in one of its own if the write lock is free at once (a reader never waits
-    for it); False when it was not written (locked, read-only)."""
+    for it); False when it was not written (locked, read-only).  In the transaction under way
+    an error is the transaction's (a full disk: SQLite has rolled it all back), and is raised."""
     row = (tournament_id, event_id, LAYOUT, encode(state))
     statement = ("INSERT INTO snapshots (tournament_id, event_id, layout, data) VALUES (?, ?, ?, ?) "
                  "ON CONFLICT(tournament_id) DO UPDATE SET event_id = excluded.event_id, layout = excluded.layout, "
                  "data = excluded.data WHERE excluded.event_id >= snapshots.event_id")
+    if connection.in_transaction:
+        connection.execute(statement, row)
+        return True
     try:
-        if connection.in_transaction:
-            connection.execute(statement, row)
-            return True
         timeout = connection.execute("PRAGMA busy_timeout").fetchone()[0]
         connection.execute("PRAGMA busy_timeout = 0")
         try:
@@ -110,7 +111,8 @@ def save(connection: sqlite3.Connection, tournament_id: int, event_id: int, stat
             try:
                 connection.execute(statement, row)
             except BaseException:
-                connection.execute("ROLLBACK")
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
         finally:

@@ -429,7 +429,8 @@ class SQLiteStore:
             try:
                 yield self._connection
             except BaseException:
-                self._connection.execute("ROLLBACK")
+                if self._connection.in_transaction:  # SQLite rolls back itself on some errors (a full disk)
+                    self._connection.execute("ROLLBACK")
                 raise
             self._connection.execute("COMMIT")
 
@@ -523,15 +524,22 @@ class SQLiteStore:
     # -- writing --------------------------------------------------------------------------
 
     def create(self, slug: str, tournament: Tournament, source: Source) -> None:
-        """Import a tournament under ``slug``; refused if the slug is taken.  A
+        """Import a tournament under ``slug``; refused if the slug is taken, also in another case
+        (``Open`` when ``open`` exists: the site's folders of both would be one on a host that
+        ignores case).  A
         ``source.dedupe_key`` already in the log means this very request imported it before:
         nothing changes."""
         with self._transaction() as connection:
             if source.dedupe_key is not None and connection.execute(
                     "SELECT 1 FROM events WHERE dedupe_key = ?", (source.dedupe_key,)).fetchone():
                 return
-            if connection.execute("SELECT 1 FROM tournaments WHERE slug = ?", (slug,)).fetchone():
+            taken = connection.execute("SELECT slug FROM tournaments WHERE slug = ? COLLATE NOCASE", (slug,)).fetchone()
+            if taken is not None and taken[0] == slug:
                 raise InputError(f"a tournament {slug!r} already exists; choose another --slug")
+            if taken is not None:  # one folder of the site on a host that ignores case
+                raise InputError(f"a tournament {taken[0]!r} already exists and {slug!r} differs from it only in "
+                                 "case, which many hosts ignore (one folder of the site for both); choose another "
+                                 "--slug")
             now = _now()
             tournament_id = connection.execute(
                 "INSERT INTO tournaments (slug, name, created_at) VALUES (?, ?, ?)",

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ranking.errors import InputError
 
 if TYPE_CHECKING:
+    from ranking.rules import Scoring
     from ranking.standings import Standings
 
 
@@ -100,16 +101,22 @@ def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: 
 
 
 def team_table(teams) -> str:
-    """The team standings as an aligned table (match points, game points, the team chain)."""
-    codes = list(teams.tiebreaks)
-    columns = [format_column([row.match_points for row in teams.rows]),
-               format_column([row.game_points for row in teams.rows])]
+    """The team standings as an aligned table: match points and game points (each once: a chain
+    that ranks by GP shows it in the GP column; an individual event's team classification has
+    neither), then the rest of the team chain."""
+    chain = list(teams.tiebreaks)
+    scores = [] if teams.event.is_classification else ["MP", "GP"]
+    codes = [code for code in chain if code.upper() not in scores]
+    columns = [format_column([getattr(row, _SCORE_FIELDS[score]) for row in teams.rows]) for score in scores]
     columns += [format_column([row.values[code] for row in teams.rows]) for code in codes]
     rows = [[str(row.rank), row.team.name, *(column[index] for column in columns)]
             for index, row in enumerate(teams.rows)]
-    header = ["#", "Team", "MP", "GP", *codes]
-    return f"Teams after round {teams.after_round}; tie-breaks: {', '.join(codes) or 'none'}\n\n" + render_table(
-        header, rows, [True, False, True, True, *([True] * len(codes))])
+    header = ["#", "Team", *scores, *codes]
+    return f"Teams after round {teams.after_round}; tie-breaks: {', '.join(chain) or 'none'}\n\n" + render_table(
+        header, rows, [True, False, *([True] * (len(scores) + len(codes)))])
+
+
+_SCORE_FIELDS = {"MP": "match_points", "GP": "game_points"}
 
 def playoff_lines(playoffs, standings: Standings) -> str:
     """What the play-offs of RULES.md 6 still need, or how they decided the places."""
@@ -119,17 +126,54 @@ def playoff_lines(playoffs, standings: Standings) -> str:
         who = printable(", ".join(names[player] for player in group.players))
         places = "-".join(str(place) for place in (group.first_place, group.first_place + len(group.players) - 1))
         if group.decided:
-            lines.append(f"places {places} decided by a play-off ({group.format}): {who}")
+            result = "; ".join(_stage_result(stage.points(standings.rules.scoring), names) for stage in group.stages)
+            order = ", ".join(f"{place}. {names[player]}"
+                              for place, player in enumerate(group.order, group.first_place))
+            lines.append(printable(f"places {places} decided by the play-off ({group.format}: {result}): {order}"))
             continue
         lines.append(f"play-off required for places {places} ({group.format}): {who}")
         for game in group.pending:
             lines.append(printable(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}"))
     return "\n".join(lines)
 
+def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
+    """The scoring as the heading of a table says it: ``points 2/1/0``; colour-dependent draws
+    (CXA 13.3) ``points 3/1/0 (a draw: red 1, black 2)``; two-game matches (VN 21.2) ``match
+    points 1/0.5/0, game points 2/1/0``.  ``first_colour`` is the first mover's colour word.
+
+    >>> from ranking.rules import THREE_POINT_COLOUR
+    >>> scoring_words(THREE_POINT_COLOUR, "red")
+    'points 3/1/0 (a draw: red 1, black 2)'
+    """
+    def values(win: float, draw: float, loss: float) -> str:
+        return "/".join(format_number(value) for value in (win, draw, loss))
+
+    if scoring.match is not None:
+        return f"match points {values(*scoring.match)}, game points {values(scoring.win, scoring.draw, scoring.loss)}"
+    text = f"points {values(scoring.win, scoring.draw, scoring.loss)}"
+    if scoring.draw_first is not None or scoring.draw_second is not None:
+        first = scoring.draw if scoring.draw_first is None else scoring.draw_first
+        second = scoring.draw if scoring.draw_second is None else scoring.draw_second
+        text += f" (a draw: {first_colour} {format_number(first)}, black {format_number(second)})"
+    return text
+
+
+def _stage_result(points: tuple[tuple[int, float], ...], names: dict[int, str]) -> str:
+    """A play-off stage's result: ``A 1.5-0.5 B`` for two players, ``A 2, B 1, C 0`` for more."""
+    if len(points) == 2:
+        (first, mine), (second, theirs) = points
+        return f"{names[first]} {format_number(mine)}-{format_number(theirs)} {names[second]}"
+    return ", ".join(f"{names[player]} {format_number(value)}" for player, value in points)
+
+
 def standings_table(standings: Standings) -> str:
-    """The standings as an aligned table, with a heading naming the rules used."""
+    """The standings as an aligned table, with a heading naming the rules used: the scoring
+    (match points where they are the score, VN 21.2), the chain, and the rules it follows (the
+    C.07 edition for FIDE chains only, a CXA, ZS or VN preset's own article)."""
+    from ranking.presets import rules_source  # the table only (start-up time)
+
     codes = list(standings.tiebreaks)
-    header = ["#", "No", "Name", "Fed", "Rtg", "Pts", *codes]
+    header = ["#", "No", "Name", "Fed", "Rtg", "MP" if standings.rules.scoring.match else "Pts", *codes]
     numeric = [True, True, False, False, True, True, *([True] * len(codes))]
     columns = [format_column([row.points for row in standings.rows])]
     columns += [format_column([row.values[code] for row in standings.rows]) for code in codes]
@@ -138,16 +182,15 @@ def standings_table(standings: Standings) -> str:
          str(row.player.rating or ""), *(column[number] for column in columns)]
         for number, row in enumerate(standings.rows)
     ]
-    scoring = standings.rules.scoring
+    source = rules_source(standings.rules)
     lines = [
         printable(standings.tournament.name),
-        f"after round {standings.after_round}; points {format_number(scoring.win)}/"
-        f"{format_number(scoring.draw)}/{format_number(scoring.loss)}; "
-        f"tie-breaks: {', '.join(codes) or 'none'}; FIDE C.07 {standings.rules.options.fide_edition}",
+        f"after round {standings.after_round}; "
+        f"{scoring_words(standings.rules.scoring, standings.tournament.game.first_colour)}; "
+        f"tie-breaks: {', '.join(codes) or 'none'}" + (f"; {source}" if source else ""),
     ]
-    if "LOT" in codes:
-        seed = standings.rules.options.lots_seed or standings.tournament.name
-        lines.append(f"lots drawn with seed {seed!r}")
+    if standings.lots_seed:
+        lines.append(f"lots drawn with seed {standings.lots_seed!r}")
     lines.append("")
     lines.append(render_table(header, rows, numeric))
     return "\n".join(lines)

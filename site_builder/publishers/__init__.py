@@ -27,8 +27,11 @@ SOURCE = "[publish]"  # where InputError says the problem is
 COMMON_KEYS = ("target", "retries", "backoff")
 #: What the ``dir`` target keeps in the folder it publishes to (the digests it put there).
 PUBLISHED = ".tiebreak-published.json"
+#: What every folder the site builder makes holds at its root: a build replaces, and its clean-up
+#: removes, only folders that have it (``site_builder.build``).
+BUILD_MARKER = ".tiebreak-build"
 #: Files at the root that are the builder's or a publisher's own bookkeeping, never published.
-SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", PUBLISHED})
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", PUBLISHED, BUILD_MARKER})
 
 Log = Callable[[str], Any]
 Counts = dict[str, Any]  # the PublishReport fields an attempt fills: uploaded, deleted, unchanged, detail
@@ -73,6 +76,7 @@ class PublishSettings:
     keys: ClassVar[tuple[str, ...]]  # the target's own keys: strings, but for ``list_keys``
     required: ClassVar[str]  # the key it cannot do without
     list_keys: ClassVar[tuple[str, ...]] = ()
+    bool_keys: ClassVar[tuple[str, ...]] = ()  # true or false
     blank_keys: ClassVar[tuple[str, ...]] = ()  # strings that may be empty
 
     retries: int = 3  # attempts after the first one
@@ -92,9 +96,14 @@ class PublishSettings:
 
     @classmethod
     def check_strings(cls, table: Mapping[str, Any]) -> None:
-        """Every key of the target given as a string is a non-empty string."""
+        """Every key of the target given as a string is a non-empty string (a ``bool_keys`` one
+        true or false)."""
         for key in cls.keys:
             if key in cls.list_keys or key not in table:
+                continue
+            if key in cls.bool_keys:
+                if not isinstance(table[key], bool):
+                    raise InputError(f"{key} = {table[key]!r}: expected true or false", source=SOURCE)
                 continue
             if not isinstance(table[key], str) or (key not in cls.blank_keys and not table[key].strip()):
                 raise InputError(f"{key} = {table[key]!r}: expected a non-empty string", source=SOURCE)

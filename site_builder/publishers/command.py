@@ -1,5 +1,10 @@
 """``target = "command"``: run a command of your own with the site folder as ``{out}`` and
-``$TIEBREAK_SITE_DIR``, in the folder of config.toml."""
+``$TIEBREAK_SITE_DIR``, in the folder of config.toml.
+
+The command runs without a shell: its words are split as a shell splits them (quotes work) and
+nothing more is done to them, so ``{out}`` can hold any character safely.  Shell syntax that
+would then mean something else (``|``, ``&&``, ``;``, ``>``, ``$VARIABLE``, backquotes) is
+refused when the configuration is read: a pipeline goes in a script, or in ``sh -c '...'``."""
 
 from __future__ import annotations
 
@@ -46,6 +51,11 @@ class CommandSettings(PublishSettings):
             raise InputError(f"command = {command!r}: {error}", source=SOURCE) from None
         if not words:
             raise InputError("command is empty", source=SOURCE)
+        syntax = _shell_syntax(command)
+        if syntax is not None:
+            raise InputError(f"command = {command!r}: {syntax} is shell syntax, but the command runs without a shell "
+                             "(its words are split as a shell splits them, nothing more): put the pipeline in a "
+                             "script and name the script, or write sh -c '...'", source=SOURCE)
         return cls(command=command, cwd=base, **cls.common(table))
 
     def check(self, out_dir: Path) -> None:
@@ -67,6 +77,21 @@ class CommandSettings(PublishSettings):
             reason = last_line(result.stderr, result.stdout) or "no output"
             raise AttemptFailed(f"{PurePosixPath(words[0]).name} exited with status {result.returncode}: {reason}")
         return {"uploaded": len(site_files(out_dir)), "detail": last_line(result.stdout)}
+
+
+_OPERATOR_CHARS = frozenset("();<>|&")
+
+
+def _shell_syntax(command: str) -> str | None:
+    """The first piece of ``command`` that only a shell would understand: an operator (``|``,
+    ``&&``, ``;``, ``>``, ``2>&1``, ``$(``), or, outside single quotes, a ``$`` or a backquote;
+    None when there is none."""
+    lexer = shlex.shlex(command, posix=False, punctuation_chars=True)
+    lexer.whitespace_split = True
+    for token in lexer:
+        if set(token) <= _OPERATOR_CHARS or (("$" in token or "`" in token) and "'" not in token):
+            return token
+    return None
 
 
 def _command_words(out_dir: Path, settings: CommandSettings) -> list[str]:

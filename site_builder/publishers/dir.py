@@ -9,7 +9,12 @@ modification time and inode).
 Nothing changed: nothing is done.  Otherwise a file the destination already has, untouched since,
 is hard-linked from it; a new or changed file is hard-linked from the build when the build is
 Tiebreak's own (the builder writes every file once and never changes it) on the same file
-system, and copied otherwise."""
+system, and copied otherwise.
+
+The publisher replaces the folder whole, so it publishes only to a folder it made (one with
+``.tiebreak-published.json``), a missing or empty one, or, with ``replace_existing = true``, a
+folder of other files that may go: any other folder is refused in one line before anything is
+done, and left as it was."""
 
 from __future__ import annotations
 
@@ -42,22 +47,31 @@ from site_builder.publishers import (
 
 @dataclass(frozen=True, kw_only=True)
 class DirSettings(PublishSettings):
-    """``target = "dir"``: ``path``, the folder the site is copied to."""
+    """``target = "dir"``: ``path``, the folder the site is copied to; ``replace_existing``: that
+    folder may be one the publisher did not make, whose files the site replaces."""
 
     target: ClassVar[str] = "dir"
-    keys: ClassVar[tuple[str, ...]] = ("path",)
+    keys: ClassVar[tuple[str, ...]] = ("path", "replace_existing")
+    bool_keys: ClassVar[tuple[str, ...]] = ("replace_existing",)
     required: ClassVar[str] = "path"
 
     path: Path
+    replace_existing: bool = False
 
     @classmethod
     def from_table(cls, table: Mapping[str, Any], base: Path) -> DirSettings:
-        return cls(path=local_path(table["path"], base), **cls.common(table))
+        return cls(path=local_path(table["path"], base), replace_existing=table.get("replace_existing", False),
+                   **cls.common(table))
 
     def check(self, out_dir: Path) -> None:
         destination = Path(self.path).resolve()
         if destination == out_dir or out_dir in destination.parents or destination in out_dir.parents:
             raise InputError(f"path = {str(destination)!r}: must be outside the site folder {out_dir}", source=SOURCE)
+        foreign = None if self.replace_existing else _not_made_here(Path(self.path).absolute())
+        if foreign is not None:
+            raise InputError(f"path = {str(self.path)!r} {foreign}, and a publish replaces the folder whole: publish "
+                             "to a folder of its own, or set replace_existing = true in [publish] to let the site "
+                             "replace its files", source=SOURCE)
 
     def attempt(self, out_dir: Path, log: Log) -> Counts:
         destination = Path(self.path).absolute()
@@ -107,6 +121,23 @@ class DirSettings(PublishSettings):
                 shutil.rmtree(stale, ignore_errors=True)
         return {"uploaded": len(changed), "deleted": deleted, "unchanged": len(files) - len(changed),
                 "detail": str(destination)}
+
+
+def _not_made_here(destination: Path) -> str | None:
+    """Why ``destination`` is not a folder the publisher may replace without being told
+    (``replace_existing``), or None: missing, empty, or holding the record of a publish."""
+    if destination.is_symlink():
+        return None if not destination.exists() else "is a link the dir publisher did not make"
+    if not destination.exists():
+        return None
+    if not destination.is_dir():
+        return "is a file, not a folder"
+    if (destination / PUBLISHED).is_file():
+        return None
+    with os.scandir(destination) as entries:
+        if next(entries, None) is None:
+            return None
+    return f"holds files the dir publisher did not put there (it has no {PUBLISHED})"
 
 
 def _digests(out_dir: Path, files: list[str]) -> tuple[dict[str, str], bool]:

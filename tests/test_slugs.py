@@ -1,0 +1,60 @@
+"""Slugs that would be one folder of the site on some hosts (issue 21): a new slug that differs
+from a stored one only in case (``Open``, ``open``), archived ones included, and a slug ending
+in ``.`` (Windows and many file servers drop it) are refused in one line; nothing is stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_import_checks import refused, stored
+from test_store_faults import configure, tiebreak
+
+from bot import arbiters
+from bot.service import BotService, BotSettings, Who
+from tiebreak.store import SQLiteStore
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "ranking" / "examples"
+SWISS, XIANGQI = EXAMPLES / "chess-swiss.trf", EXAMPLES / "xiangqi-rr.toml"
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    return configure(tmp_path, "store.sqlite3")
+
+
+@pytest.mark.parametrize("other", ["open", "OPEN", "oPeN"])
+def test_a_slug_that_differs_from_a_stored_one_only_in_case_is_refused(config: Path, other: str) -> None:
+    assert tiebreak(config, "import", str(SWISS), "--slug", "Open").returncode == 0
+    line = refused(tiebreak(config, "import", str(XIANGQI), "--slug", other))
+    assert line == (f"tiebreak: error: a tournament 'Open' already exists and {other!r} differs from it only in "
+                    "case, which many hosts ignore (one folder of the site for both); choose another --slug")
+    assert stored(config) == ["Open"]
+
+
+def test_an_archived_tournament_keeps_its_slug_in_every_case(config: Path) -> None:
+    assert tiebreak(config, "import", str(SWISS), "--slug", "open").returncode == 0
+    assert tiebreak(config, "archive", "open").returncode == 0
+    refused(tiebreak(config, "import", str(XIANGQI), "--slug", "Open"), "differs from it only in case")
+    assert stored(config) == ["open"]
+
+
+@pytest.mark.parametrize("slug", ["x.", "open..", "2026."])
+def test_a_slug_ending_with_a_dot_is_refused(config: Path, slug: str) -> None:
+    line = refused(tiebreak(config, "import", str(SWISS), "--slug", slug))
+    assert line == (f"tiebreak: error: {SWISS}: the slug {slug!r} ends with '.', which Windows and many file servers "
+                    f"drop (it would be the folder {slug.rstrip('.')!r}): choose another --slug (in the bot: /import "
+                    "SLUG)")
+    assert stored(config) == []
+
+
+def test_the_bot_refuses_them_too(tmp_path: Path) -> None:
+    with SQLiteStore(tmp_path / "bot.sqlite3") as store:
+        service = BotService(store, BotSettings(arbiters=frozenset({1001})))
+        chief = Who(1001, 1001, "en")
+        assert arbiters.import_file(service, chief, "open.trf", SWISS.read_bytes(), "open")[0].text.startswith(
+            "Imported")
+        for slug, reason in (("OPEN", "differs from it only in case"), ("x.", "ends with '.'")):
+            [reply] = arbiters.import_file(service, chief, "xq.toml", XIANGQI.read_bytes(), slug)
+            assert reply.text.startswith("Refused: ") and reason in reply.text, reply.text
+        assert store.slugs() == ["open"]
