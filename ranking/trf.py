@@ -1115,8 +1115,8 @@ def write_trf(
     chess 1/½/0, ``212 PTS,...`` when the rules have a tie-break chain, ``092`` when the
     system is a round robin (or would not be inferred) and no ``092`` is kept, then the
     players by starting number with the points and rank columns filled from ``points`` and
-    ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the last
-    round with results, are written as zero-point byes.  ``362`` (in the columns of ``162``)
+    ``ranks`` when given.  A withdrawn player's rounds after the withdrawal, up to the next
+    round to pair, are written as zero-point byes.  ``362`` (in the columns of ``162``)
     is written when the team match points are the event's own; a team chain (or a team primary
     score) as ``212 PTS:MP,...`` (``PTS:GP`` for an event ranked by game points first), the
     individual chain then as ``202``.  Teams follow the players (``_team_lines``): ``013``
@@ -1485,10 +1485,14 @@ def _entries(t: Tournament, extra: Iterable[Game] = ()) -> dict[int, dict[int, t
         if b.kind is ByeKind.ZERO and (b.player, b.round) in taken:
             continue  # an absence in a round whose board the forfeited match fills
         put(b.player, b.round, ("0000", "-", b.kind.value))
-    for w in t.withdrawals:  # every later round, so a pairing program never pairs the player again
+    # every later round up to the next one to pair, so a pairing program never pairs the player
+    # again; rounds further ahead would make it read the file as longer than it is (bbpPairings
+    # then checks the points against those rounds too)
+    paired = max((*(g.round for g in t.games), *(b.round for b in t.byes if b.kind is ByeKind.PAIRING)), default=0)
+    for w in t.withdrawals:
         if w.player not in known:
             raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
-        for rnd in range(w.after_round + 1, t.rounds + 1):
+        for rnd in range(w.after_round + 1, min(t.rounds, paired + 1) + 1):
             if rnd not in entries[w.player]:
                 entries[w.player][rnd] = ("0000", "-", ByeKind.ZERO.value)
     return entries

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from ranking.dutch import before_round, pair_round
 from ranking.dutch.generate import GeneratorSettings, generate_tournament
 from ranking.model import ByeKind
 from ranking.trf import parse_trf
+from tiebreak.library import export_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"
@@ -147,3 +149,28 @@ def test_bad_input_is_one_line_and_exit_status_2(args: list[str], message: str) 
     assert result.returncode == 2, result.stdout
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_round_as_it_stood_before_it_was_paired_is_a_file_pairing_programs_read() -> None:
+    """``before_round`` (what ``tiebreak check`` and the benchmark hand to an engine): the rounds
+    before, the round's requested byes and the withdrawals made before it, and nothing of the
+    rounds after, so that bbpPairings reads the file as ending with the round to pair (it checks
+    the points column against every round it finds)."""
+    t = generate_tournament(GeneratorSettings(players=31, rounds=13, seed=15, draw_rate=10, forfeit_rate=15,
+                                              bye_rate=10, retire_rate=15))
+    for rnd in (2, 7, 13):
+        before = before_round(t, rnd)
+        assert all(w.after_round < rnd for w in before.withdrawals)
+        assert {w for w in t.withdrawals if w.after_round < rnd} == set(before.withdrawals)
+        text = export_text(before, "trf")
+        lines = [line for line in text.splitlines() if line.startswith("001")]
+        assert max(len(line[91:].split()) for line in lines) == 3 * rnd  # round rnd: byes and absences
+        assert all(len(line[91:].split()) <= 3 * rnd for line in lines)
+        back = parse_trf(text)
+        assert {b for b in back.byes if b.round == rnd} == \
+               {b for b in t.byes if b.round == rnd and b.kind is not ByeKind.PAIRING}
+        assert back.withdrawals == before.withdrawals
+        absent = {int(line[4:8]) for line in lines if line[91 + 10 * (rnd - 1):].strip() == "0000 - Z"}
+        assert {w.player for w in before.withdrawals} <= absent  # for any program: not to be paired
+        pairing = pair_round(back, rnd)
+        assert set(pairing.pairs) == {(g.white, g.black) for g in t.games if g.round == rnd}

@@ -345,14 +345,16 @@ def _violations(rs: RoundState, boards: Sequence[tuple[int, int]], bye: int | No
 
 def before_round(tournament: Tournament, round: int) -> Tournament:
     """``tournament`` as it stood before ``round`` was paired: the games and byes of the rounds
-    before it, and of ``round`` the entries known in advance (requested byes, absences).  The
-    initial colour is recorded (TRF-2026 ``152``, JaVaFo ``XXC``) when only round 1 showed it,
-    so that any program pairs ``round`` with the same colours."""
+    before it, of ``round`` the entries known in advance (requested byes, absences), and the
+    withdrawals made before it (a later one was not known yet).  The initial colour is recorded
+    (TRF-2026 ``152``, JaVaFo ``XXC``) when only round 1 showed it, so that any program pairs
+    ``round`` with the same colours."""
     before = replace(
         tournament,
         games=tuple(g for g in tournament.games if g.round < round),
         byes=tuple(b for b in tournament.byes
                    if b.round < round or (b.round == round and b.kind is not ByeKind.PAIRING)),
+        withdrawals=tuple(w for w in tournament.withdrawals if w.after_round < round),
     )
     if round > 1 or recorded_colour(tournament) or not round_one_colour(tournament):
         return before
