@@ -174,3 +174,20 @@ def test_a_round_as_it_stood_before_it_was_paired_is_a_file_pairing_programs_rea
         assert {w.player for w in before.withdrawals} <= absent  # for any program: not to be paired
         pairing = pair_round(back, rnd)
         assert set(pairing.pairs) == {(g.white, g.black) for g in t.games if g.round == rnd}
+
+
+def test_round_one_as_it_stood_before_it_was_paired_names_the_initial_colour() -> None:
+    """Before round 1 the file holds no game, so the initial colour round 1 showed is written
+    (TRF-2026 ``152``, JaVaFo ``XXC``, C.04.3 5.2.5 / C.04.2 D.3): any program then pairs round 1
+    with the same colours.  A file that names it already is left as it is, and a later round shows
+    it through round 1."""
+    t = parse_trf((FRESH / "c40461144_n6_r5.trf").read_text(encoding="utf-8"))
+    assert not [tag for tag, _ in t.records if tag in ("152", "XXC")]
+    first = before_round(t, 1)
+    assert not first.games and not [b for b in first.byes if b.kind is ByeKind.PAIRING]
+    text = export_text(first, "trf")
+    assert "\n152 W" in text and "\nXXC white1" in text
+    back = parse_trf(text)
+    assert set(pair_round(back, 1).pairs) == {(g.white, g.black) for g in t.games if g.round == 1}
+    assert before_round(back, 1).records == back.records  # already named: nothing added
+    assert before_round(t, 3).records == t.records
