@@ -150,13 +150,18 @@ class _Group:
 
 class _Term:
     """One or more adjacent fields: ``totals[i]`` bounds the sum of field i over a matching;
-    ``value(edge)`` yields (field, value) contributions."""
+    ``value(edge)`` yields (field, value) contributions.  ``decisive``: every field takes
+    distinct values on edges of one vertex, so its best total names the one edge that gives
+    it, and a matching best on the field holds that edge (a generation order's partner)."""
 
-    __slots__ = ("totals", "value")
+    __slots__ = ("decisive", "totals", "value")
 
-    def __init__(self, totals: Sequence[int], value: Callable[[_Edge], Iterable[tuple[int, int]]]) -> None:
+    def __init__(
+        self, totals: Sequence[int], value: Callable[[_Edge], Iterable[tuple[int, int]]], decisive: bool = False
+    ) -> None:
         self.totals = list(totals)
         self.value = value
+        self.decisive = decisive
 
 
 def _one(total: int, fn: Callable[[_Edge], int]) -> _Term:
@@ -168,9 +173,12 @@ def _one(total: int, fn: Callable[[_Edge], int]) -> _Term:
 STAGE_BITS = 600
 
 
-def _stages(edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS) -> list[tuple[list[int], int]]:
+def _stages(
+    edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS
+) -> list[tuple[list[int], int, list[int]]]:
     """The terms' fields, the first most significant, cut into stages of at most ``budget``
-    bits: per stage, each edge's packed value and the stage's width (``lexicographic_matching``)."""
+    bits: per stage, each edge's packed value, the stage's width and the edges a decisive
+    term's field of the stage gives a value to (``lexicographic_matching``)."""
     fields = [(t, i, max(1, total.bit_length())) for t, term in enumerate(terms) for i, total in enumerate(term.totals)]
     groups: list[list[tuple[int, int, int]]] = []
     width = 0
@@ -189,13 +197,16 @@ def _stages(edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS) ->
             shift += w
         widths.append(shift)
     values = [[0] * len(edges) for _ in groups]
+    decided: list[list[int]] = [[] for _ in groups]
     for k, e in enumerate(edges):
         for t, term in enumerate(terms):
             for field, value in term.value(e):
                 if value:
                     g, shift = where[(t, field)]
                     values[g][k] += value << shift
-    return list(zip(values, widths, strict=True))
+                    if term.decisive:
+                        decided[g].append(k)
+    return list(zip(values, widths, decided, strict=True))
 
 
 # ---------------------------------------------------------------------------------------
@@ -377,7 +388,7 @@ class _Bracket:
             if e.kind == _BB and self._mdp_pair(e):
                 yield bsn[e.u.id] - 1, nres - rank[e.v.id]
 
-        return [_Group([_one(1 << m0, chosen)]), _Group([_Term([nres] * m0, partner)])]
+        return [_Group([_one(1 << m0, chosen)]), _Group([_Term([nres] * m0, partner, decisive=True)])]
 
     def homogeneous_order(self, pairs: int) -> list[_Group]:
         """3.6 / 4.3 exchanges (fewest players, smallest BSN-sum difference, highest moved
@@ -423,28 +434,39 @@ class _Bracket:
             _Group([_one(pairs * (h + 1), low_sum)]),
             _Group([_one(pairs << (h + 1), kept)]),
             _Group([_one(1 << (h + 1), moved_in)]),
-            _Group([_Term([h + 1] * h, partner)]),
+            _Group([_Term([h + 1] * h, partner, decisive=True)]),
         ]
 
-    def solve(self, *groups: _Group) -> dict[int, int]:
+    def solve(self, *groups: _Group, then: Callable[[dict[int, int]], Sequence[_Group]] | None = None) -> dict[int, int]:
         """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8).
 
         ``groups`` are most significant first; a group's fields are packed into stages of
         their own (``_stages``), so that the criteria are solved apart from the generation
         order, whose fine-grained weights would make that solve slow.  A group that
         ``settles`` the groups after it, once its total reaches the bound, spares their stages.
+        ``then``, given the matching ``groups`` found, names groups solved after them (a
+        generation order that depends on how many pairs the criteria allow).
         """
         index = {p.id: k for k, p in enumerate(self.graph)}
+
+        def ids(mate: list[int]) -> dict[int, int]:
+            return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
+
+        more = None if then is None else lambda mate: self._stages(then(ids(mate)))
+        edges = [(index[e.u.id], index[e.v.id]) for e in self.edges]
+        return ids(lexicographic_matching(len(self.graph), edges, self._stages(groups), more))
+
+    def _stages(self, groups: Sequence[_Group]) -> list[tuple[list[int], int, tuple[int, int] | None, list[int]]]:
         per_group = [_stages(self.edges, group.terms) for group in groups]
-        stages: list[tuple[list[int], int, tuple[int, int] | None]] = []
+        stages: list[tuple[list[int], int, tuple[int, int] | None, list[int]]] = []
         for g, (group, made) in enumerate(zip(groups, per_group, strict=True)):
-            stages += [(values, width, None) for values, width in made]
+            stages += [(values, width, None, decided) for values, width, decided in made]
             if group.settles is not None and made:
                 bound, count = group.settles
                 skipped = sum(len(later) for later in per_group[g + 1 : g + 1 + count])
-                stages[-1] = (*stages[-1][:2], (bound, skipped))
-        mate = lexicographic_matching(len(self.graph), [(index[e.u.id], index[e.v.id]) for e in self.edges], stages)
-        return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
+                values, width, _, decided = stages[-1]
+                stages[-1] = (values, width, (bound, skipped), decided)
+        return stages
 
 
 def _bracket_pairs(mate: dict[int, int], ids: set[int]) -> list[tuple[int, int]]:
@@ -550,15 +572,18 @@ def _try_bracket(
             pairs += first
             paired = {x for pair in pairs for x in pair}
             return pairs, [x for x in [*mdps, *residents] if x.id not in paired]
-    if full and not mdps:
-        bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, c9))
-        mate = bracket.solve(_Group(bracket.criteria()))
-        p = len(_bracket_pairs(mate, bracket.res_ids))
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
     bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, c9))
-    order = bracket.homogeneous_order(p) if p else []
-    mate = bracket.solve(_Group(bracket.criteria()), *order)
+    if full and not mdps:  # p is the pairs the criteria allow: the order is solved on after them
+
+        def order(mate: dict[int, int]) -> list[_Group]:
+            count = len(_bracket_pairs(mate, bracket.res_ids))
+            return bracket.homogeneous_order(count) if count else []
+
+        mate = bracket.solve(_Group(bracket.criteria()), then=order)
+    else:
+        mate = bracket.solve(_Group(bracket.criteria()), *(bracket.homogeneous_order(p) if p else []))
     own = _bracket_pairs(mate, bracket.res_ids)
     pairs += own
     paired = {x for pair in pairs for x in pair}

@@ -22,7 +22,9 @@ dual full) is carried on top of the next weight.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
+
+from ranking.dutch.completion import maximum_matching
 
 __all__ = ["lexicographic_matching", "max_weight_matching"]
 
@@ -44,10 +46,18 @@ def max_weight_matching(vertices: int, edges: Sequence[tuple[int, int, int]]) ->
     return _Blossoms(vertices, edges).solve()
 
 
+Stage = (
+    tuple[Sequence[int], int]
+    | tuple[Sequence[int], int, tuple[int, int] | None]
+    | tuple[Sequence[int], int, tuple[int, int] | None, Collection[int]]
+)
+
+
 def lexicographic_matching(
     vertices: int,
     edges: Sequence[tuple[int, int]],
-    stages: Sequence[tuple[Sequence[int], int] | tuple[Sequence[int], int, tuple[int, int] | None]],
+    stages: Sequence[Stage],
+    then: Callable[[list[int]], Sequence[Stage]] | None = None,
 ) -> list[int]:
     """A matching that maximises the weights of ``stages`` lexicographically: the first
     stage's total, then among those matchings the second's, and so on.
@@ -58,42 +68,72 @@ def lexicographic_matching(
     but every solve works on numbers of a few words, and on the edges still in play only.
     A stage may carry a third item, (bound, n): when the matching it finds totals ``bound``
     on it, the caller knows the next ``n`` stages to be equal for every such matching, and
-    they are not solved.
+    they are not solved.  A stage may carry a fourth item, the edges it decides: such an edge
+    in the matching found is held by every matching optimal on this stage and the ones before
+    (for instance, when the stage's fields each take distinct values on edges of one vertex),
+    so its pair is set aside with the others every optimal matching holds.  ``then``, given
+    the matching ``stages`` found, names more stages, solved after them as if given with them
+    (a later weight that depends on the earlier optimum).
     """
-    active = list(range(len(edges)))
-    carried = [0] * len(edges)  # the previous stages' optimality weight, per edge
-    found: dict[int, int] = {}  # the last solve's matching
-    fixed: dict[int, int] = {}  # pairs every optimal matching holds, set aside
-    skip = 0
-    for stage in stages:
-        values, width = stage[0], stage[1]
-        if skip:
-            skip -= 1
-            continue
-        weighted = [(carried[k] << width) + values[k] for k in active]
-        if not any(weighted):
-            continue
-        present = sorted({x for k in active for x in edges[k]})
-        local = {v: i for i, v in enumerate(present)}
-        solver = _Blossoms(len(present), [(local[edges[k][0]], local[edges[k][1]], w)
-                                          for k, w in zip(active, weighted, strict=True)])
-        found = {present[i]: present[j] for i, j in enumerate(solver.solve()) if j != -1}
-        settles = stage[2] if len(stage) > 2 else None
-        if settles is not None:
-            total = sum(values[k] for k in active if found.get(edges[k][0]) == edges[k][1])
-            skip = settles[1] if total == settles[0] else 0
-        kept = []
-        for index, k in enumerate(active):
-            optimal = solver.optimality(index)
-            if optimal is not None:
-                kept.append(k)
-                carried[k] = optimal
-        covered = {present[i] for i in range(len(present)) if solver.dual[i] > 0}
-        active = _without_forced_pairs(edges, kept, covered, fixed)
-    mate = [-1] * vertices
-    for x, y in (*found.items(), *fixed.items()):
-        mate[x] = y
-    return mate
+    state = _Lexicographic(vertices, edges)
+    state.solve(stages)
+    if then is not None:
+        state.solve(then(state.mate()))
+    return state.mate()
+
+
+class _Lexicographic:
+    """The stages solved so far: the edges still in play, their optimality weight, the last
+    solve's matching and the pairs set aside."""
+
+    def __init__(self, vertices: int, edges: Sequence[tuple[int, int]]) -> None:
+        self.vertices = vertices
+        self.edges = edges
+        self.active = list(range(len(edges)))
+        self.carried = [0] * len(edges)  # the previous stages' optimality weight, per edge
+        self.found: dict[int, int] = {}  # the last solve's matching
+        self.fixed: dict[int, int] = {}  # pairs every optimal matching holds, set aside
+        self.skip = 0
+
+    def mate(self) -> list[int]:
+        mate = [-1] * self.vertices
+        for x, y in (*self.found.items(), *self.fixed.items()):
+            mate[x] = y
+        return mate
+
+    def solve(self, stages: Sequence[Stage]) -> None:
+        edges, carried, fixed = self.edges, self.carried, self.fixed
+        for stage in stages:
+            values, width = stage[0], stage[1]
+            if self.skip:
+                self.skip -= 1
+                continue
+            active = self.active
+            weighted = [(carried[k] << width) + values[k] for k in active]
+            if not any(weighted):
+                continue
+            present = sorted({x for k in active for x in edges[k]})
+            local = {v: i for i, v in enumerate(present)}
+            solver = _Blossoms(len(present), [(local[edges[k][0]], local[edges[k][1]], w)
+                                              for k, w in zip(active, weighted, strict=True)])
+            found = self.found = {present[i]: present[j] for i, j in enumerate(solver.solve()) if j != -1}
+            settles = stage[2] if len(stage) > 2 else None
+            if settles is not None:
+                total = sum(values[k] for k in active if found.get(edges[k][0]) == edges[k][1])
+                self.skip = settles[1] if total == settles[0] else 0
+            kept = []
+            for k, optimal in zip(active, solver.optimality(), strict=True):
+                if optimal is not None:
+                    kept.append(k)
+                    carried[k] = optimal
+            covered = {present[i] for i in range(len(present)) if solver.dual[i] > 0}
+            decided = stage[3] if len(stage) > 3 else ()
+            if decided:
+                held = {x for k in decided if found.get(edges[k][0], -1) == edges[k][1] for x in edges[k]}
+                for x in held:
+                    fixed[x] = found[x]
+                kept = [k for k in kept if edges[k][0] not in held and edges[k][1] not in held]
+            self.active = _without_forced_pairs(edges, kept, covered, fixed)
 
 
 def _without_forced_pairs(
@@ -400,51 +440,60 @@ class _Blossoms:
 
     # -- after the solve: what an optimal matching may use -----------------------------------
 
-    def optimality(self, k: int) -> int | None:
-        """None when edge k has a positive reduced cost (no optimal matching uses it), else
-        its weight in a matching that is greatest exactly for the optimal matchings: one per
-        end of positive dual, one per blossom of positive dual holding both ends."""
-        u, v = self.eu[k], self.ev[k]
-        chain_u, chain_v = self._chain(u), self._chain(v)
-        common = 0
-        inside = 0
-        for a, b in zip(chain_u, chain_v, strict=False):
-            if a != b:
-                break
-            common += self.dual[a]
-            inside += self.dual[a] > 0
-        if self.dual[u] + self.dual[v] - self.weight2[k] + 2 * common:
-            return None
-        return (self.dual[u] > 0) + (self.dual[v] > 0) + inside
+    def optimality(self) -> list[int | None]:
+        """Per edge: None when it has a positive reduced cost (no optimal matching uses it),
+        else its weight in a matching that is greatest exactly for the optimal matchings: one
+        per end of positive dual, one per blossom of positive dual holding both ends."""
+        dual, eu, ev, w2 = self.dual, self.eu, self.ev, self.weight2
+        chains = [self._chain(v) for v in range(self.n)]
+        found: list[int | None] = []
+        for k in range(len(self.edges)):
+            u, v = eu[k], ev[k]
+            slack = dual[u] + dual[v] - w2[k]
+            weight = (dual[u] > 0) + (dual[v] > 0)
+            chain_u, chain_v = chains[u], chains[v]
+            if chain_u and chain_v:
+                for x, y in zip(chain_u, chain_v, strict=False):
+                    if x != y:
+                        break
+                    slack += 2 * dual[x]
+                    weight += dual[x] > 0
+            found.append(None if slack else weight)
+        return found
 
     def _chain(self, v: int) -> list[int]:
-        """The blossoms holding vertex v, outermost first (cached)."""
-        chains = self.__dict__.setdefault("_chains", {})
-        found = chains.get(v)
-        if found is None:
-            found = []
-            b = self.parent[v]
-            while b != -1:
-                found.append(b)
-                b = self.parent[b]
-            found.reverse()
-            chains[v] = found
+        """The blossoms holding vertex v, outermost first."""
+        found = []
+        b = self.parent[v]
+        while b != -1:
+            found.append(b)
+            b = self.parent[b]
+        found.reverse()
         return found
 
     # -- the main loop -------------------------------------------------------------------
 
     def warm_start(self) -> None:
-        """Match greedily along the edges of greatest weight: they are tight under the
-        starting duals (every vertex at half the greatest weight), so the matching, the duals
-        and the equal duals of the free vertices are what a later stage of the method could
-        have reached; each edge matched here is an augmentation saved."""
-        top2 = 2 * max(self.weight2[k] // 2 for k in range(len(self.edges)))
-        mate = self.mate
+        """Start from a maximum-cardinality matching of the edges of greatest weight: they are
+        tight under the starting duals (every vertex at half the greatest weight), so the
+        matching, the duals and the equal duals of the free vertices are what a later stage of
+        the method could have reached; each edge matched here is an augmentation (a scan of
+        the whole graph) saved."""
+        top2 = max(self.weight2)
+        n = self.n
+        adj: list[list[int]] = [[] for _ in range(n)]
+        edge_of: dict[tuple[int, int], int] = {}
         for k, w2 in enumerate(self.weight2):
             if w2 == top2:
                 u, v = self.eu[k], self.ev[k]
-                if mate[u] == -1 and mate[v] == -1:
-                    mate[u], mate[v] = 2 * k + 1, 2 * k
+                adj[u].append(v)
+                adj[v].append(u)
+                edge_of[(u, v)] = edge_of[(v, u)] = k
+        mate = self.mate
+        for u, v in enumerate(maximum_matching(n, adj)):
+            if u < v:
+                k = edge_of[(u, v)]
+                mate[u], mate[v] = (2 * k + 1, 2 * k) if self.eu[k] == u else (2 * k, 2 * k + 1)
 
     def solve(self) -> list[int]:
         n = self.n
