@@ -118,14 +118,15 @@ def application(server: FakeTelegram, service: BotService, rate_limiter: bool) -
 def drive(server: FakeTelegram, messages: list[tuple[str, str]]) -> list[float]:
     """Send each message once the reply to the one before has arrived; the latencies in s.
 
-    A reply has arrived when the server has received its sendMessage request (the calls are
-    watched rather than ``sent_messages``: the server wakes waiters when a call comes in)."""
+    A reply has arrived when the server has received a sendMessage request holding ``expected``
+    (a confirmation starts with the tournament's name; the calls are watched rather than
+    ``sent_messages``: the server wakes waiters when a call comes in)."""
     latencies = []
     for text, expected in messages:
         before = len(server.calls)
 
         def replied(calls: list, before: int = before, expected: str = expected) -> bool:
-            return any(method == "sendMessage" and str(params.get("text", "")).startswith(expected)
+            return any(method == "sendMessage" and expected in str(params.get("text", ""))
                        for method, params in calls[before:])
 
         update = server.command(CHIEF, text) if text.startswith("/") else server.text_message(CHIEF, text)

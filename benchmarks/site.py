@@ -1,7 +1,7 @@
 """Time the static site build and its publishing on a large generated Swiss (issue targets).
 
     python benchmarks/site.py [--players 1000] [--rounds 11] [--dir PATH] [--profile N]
-                              [--targets dir,dir-copy,git,s3]
+                              [--targets dir,dir-copy,git,s3] [--check-only]
 
 Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four languages:
 - a full build into an empty folder (target: under 10 s), with the number of pages;
@@ -13,6 +13,13 @@ Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four l
   (target: under 10 %).  ``dir`` links new files from the build (same file system), ``dir-copy``
   copies them as to another file system; ``git`` pushes to a bare repository, ``s3`` to moto's
   S3 server on 127.0.0.1 (when boto3 and moto are installed).
+- the ``site-publish-incremental`` check: whole publishes over a store holding the Swiss with its
+  last round in progress (``dir`` target), as the command line makes them (a fresh ``python -m
+  site_builder publish`` process) and as the bot makes them (its warm site process), in turn:
+  the first publish (no build yet, an empty destination), the publish after one result
+  entered in the store (median of ``--repeat`` results, from the top board down; target: at
+  most 20 % of the first) and the publish with nothing new (target: at most 10 %);
+  ``--check-only`` runs it alone.
 Each build prints where its time went (BuildReport.phases); wall time is printed beside CPU time
 (the machine is shared and noisy).  The site is written under
 ``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
@@ -27,8 +34,10 @@ import contextlib
 import cProfile
 import dataclasses
 import io
+import json
 import os
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
@@ -44,9 +53,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generators import generate_swiss
 
+from ranking import result_event
 from ranking.model import Result, Tournament
 from site_builder import BuildReport, SiteSettings, build_site, publish, settings_from_config
 from site_builder.publishers import dir as dir_target
+from tiebreak.store import Source, SQLiteStore
 
 LANGUAGES = ("en", "zh", "vi", "es")
 SLUG = "open"
@@ -179,6 +190,80 @@ def measure_publishing(name: str, tournament: Tournament, settings: SiteSettings
               f"(target 10 %: {'ok' if same < 0.1 * full else 'OVER TARGET'}), {report.detail or report}")
 
 
+def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: int) -> None:
+    """The ``site-publish-incremental`` check: a publish as the command line makes it (a fresh
+    ``python -m site_builder publish`` process) and as the bot makes it (its warm site process,
+    ``SiteServer``: a forked child per publish), side by side, in turn, each over a store of its
+    own holding ``tournament`` with its last round in progress (board 1 has its result, the
+    others not yet), to a ``dir`` target: the first publish, one after each of ``repeat``
+    results entered in the store, one with nothing new."""
+    from bot.site_trigger import SiteServer
+
+    last = max(game.round for game in tournament.games)
+    boards = sorted((game for game in tournament.games if game.round == last), key=lambda game: game.board)
+    games = tuple(dataclasses.replace(game, result=None) if game.round == last and game.board != boards[0].board
+                  else game for game in tournament.games)
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: modules keep their bytecode
+    ways = {}
+    for way in ("command", "server"):
+        config = folder / way / "config.toml"
+        config.parent.mkdir()
+        config.write_text("\n".join([
+            "[storage]", 'path = "store.sqlite3"', "[site]", 'out_dir = "public"',
+            f"languages = {json.dumps(LANGUAGES)}", 'base_url = "https://results.example.org/"',
+            "[publish]", 'target = "dir"', 'path = "www"', ""]), encoding="utf-8")
+        with SQLiteStore(config.parent / "store.sqlite3") as store:
+            store.create(SLUG, dataclasses.replace(tournament, games=games), Source("cli:benchmark"))
+        ways[way] = config
+    server = SiteServer("publish", str(ways["server"]))
+    server.start()  # as the bot starts it: warm before the first publish
+
+    def publish_once(way: str) -> tuple[float, float, str]:
+        """(wall seconds, CPU seconds, what it said) of one publish made ``way``."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        if way == "server":
+            line = server(frozenset({SLUG}))
+        else:
+            line = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(ways[way])],
+                                  capture_output=True, text=True, check=True, cwd=ways[way].parent).stdout.strip()
+        seconds = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = server.cpu if way == "server" else (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return seconds, cpu, line
+
+    def both(step: int) -> dict[str, tuple[float, float, str]]:
+        order = ("command", "server") if step % 2 == 0 else ("server", "command")
+        return {way: publish_once(way) for way in order}
+
+    try:
+        steps = [("first publish", both(0))]
+        for step, board in enumerate((boards[1 + which * (len(boards) - 1) // repeat] for which in range(repeat)),
+                                     start=1):
+            for config in ways.values():
+                with SQLiteStore(config.parent / "store.sqlite3") as store:
+                    store.append(SLUG, lambda state, board=board: [result_event(state, last, board.board,
+                                                                                  board.result)],
+                                 Source("cli:benchmark"))
+            steps.append((f"after R{last} B{board.board} {board.result.value}", both(step)))
+        steps.append(("nothing new", both(repeat + 1)))
+    finally:
+        server.close()
+    print(f"site-publish-incremental, dir target ({os.getloadavg()[0]:.2f} load), wall (CPU) of each publish:")
+    for what, figures in steps:
+        print(f"  {what}: " + "; ".join(f"{way} {wall:.2f} s ({cpu:.2f} s): {line.split('; ')[0]}"
+                                        for way, (wall, cpu, line) in figures.items()))
+    for way in ways:
+        full, full_cpu = steps[0][1][way][:2]
+        one = statistics.median(figures[way][0] for _, figures in steps[1:-1])
+        one_cpu = statistics.median(figures[way][1] for _, figures in steps[1:-1])
+        same, same_cpu = steps[-1][1][way][:2]
+        print(f"site-publish-incremental ({way}): one result, median {one:.2f} s = {one / full:.0%} of the first "
+              f"publish, CPU {one_cpu / full_cpu:.0%} (target 20 %: {'ok' if one <= 0.2 * full else 'MISSED'}); "
+              f"nothing new {same:.2f} s = {same / full:.0%}, CPU {same_cpu / full_cpu:.0%} "
+              f"(target 10 %: {'ok' if same <= 0.1 * full else 'MISSED'})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
@@ -189,10 +274,15 @@ def main() -> int:
                         help="profile each build and print its N most expensive functions")
     parser.add_argument("--targets", default="dir,dir-copy,git,s3",
                         help="publishers to measure, comma-separated ('' for none)")
+    parser.add_argument("--check-only", action="store_true", help="only the site-publish-incremental check")
     args = parser.parse_args()
     tournament = generate_swiss(args.players, args.rounds)
     print(f"{args.players} players x {args.rounds} rounds ({len(tournament.games)} games), "
           f"languages {', '.join(LANGUAGES)}; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.check_only:
+        with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+            measure_publish_incremental(tournament, Path(folder), args.repeat)
+        return 0
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = SiteSettings(out_dir=Path(folder) / "public", languages=LANGUAGES)
         print(f"building in {folder}: creating a 9 KB file there takes {file_creation_ms(Path(folder)):.2f} ms")
@@ -221,6 +311,7 @@ def main() -> int:
                 measure_publishing(name, tournament, settings, Path(folder), args.repeat)
             except ImportError as error:
                 print(f"{name}: not measured ({error})")
+        measure_publish_incremental(tournament, Path(folder), args.repeat)
     return 0
 
 

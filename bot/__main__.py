@@ -39,15 +39,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = load_config(args.config)
         settings = BotSettings.from_config(config)
+        builder = site_trigger(args.config, config)
         store = open_store(config)
         import_configured(store, config)
     except InputError as error:
         print(f"python -m bot: error: {error}", file=sys.stderr)
         return 2
     service = BotService(store, settings)
-    builder = site_trigger(args.config, config)
     if builder is not None:
         service.on_change = builder.request
+        builder.start()  # the site process warms up while the bot starts
     token = os.environ.get(TOKEN_VARIABLE, "").strip()
     try:
         if args.console or not token:
@@ -70,13 +71,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def site_trigger(config_path: str | None, config: Config) -> DebouncedBuild | None:
-    """Rebuild the site (debounced) after results when config.toml has a [site] section, and
-    publish it when it also has [publish]: through a warm site process the bot starts once
-    (``SiteServer``, ``python -m site_builder serve``)."""
+    """Rebuild the site after results when config.toml has a [site] section, and publish it
+    when it also has [publish]: at once, the results that arrive meanwhile in one next build,
+    only the tournaments they changed (``DebouncedBuild``), through a warm site process the bot
+    starts once (``SiteServer``, ``python -m site_builder serve``).  ``[site].build_delay``: the
+    least seconds between the starts of two builds (default 0)."""
     if "site" not in config.raw:
         return None
-    delay = float(config.raw["site"].get("build_delay", 2))
-    return DebouncedBuild(SiteServer("publish" if "publish" in config.raw else "build", config_path), delay)
+    delay = config.raw["site"].get("build_delay", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= 3600:
+        raise InputError("[site].build_delay must be a number of seconds, 0-3600 (the least time between the "
+                         "starts of two site builds; 0: none)", source=str(config.path))
+    return DebouncedBuild(SiteServer("publish" if "publish" in config.raw else "build", config_path), float(delay))
 
 
 

@@ -29,7 +29,7 @@ MENU = [
     ("subscribe", "Messages about my games"),
     ("language", "English, 简体中文, Tiếng Việt, Español"),
     ("enter", "Arbiters: enter results by taps"),
-    ("undo", "Arbiters: take back my last entry"),
+    ("undo", "Arbiters: take back my last change"),
 ]
 
 

@@ -10,7 +10,6 @@ delivers twice is applied once (the replies to the repeat are empty).
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, TypeAlias
@@ -75,13 +74,12 @@ def text(request: Request, text: str) -> list[Reply]:
     if not request.is_arbiter(slug):
         return request.refused(slug, "not an arbiter", M.ARBITERS_ONLY, text)
     asked = request.about(slug)
-    paired = asked.state().paired_rounds()
-    parsed = parse_message(text, max(paired) if paired else None)
+    parsed = parse_message(text, asked.state().clock().current)
     unread = [format_problem(problem, tr) for problem in parsed.problems]
     entered = _enter(asked, parsed.entries, submission=Submission(text, slug, who.update_id), problems=unread)
     if entered is None:  # this very update was applied before (Telegram delivered it twice)
         return []
-    blocks = list(entered.recorded)
+    blocks = [asked.heading(), *entered.recorded] if entered.recorded else []
     problems = unread + entered.refused
     if problems:
         blocks.append(escape(tr.gettext(M.PROBLEMS_HEADER)))
@@ -116,7 +114,7 @@ def handled_before(request: Request) -> list[Reply]:
                                               **values)))
             else:
                 lines.append(escape(tr.format(M.RESULT_RECORDED, **values)))
-    return packed(lines) if lines else request.say(M.ALREADY_HANDLED)
+    return packed([request.about(slug).heading(), *lines]) if lines and slug else request.say(M.ALREADY_HANDLED)
 
 
 class Entered(NamedTuple):
@@ -139,14 +137,19 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
     result a Yes button offered to replace), a board that holds another one by now is asked
     about again instead."""
     tr, slug = request.tr, request.slug
-    recorded: list[str] = []
-    asked: list[Reply] = []
+    # The transaction holds the write lock: it decides, and keeps the submission with its
+    # refusals; the confirmations and questions are worded after it (``later``).
+    recorded: list[Callable[[], str]] = []
+    asked: list[Callable[[], Reply]] = []
     refused: list[str] = []
+    rounds = {entry.round for entry in entries}
+    unfinished_before: set[int] = set()
     called = False
 
     def decide(state: TournamentState) -> list[Event]:
         nonlocal called
         called = True
+        unfinished_before.update(_unfinished(state, rounds))
         names = player_names(state.base)
         written = _writer(state.base)
         events: list[Event] = []
@@ -166,45 +169,44 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                                          black=black, old=written(Result(replacing))))
                 continue
             if (current is not None and game.result is not entry.result and not correct) or stale:
-                asked.append(_replace_question(request, entry, white, black, current, result, written, stale))
+                asked.append(functools.partial(_replace_question, request, entry, white, black, current, result,
+                                               written, stale))
                 continue
             try:  # e.g. a played result for a player who has withdrawn: the core says why not
                 event = result_event(state, entry.round, entry.board, entry.result, correct=correct)
             except InputError as error:
-                refused.append(tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text, reason=str(error))
-                               if entry.line else tr.format(M.REQUEST_REFUSED, reason=str(error)))
+                reason = request.reason(error)
+                refused.append(tr.format(M.PROBLEM_LINE, line=entry.line, text=entry.text, reason=reason)
+                               if entry.line else tr.format(M.REQUEST_REFUSED, reason=reason))
                 continue
+            where = {"round": entry.round, "board": entry.board, "white": white, "black": black, "result": shown}
             if event is None:
-                recorded.append(escape(tr.format(M.RESULT_ALREADY_RECORDED, round=entry.round,
-                                                 board=entry.board, white=white, black=black, result=shown)))
+                recorded.append(functools.partial(tr.format, M.RESULT_ALREADY_RECORDED, **where))
             elif event.kind is EventKind.CORRECTION:
                 events.append(event)
-                recorded.append(escape(tr.format(M.RESULT_CORRECTED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=shown,
-                                                 previous=written(Result(event.data["previous"])))))
+                recorded.append(functools.partial(tr.format, M.RESULT_CORRECTED, **where,
+                                        previous=written(Result(event.data["previous"]))))
             else:
                 events.append(event)
-                recorded.append(escape(tr.format(M.RESULT_RECORDED, round=entry.round, board=entry.board,
-                                                 white=white, black=black, result=shown)))
+                recorded.append(functools.partial(tr.format, M.RESULT_RECORDED, **where))
             if entry.foul_side:
                 events.append(foul_event(state, entry.round, entry.board, entry.foul_side, entry.foul_count))
                 fouler = white if entry.foul_side == "white" else black
-                recorded.append(escape(tr.nformat(*M.FOULS_RECORDED, entry.foul_count, round=entry.round,
-                                                  board=entry.board, count=entry.foul_count, player=fouler)))
+                recorded.append(functools.partial(tr.nformat, *M.FOULS_RECORDED, entry.foul_count, round=entry.round,
+                                        board=entry.board, count=entry.foul_count, player=fouler))
         if submission is not None:
             submission.accepted = len(recorded)
             submission.rejected = len(problems) + len(refused) + len(asked)
             submission.detail = "; ".join([*problems, *refused])
         return events
 
-    before = _unfinished_rounds(request)
     appended = request.store.append(slug, decide, request.source, submission)
     if not called:
         return None
     if appended:
         request.service.changed(slug)
-    finished = sorted(before - _unfinished_rounds(request))
-    return Entered(recorded, asked, refused, finished)
+    finished = sorted(unfinished_before - _unfinished(request.state(), rounds))
+    return Entered([escape(line()) for line in recorded], [question() for question in asked], refused, finished)
 
 
 def _replace_question(request: TournamentRequest, entry: ResultEntry, white: str, black: str, old: str, new: str,
@@ -231,8 +233,10 @@ def _where_problem(state: TournamentState, entry: ResultEntry, tr: Translator) -
                      reason=tr.format(M.NO_SUCH_BOARD, round=entry.round, board=entry.board))
 
 
-def _unfinished_rounds(request: TournamentRequest) -> set[int]:
-    return {number for (number, _), game in request.state().games.items() if game.result is None}
+def _unfinished(state: TournamentState, rounds: set[int]) -> set[int]:
+    """Which of ``rounds`` are paired and not complete (``ranking.clock``)."""
+    clock = state.clock()
+    return (set(clock.paired) - set(clock.complete)) & rounds
 
 
 def _round_completions(request: TournamentRequest, rounds: Sequence[int]) -> list[Reply]:
@@ -241,12 +245,13 @@ def _round_completions(request: TournamentRequest, rounds: Sequence[int]) -> lis
     service, tr = request.service, request.tr
     replies: list[Reply] = []
     for number in rounds:
-        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(request.tournament(), tr)]
+        tournament, final = request.tournament(), request.final()  # computed once, told twice
+        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(tournament, tr, final=final)]
         replies += packed(blocks)
         if service.settings.channel is not None:
             channel_tr = translator(service.settings.language)
             channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
-                              *standings_blocks(request.tournament(), channel_tr)]
+                              *standings_blocks(tournament, channel_tr, final=final)]
             replies += packed(channel_blocks, chat_id=service.settings.channel)
         if service.on_round_complete is not None:
             service.on_round_complete(request.slug, number)
@@ -270,10 +275,9 @@ def board_menu(request: TournamentRequest, press: Press) -> list[Reply]:
 def _board_menu(request: TournamentRequest, edit: bool = False) -> Reply:
     tr = request.tr
     state = request.state()
-    paired = state.paired_rounds()
-    if not paired:
+    number = state.clock().current
+    if number is None:
         return Reply(escape(tr.gettext(M.NOTHING_PAIRED)), edit=edit)
-    number = max(paired)
     names = player_names(state.base)
     key = request.store.tournament_key(request.slug)
     open_boards = [(board, game) for (r, board), game in sorted(state.games.items())
@@ -323,7 +327,7 @@ def choose_board(request: TournamentRequest, press: Press, board: Board) -> list
     """``Action.BOARD``: a board was chosen; offer the results."""
     tr = request.tr
     rows = tuple(tuple(button(label, Action.RESULT, board.key, board.round, board.number, value)
-                       for label, value in row) for row in _result_choices(board.state.base))
+                       for label, value in row) for row in _result_choices(board.state.base, tr))
     rows += ((button(tr.gettext(M.BACK), Action.MENU, board.key),),)
     text = escape(tr.format(M.YOUR_PAIRING, round=board.round, board=board.number, white=board.white,
                             black=board.black))
@@ -380,7 +384,7 @@ def _enter_pressed(request: TournamentRequest, press: Press, board: Board, corre
     if entered is None:
         return []
     recorded, asked, refused, finished = entered
-    text = "\n".join(recorded) or escape("\n".join(refused))
+    text = "\n".join([request.heading(), *recorded]) if recorded else escape("\n".join(refused))
     # asked again (the board changed meanwhile): the question takes the place of the old one
     replies = [Reply(text, edit=True), *asked] if text else [replace(asked[0], edit=True), *asked[1:]]
     if not correct and not asked:
@@ -388,12 +392,15 @@ def _enter_pressed(request: TournamentRequest, press: Press, board: Board, corre
     return replies + _round_completions(request, finished)
 
 
-def _result_choices(tournament: Tournament) -> list[list[tuple[str, str]]]:
-    """The result choices of the /enter keyboard, in the game's own words and points."""
+def _result_choices(tournament: Tournament, tr: Translator) -> list[list[tuple[str, str]]]:
+    """The result choices of the /enter keyboard: the game's colour words in the user's language
+    (红胜 / 和 / 黑胜 in Chinese xiangqi, "White wins" in English chess) and the event's points."""
     written = _writer(tournament, "½")
+    first = M.BUTTON_RED_WINS if tournament.game is GameKind.XIANGQI else M.BUTTON_WHITE_WINS
+    words = (first, M.BUTTON_DRAW, M.BUTTON_BLACK_WINS)
     results = (Result.WHITE_WINS, Result.DRAW, Result.BLACK_WINS)
-    words = ("红胜 ", "和 ", "黑胜 ") if tournament.game is GameKind.XIANGQI else ("", "", "")
-    played = [(word + written(result), result.value) for word, result in zip(words, results, strict=True)]
+    played = [(f"{tr.gettext(word)} {written(result)}", result.value)
+              for word, result in zip(words, results, strict=True)]
     return [played, [("+-", "+-"), ("--", "--"), ("-+", "-+")]]
 
 
@@ -486,26 +493,34 @@ def _notify_pairings(request: TournamentRequest, number: int) -> list[Reply]:
 
 @arbiters_only
 def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
-    """/withdraw NUMBER [ROUND]: the player plays no more rounds after ROUND (default: the
-    last round with results)."""
-    numbers = [int(digits) for digits in re.findall(r"[0-9]{1,9}", argument)]
-    if not numbers:
+    """/withdraw PLAYER [ROUND]: the player (a starting number or a name) plays no more rounds
+    after ROUND (default: the last round with results)."""
+    words = argument.split()
+    if not words:
         return request.say(M.WITHDRAW_USAGE)
+    after = None
+    if len(words) > 1 and whole_number(words[-1]) is not None:
+        after = whole_number(words.pop())
+    if len(words) > 1 and any(whole_number(word) is not None for word in words):
+        return request.say(M.WITHDRAW_USAGE)
+    found = request.player(" ".join(words))
+    if isinstance(found, list):
+        return found
 
     def decide(state: TournamentState) -> list[Event]:
-        after = numbers[1] if len(numbers) > 1 else state.snapshot().rounds_with_results
-        return [withdrawal_event(state, numbers[0], after)]
+        last = after if after is not None else state.snapshot().rounds_with_results
+        return [withdrawal_event(state, found.id, last)]
 
     try:
         request.store.append(request.slug, decide, request.source)
     except InputError as error:
         return request.refuse(error)
     state = request.state()  # also when this update was applied before (delivered twice)
-    withdrawal = state.withdrawals.get(numbers[0])
+    withdrawal = state.withdrawals.get(found.id)
     if withdrawal is None:
         return request.say(M.WITHDRAW_USAGE)
-    return request.say(M.WITHDRAWN, number=numbers[0], name=player_names(state.base)[numbers[0]],
-                       round=withdrawal.after_round)
+    request.service.changed(request.slug)
+    return request.confirm(M.WITHDRAWN, number=found.id, name=found.name, round=withdrawal.after_round)
 
 
 @arbiters_only
@@ -549,7 +564,7 @@ def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
     request.service.changed(slug)
     recorded = escape(tr.format(M.PLAYOFF_RECORDED, round=found[0].round, white=names[white], black=names[black],
                                 result=_writer(request.tournament())(result)))
-    return packed([recorded, *playoff_blocks(request.tournament(), tr)])
+    return packed([request.heading(), recorded, *playoff_blocks(request.tournament(), tr)])
 
 
 # -- tournament files ---------------------------------------------------------------------------------
@@ -616,6 +631,7 @@ def import_file(request: Request, file_name: str, content: Upload, argument: str
     warnings = totals_warnings(text, final_standings(tournament).points(), file_name)
     return packed([escape(request.tr.format(M.IMPORTED, name=tournament.name, slug=slug,
                                             players=len(tournament.players))),
+                   escape(request.tr.format(M.NOW_SELECTED, name=tournament.name)),
                    *(escape(request.tr.format(M.WARNING_LINE, warning=line)) for line in warnings[:10])])
 
 
@@ -644,4 +660,4 @@ def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
         return request.say(M.ARBITERS_USAGE)
     kind = EventKind.ARBITER_ADDED if words[0] == "add" else EventKind.ARBITER_REMOVED
     request.store.append(request.slug, lambda state: [Event(kind, {"user_id": user})], request.source)
-    return request.say(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED, user=user, slug=request.slug)
+    return request.confirm(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED, user=user, slug=request.slug)

@@ -11,6 +11,8 @@ its fields, within Telegram's 64 bytes (``bot.parsing.encode_callback``)::
     keep|KEY|ROUND|BOARD         "Replace 1-0 with 0-1?" No: keep the result
     pair|KEY|ROUND|DIGEST        /pair: store the proposed pairing of ROUND (DIGEST: Proposal.digest)
     nopair|KEY                   /pair: do not
+    unpair|KEY|ROUND|COUNT       /unpair: take back ROUND with the COUNT boards that have results or fouls
+    nounpair|KEY                 /unpair: do not
 
 A tournament is named by its short numeric key rather than its slug, which may be long.
 ``decode`` checks the fields each action carries (``FIELDS``), so forged or damaged data is
@@ -43,6 +45,8 @@ class Action(enum.StrEnum):
     KEEP = "keep"
     PAIR = "pair"
     NO_PAIR = "nopair"
+    UNPAIR = "unpair"
+    NO_UNPAIR = "nounpair"
 
     @property
     def enters_result(self) -> bool:
@@ -76,6 +80,8 @@ FIELDS: dict[Action, tuple[str, ...]] = {
     Action.KEEP: ("nnn",),
     Action.PAIR: ("nns",),
     Action.NO_PAIR: ("n",),
+    Action.UNPAIR: ("nnn",),
+    Action.NO_UNPAIR: ("n",),
 }
 BUTTON_TEXT_LIMIT = 64  # UTF-16 code units of a button's label that a phone shows well
 

@@ -128,8 +128,12 @@ async def on_playoff(update: Update, context: Context) -> None:
 
 
 async def on_player(update: Update, context: Context) -> None:
-    """/player NAME|NUMBER"""
-    await answer(update, context, players.player, arguments(context))
+    """/player NAME|NUMBER: a player's card; /player add|edit|remove ...: an arbiter's change."""
+    words = arguments(context)
+    if words.split(" ", 1)[0].lower() in ("add", "edit", "remove"):
+        await answer(update, context, running.change_player, words)
+    else:
+        await answer(update, context, players.player, words)
 
 
 async def on_iam(update: Update, context: Context) -> None:
@@ -166,6 +170,15 @@ async def on_undo(update: Update, context: Context) -> None:
 
 async def on_pair(update: Update, context: Context) -> None:
     await answer(update, context, running.pair)
+
+
+async def on_unpair(update: Update, context: Context) -> None:
+    await answer(update, context, running.unpair_round)
+
+
+async def on_return(update: Update, context: Context) -> None:
+    """/return NUMBER|NAME"""
+    await answer(update, context, running.return_withdrawn, arguments(context))
 
 
 async def on_addplayer(update: Update, context: Context) -> None:
@@ -229,6 +242,8 @@ COMMANDS = {
     "enter": on_enter,
     "undo": on_undo,
     "pair": on_pair,
+    "unpair": on_unpair,
+    "return": on_return,
     "withdraw": on_withdraw,
     "import": on_import,
     "export": on_export,
@@ -280,6 +295,8 @@ BUTTONS: dict[Action, ButtonCommand] = {
     Action.KEEP: arbiters.keep_result,
     Action.PAIR: running.confirm_pairing,
     Action.NO_PAIR: running.cancel_pairing,
+    Action.UNPAIR: running.confirm_unpair,
+    Action.NO_UNPAIR: running.cancel_unpair,
 }
 
 

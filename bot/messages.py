@@ -15,9 +15,11 @@ differ from the message's.  The languages and the gettext machinery are ``tiebre
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.parsing import Problem, ProblemReason
 from ranking import ByeKind
+from ranking.refusals import Code, Refusal, worded
 from tiebreak.i18n import N_, Catalogue, Nn_, Translator
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
@@ -198,11 +200,11 @@ FREE_ROUND_LINE = N_("Free round: {name}")
 PLAYER_USAGE = N_("Write a name or a starting number, e.g. /player 12")
 PLAYER_NOT_FOUND = N_("No player matches “{query}”")
 PLAYERS_FOUND = N_("Players matching “{query}”:")
-IAM_USAGE = N_("Write your starting number, e.g. /iam 12")
+IAM_USAGE = N_("Write your starting number or your name, e.g. /iam 12")
 WHO_ARE_YOU = N_("Who are you in {tournament}? Send /iam and your starting number, e.g. /iam 12")
 SUBSCRIBE_NEEDS_PLAYER = N_("First tell me who you are in {tournament}: /iam and your starting number, "
                            "e.g. /iam 12")
-WITHDRAW_USAGE = N_("Write the player's starting number, and the last round they played if it is not "
+WITHDRAW_USAGE = N_("Write the player's starting number (or name), and the last round they played if it is not "
                     "the last round with results: /withdraw 17 or /withdraw 17 4")
 WITHDRAWN = N_("Player {number}, {name}, withdrawn after round {round}")
 # Translators: {reason} is an error from the ranking core, in English.
@@ -233,10 +235,9 @@ ARCHIVED = N_("{name} is archived: hidden from /tournaments and the site; nothin
               "/restore {slug} brings it back.")
 RESTORED = N_("{name} is back in /tournaments.")
 RESTORE_USAGE = N_("Write /restore and the tournament's short name, e.g. /restore hanoi-open")
-ADDPLAYER_USAGE = N_("Write /addplayer and the name, then optionally ; rating ; federation ; club, e.g. "
+ADDPLAYER_USAGE = N_("Write /addplayer and the name, then optionally ; rating ; federation ; club ; title, e.g. "
                      "/addplayer Lê Văn An; 1850; VIE; Hà Nội")
-PLAYER_ADDED = N_("Player {number} added: {name}")
-BYE_USAGE = N_("Write /bye, the starting number, then optionally the round and half, zero or full, "
+BYE_USAGE = N_("Write /bye, the starting number (or name), then optionally the round and half, zero or full, "
                "e.g. /bye 12 5 half")
 BYE_RECORDED = N_("Round {round}: {bye} for {number}. {name}")
 BYE_NAMES = {
@@ -324,11 +325,199 @@ HELP_ARBITER = N_(
     "Lines starting with # are ignored.\n"
     "\n"
     "/enter: results with buttons\n"
-    "/undo: take back your last entry\n"
+    "/undo: take back your last change (a result, a pairing, a withdrawal, ...)\n"
     "/pair: pair the next round (round robins: Berger tables; Swiss: FIDE Dutch system)\n"
-    "/withdraw 17: withdraw player 17\n"
+    "/unpair: take back the latest paired round\n"
+    "/withdraw 17: withdraw player 17; /return 17: they come back\n"
     "/addplayer Lê Văn An: a late entry; /bye 12 5 half: a requested bye\n"
+    "/player edit 12 rating 2150: correct a player; /player remove 12: a player who never played\n"
     "/archive, /restore: hide a finished tournament, bring it back\n"
     "/playoff 2 1 1-0: a play-off result (white, black, result)\n"
     "/import, /export: tournament files (TRF, TOML)"
 )
+
+
+# -- the core's refusals (ranking.refusals), in the user's words: never a command-line option ----
+
+REFUSALS: dict[Code, str] = {
+    Code.ROUND_OUT_OF_RANGE: N_("round {round}: the tournament has rounds 1-{rounds}"),
+    # Translators: {paired} lists rounds, e.g. 1-3, 5.
+    Code.ROUND_NOT_PAIRED: N_("round {round} is not paired (paired rounds: {paired})"),
+    Code.NO_SUCH_BOARD: N_("round {round} has no board {board} (boards {boards})"),
+    Code.ROUND_ALREADY_PAIRED: N_("round {round} is already paired"),
+    Code.EVERY_ROUND_PAIRED: N_("every round is paired: the tournament has {rounds} rounds"),
+    Code.BOARDS_WITHOUT_RESULT: N_("boards without a result: {boards}"),
+    Code.NOTHING_PAIRED: N_("no round is paired yet"),
+    Code.ROUND_HAS_RESULTS: N_("round {round} has results or fouls on {count} boards"),
+    Code.RESULT_PRESENT: N_("round {round}, board {board} already has {result}"),
+    # Translators: {expected} is a forfeit result such as -+ or +-.
+    Code.RESULT_OF_WITHDRAWN: N_("player {player} withdrew after round {after_round}: round {round}, board {board} "
+                                 "is a forfeit ({expected})"),
+    Code.FOUL_SIDE: N_("a foul by whom? Red (white) or black"),
+    Code.FOUL_COUNT: N_("{count} is not a number of fouls"),
+    # Translators: {ids} lists starting numbers, e.g. 1-24.
+    Code.PLAYER_UNKNOWN: N_("player {player} is not in the tournament (starting numbers {ids})"),
+    Code.PLAYER_TWICE: N_("player {player} appears twice in round {round}"),
+    # Translators: {kind} is a kind of bye, e.g. half-point bye.
+    Code.PLAYER_HAS_BYE: N_("player {player} has a {kind} in round {round}"),
+    Code.PLAYER_HAS_GAME: N_("player {player} has a game in round {round}"),
+    Code.PLAYER_HAS_PAB: N_("player {player} has the pairing-allocated bye of round {round}"),
+    Code.PLAYER_WITHDRAWN: N_("player {player} withdrew after round {after_round}"),
+    Code.PLAYER_HAS_PLAYED: N_("player {player} is in round {round}, which is paired: use /withdraw instead"),
+    Code.TEAM_ROSTER: N_("the players of a team event are in its teams' rosters: change the tournament file"),
+    Code.BYE_IN_ROUND_ROBIN: N_("a round robin has no requested byes: a game a player misses is a forfeit"),
+    Code.BYE_ALREADY: N_("player {player} already has this bye in round {round}"),
+    Code.BYE_ROUND_PAIRED: N_("round {round} is already paired: a bye is entered before its round is paired"),
+    Code.BYE_AFTER_WITHDRAWAL: N_("player {player} withdrew after round {after_round}: only zero-point byes after "
+                                  "that"),
+    Code.ALREADY_WITHDRAWN: N_("player {player} already withdrew after round {after_round}"),
+    Code.WITHDRAWAL_ROUND: N_("round {after_round}: expected a round from 0 to {rounds}"),
+    # Translators: {result} is a result such as 1-0.
+    Code.WITHDRAWN_HAS_RESULT: N_("player {player} has a result in round {round} ({result}): they withdrew after "
+                                  "round {round} or later"),
+    Code.WITHDRAWN_HAS_BYE: N_("player {player} has a bye worth points in round {round}: they withdrew after round "
+                               "{round} or later"),
+    Code.NOT_WITHDRAWN: N_("player {player} has not withdrawn"),
+    Code.RETURN_AFTER_PAIRING: N_("player {player} withdrew after round {after_round} and round {round} is paired "
+                                  "since: a round robin takes a player back only before that"),
+    Code.LATE_ENTRY_ROUND_ROBIN: N_("a round robin takes no late entries once round 1 is paired"),
+    Code.LATE_ENTRY_FINAL_ROUND: N_("the final round (round {rounds}) is paired: a late entry would play no round"),
+    Code.NAME_INVALID: N_("the name must be one line of text"),
+    Code.NAME_TOO_LONG: N_("the name has {length} characters; at most {limit}"),
+    # Translators: {what} is a word such as name or club; {character} is shown as an escape such as \\x1b.
+    Code.CONTROL_CHARACTER: N_("the {what} holds a control character ({character})"),
+    Code.RATING_RANGE: N_("rating {rating}: expected 0-9999 (0 = unrated)"),
+    Code.FEDERATION_CODE: N_("federation {federation}: expected a three-letter code such as VIE or CHN"),
+    Code.CLUB_INVALID: N_("the club must be one line of text"),
+    Code.TITLE_UNKNOWN: N_("title {title}: expected GM, IM, WGM, FM, WIM, CM, WFM or WCM"),
+    Code.NOTHING_TO_CHANGE: N_("nothing to change: give the name, rating, title, federation or club"),
+    Code.ROUNDS_BELOW_USED: N_("{value} rounds: round {round} already has games, byes or withdrawals"),
+    Code.SYSTEM_AFTER_PAIRING: N_("the pairing system cannot change once round 1 is paired"),
+    Code.SEEDING_AFTER_PAIRING: N_("the seeding cannot change once round 1 is paired"),
+    Code.NOTHING_TO_UNDO: N_("you have nothing to undo in this tournament"),
+    # Translators: {later_kind} is a change such as "a result"; {later} is its number in the
+    # tournament's log; {by} is who made it, e.g. tg:123456.
+    Code.UNDO_DEPENDS: N_("a later change depends on it: {later_kind} (entry {later}, by {by}); take that back first"),
+    # Translators: {slug} is a tournament's short name, e.g. hanoi-open.
+    Code.SLUG_TAKEN: N_("a tournament {slug} already exists: send the file again with /import and another short "
+                        "name, e.g. /import hanoi-2"),
+    Code.SLUG_CASE: N_("a tournament {taken} already exists and {slug} differs from it only in case, which many "
+                       "web hosts ignore: send the file again with /import and another short name"),
+    Code.SLUG_INVALID: N_("the short name {slug}: use letters, digits, '.', '-' and '_', e.g. /import hanoi-2026"),
+    # Translators: {reserved} lists names such as index.html, static, zh.
+    Code.SLUG_RESERVED: N_("the short name {slug} is taken by the site's own pages ({reserved}, names ending in "
+                           ".html or .json): send the file again with /import and another short name"),
+    Code.SLUG_TRAILING_DOT: N_("the short name {slug} ends with '.', which many file servers drop: send the file "
+                               "again with /import and another short name"),
+    Code.SLUG_TOO_LONG: N_("the short name {slug} has {length} characters, at most {limit}: send the file again with "
+                           "/import and a shorter short name"),
+    Code.PLAYOFF_SELF: N_("player {player} cannot play against themselves"),
+    Code.PLAYOFF_ROUND: N_("play-off round {round}: expected 1, 2, ..."),
+    Code.ALREADY_ARCHIVED: N_("{slug} is already archived"),
+    Code.NOT_ARCHIVED: N_("{slug} is not archived"),
+}
+# Translators: an empty list, e.g. "paired rounds: none".
+NONE = N_("none")
+#: The changes of the event log, as UNDO_DEPENDS names them.
+CHANGE_NAMES: dict[str, str] = {
+    "result": N_("a result"),
+    "forfeit": N_("a forfeit"),
+    "correction": N_("a correction"),
+    "annulment": N_("a result taken back"),
+    "foul": N_("a foul"),
+    "bye": N_("a bye"),
+    "withdrawal": N_("a withdrawal"),
+    "round-paired": N_("a pairing"),
+    "round-unpaired": N_("an un-pairing"),
+    "player-added": N_("a late entry"),
+    "player-removed": N_("a player's removal"),
+    "player-edited": N_("a correction of a player"),
+    "player-returned": N_("a player's return"),
+    "setting-changed": N_("a change of settings"),
+    "settings-restored": N_("a change of settings"),
+    "playoff-result": N_("a play-off result"),
+    "arbiter-added": N_("an arbiter added"),
+    "arbiter-removed": N_("an arbiter removed"),
+    "archived": N_("archiving"),
+    "restored": N_("restoring"),
+}
+#: A player's values, as corrections and refusals name them.
+FIELD_NAMES: dict[str, str] = {
+    "name": N_("name"),
+    "rating": N_("rating"),
+    "title": N_("title"),
+    "federation": N_("federation"),
+    "club": N_("club"),
+}
+#: Why the Dutch system leaves a player out of a round (``ranking.dutch.Absence``).
+NOT_PAIRED_REASONS: dict[str, str] = {
+    "withdrawn": N_("withdrawn"),
+    "absent": N_("absent"),
+    "half-point bye": N_("half-point bye"),
+    "full-point bye": N_("full-point bye"),
+    "zero-point bye": N_("zero-point bye"),
+}
+_BYE_BY_LETTER = {kind.value: message for kind, message in BYE_NAMES.items()}
+
+
+def describe_refusal(refusal: Refusal, tr: Translator) -> str:
+    """A refusal of the core in ``tr``'s language, its values worded there too (bye kinds,
+    changes, fields; an empty list as "none")."""
+    def word(name: str, value: Any) -> str | None:
+        if name == "kind" and value in _BYE_BY_LETTER:
+            return tr.gettext(_BYE_BY_LETTER[value])
+        if name == "later_kind" and value in CHANGE_NAMES:
+            return tr.gettext(CHANGE_NAMES[value])
+        if name == "what" and value in FIELD_NAMES:
+            return tr.gettext(FIELD_NAMES[value])
+        return None
+
+    return worded(tr.gettext(REFUSALS[refusal.code]), refusal.params, tr.gettext(NONE), word)
+
+
+# -- running an event: un-pairing, players, returns, undo ----------------------------------------
+
+# Translators: a confirmation; {boards} is a number of boards.
+UNPAIRED = N_("Round {round} un-paired: {boards} boards taken back.")
+UNPAIRED_WITH_RESULTS = Nn_("Round {round} un-paired: {boards} boards taken back, with {count} result (/undo "
+                            "brings it back).",
+                            "Round {round} un-paired: {boards} boards taken back, with {count} results (/undo "
+                            "brings them back).")
+UNPAIR_QUESTION = N_("Round {round} has results or fouls on {count} boards. Un-pair it and take them back too? "
+                     "(/undo brings them back)")
+# Translators: a button.
+UNPAIR_CONFIRM = N_("Un-pair round {round}")
+UNPAIR_CANCELLED = N_("Not un-paired.")
+UNPAIR_CHANGED = N_("The tournament changed since that question; nothing was un-paired.")
+# Translators: {changes} lists the values corrected, e.g. "rating 2100 → 2150".
+PLAYER_CORRECTED = N_("Player {number}, {name}, corrected: {changes}")
+PLAYER_UNCHANGED = N_("Player {number}, {name}: nothing changed.")
+PLAYER_REMOVED = N_("Player {number}, {name}, removed from the tournament.")
+# Translators: {round} is the next round to be paired.
+PLAYER_RETURNED = N_("Player {number}, {name}, is back: paired again from round {round}.")
+PLAYER_CHANGE_USAGE = N_("Write /player add NAME; rating; federation; club; title, or /player edit NUMBER "
+                         "rating 2150 (or name, title, federation, club; several separated by ;), or "
+                         "/player remove NUMBER")
+RETURN_USAGE = N_("Write /return and the player's starting number or name, e.g. /return 17")
+# Translators: several players' names contain what was written; {query} is it.
+PLAYER_AMBIGUOUS = N_("Several players match “{query}”: write the starting number.")
+UNDONE_PAIRING = N_("Undone: the pairing of round {round}. Round {round} is not paired now.")
+UNDONE_UNPAIRING = N_("Undone: the un-pairing of round {round}. Round {round} is paired again as it was.")
+UNDONE_WITHDRAWAL = N_("Undone: the withdrawal of {player}. They play on.")
+UNDONE_RETURN = N_("Undone: the return of {player}. They are withdrawn after round {round} again.")
+UNDONE_LATE_ENTRY = N_("Undone: the late entry of {player}. They are no longer in the tournament.")
+UNDONE_REMOVAL = N_("Undone: the removal of {player}. They are in the tournament again.")
+UNDONE_CORRECTION = N_("Undone: the correction of {player}: {changes}.")
+UNDONE_SETTINGS = N_("Undone: the change of settings. The settings are as they were before it.")
+UNDONE_PLAYOFF = N_("Undone: the play-off result {white} – {black}.")
+UNDONE_ARBITER = N_("Undone: the change of arbiter {user}.")
+UNDONE_ARCHIVING = N_("Undone: archiving or restoring {name}.")
+# Translators: said after an import; {name} is the tournament the user's commands now act on.
+NOW_SELECTED = N_("Your selected tournament is now {name}: your commands act on it (/tournaments changes it).")
+# Translators: result buttons of /enter, followed by the points, e.g. "Red wins 2-0".
+BUTTON_WHITE_WINS = N_("White wins")
+BUTTON_RED_WINS = N_("Red wins")
+BUTTON_DRAW = N_("Draw")
+BUTTON_BLACK_WINS = N_("Black wins")
+# Translators: {tpn} is the pairing number, the place in the initial ranking list.
+PLAYER_ADDED_TPN = N_("Player {number} added: {name} (pairing number {tpn})")

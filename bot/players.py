@@ -7,13 +7,11 @@ it passes) and returns the replies; ``bot/handlers.py`` routes the updates to th
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
 from bot import messages as M
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape
-from bot.parsing import whole_number
 from bot.replies import Reply, packed
 from bot.service import Request, TournamentRequest, anyone, needs_tournament
 from bot.views import (
@@ -24,7 +22,8 @@ from bot.views import (
     standings_blocks,
     team_standings_blocks,
 )
-from ranking import InputError, Player, Tournament, team_event_of, team_standings
+from ranking import InputError, team_event_of, team_standings
+from ranking.players import find_players
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, language_from_argument
 
 # -- the tournament --------------------------------------------------------------------------------
@@ -87,7 +86,7 @@ def standings(request: TournamentRequest, argument: str = "") -> list[Reply]:
     if len(numbers) > 1 or (numbers and not (numbers[0].isascii() and numbers[0].isdigit())):
         return request.say(M.STANDINGS_USAGE)
     top = int(numbers[0]) if numbers else STANDINGS_DEFAULT_TOP
-    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every))
+    return packed(standings_blocks(request.tournament(), request.tr, top, all_columns=every, final=request.final()))
 
 
 @needs_tournament
@@ -106,20 +105,21 @@ def teams(request: TournamentRequest) -> list[Reply]:
 @needs_tournament
 def playoff(request: TournamentRequest) -> list[Reply]:
     """/playoff: the play-offs in detail (arbiters enter their results: ``arbiters.playoff_result``)."""
-    return packed(playoff_blocks(request.tournament(), request.tr))
+    return packed(playoff_blocks(request.tournament(), request.tr, request.final()))
 
 
 @needs_tournament
 def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
-    """/round [N]: the boards of round N (default: the last paired round)."""
+    """/round [N]: the boards of round N (default: the current round, ``ranking.clock``)."""
     state = request.state()
-    paired = state.paired_rounds()
+    clock = state.clock()
+    paired = clock.paired
     words = argument.split()
     if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit())):
         return request.say(M.ROUND_USAGE)
-    if not paired:
+    if clock.current is None:
         return request.say(M.NOTHING_PAIRED)
-    number = int(words[0]) if words else max(paired)
+    number = int(words[0]) if words else clock.current
     rounds = state.base.rounds
     if not 1 <= number <= max(rounds, 1):
         return request.say(M.ROUND_OUT_OF_RANGE, round=number, rounds=rounds)
@@ -135,34 +135,26 @@ def player(request: TournamentRequest, query: str) -> list[Reply]:
     if not query:
         return request.say(M.PLAYER_USAGE)
     state = request.state()
-    matches = _find_players(state.base, query)
+    matches = find_players(state.base, query)
     if not matches:
         return request.say(M.PLAYER_NOT_FOUND, query=query)
     if len(matches) > 1:
         lines = [escape(request.tr.format(M.PLAYERS_FOUND, query=query))]
         lines += [f"{found.id}. {escape(found.name)}" for found in matches[:20]]
         return packed(lines)
-    return packed(player_blocks(state, matches[0].id, request.tr))
-
-
-def _find_players(tournament: Tournament, query: str) -> list[Player]:
-    wanted = whole_number(query)
-    if wanted is not None:
-        return [player for player in tournament.players if player.id == wanted]
-    folded = query.casefold()
-    return [player for player in tournament.players if folded in player.name.casefold()]
+    return packed(player_blocks(state, matches[0].id, request.tr, request.final()))
 
 
 # -- the player's own -----------------------------------------------------------------------------------
 
 @needs_tournament
 def iam(request: TournamentRequest, argument: str) -> list[Reply]:
-    """/iam NUMBER: the user is that player (for /me and /subscribe)."""
-    numbers = re.findall(r"\d+", argument)
-    ids = {player.id: player for player in request.tournament().players}
-    if not numbers or int(numbers[0]) not in ids:
+    """/iam NUMBER (or NAME): the user is that player (for /me and /subscribe)."""
+    if not argument.strip():
         return request.say(M.IAM_USAGE)
-    chosen = ids[int(numbers[0])]
+    chosen = request.player(argument)
+    if isinstance(chosen, list):
+        return chosen
     request.prefs()  # remembers the private chat, where the pairings go
     request.store.save_identity(replace(request.identity(), player_id=chosen.id))
     return request.say(M.YOU_ARE_PLAYER, number=chosen.id, name=chosen.name, tournament=request.name())
@@ -172,9 +164,10 @@ def iam(request: TournamentRequest, argument: str) -> list[Reply]:
 def me(request: TournamentRequest) -> list[Reply]:
     """/me: the card of the player the user said they are in their tournament."""
     identity = request.identity()
-    if identity.player_id is None:
+    state = request.state()
+    if identity.player_id is None or identity.player_id not in state.ids:  # never said, or since removed
         return request.say(M.WHO_ARE_YOU, tournament=request.name())
-    return packed(player_blocks(request.state(), identity.player_id, request.tr))
+    return packed(player_blocks(state, identity.player_id, request.tr, request.final()))
 
 
 @needs_tournament

@@ -23,7 +23,9 @@ from bot.formatting import escape, pack
 from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
-from ranking import InputError, Tournament, TournamentState
+from ranking import FinalStandings, InputError, Player, Tournament, TournamentState, final_standings
+from ranking.players import find_players
+from ranking.refusals import Code, Refusal
 from tiebreak.config import Config
 from tiebreak.i18n import Translator
 from tiebreak.store import Identity, Source, Store, UserPrefs
@@ -88,6 +90,8 @@ class BotService:
     settings: BotSettings = field(default_factory=BotSettings)
     on_round_complete: Callable[[str, int], None] | None = None
     on_change: Callable[[str], None] | None = None  # after results or pairings: a debounced site build
+    #: slug -> (the tournament as the log had it, its final standings): computed once per change of the log
+    _finals: dict[str, tuple[Tournament, FinalStandings]] = field(default_factory=dict, init=False, repr=False)
     limiter: RateLimiter = field(init=False, repr=False)  # players' messages a minute (bot.limits)
     _arbiters: tuple[float, frozenset[int]] | None = field(default=None, init=False, repr=False)
 
@@ -163,6 +167,18 @@ class BotService:
             return None
         return None if self.store.is_archived(slug) else slug
 
+    def final(self, slug: str) -> FinalStandings:
+        """The final standings of ``slug`` as its log now stands (``ranking.final_standings``),
+        computed once per change of the log: the store keeps a tournament's state by the log's
+        last event id, and the state its snapshot, the same object until an event is applied.
+        Every reply showing standings in between (players refreshing /standings, a round's end
+        told to the arbiter and to the channel) shares them."""
+        tournament = self.store.tournament(slug)
+        known = self._finals.get(slug)
+        if known is None or known[0] is not tournament:
+            known = self._finals[slug] = (tournament, final_standings(tournament))
+        return known[1]
+
     def changed(self, slug: str) -> None:
         """Results or pairings of ``slug`` changed: tell whoever waits for that (the site build)."""
         if self.on_change is not None:
@@ -196,8 +212,14 @@ class Request:
         return [Reply(piece, edit=edit and number == 0) for number, piece in enumerate(pack([escape(text)]))]
 
     def refuse(self, error: InputError) -> list[Reply]:
-        """The reply to a request the core refused (``Refused: player 9 is not in the tournament``)."""
-        return self.say(M.REQUEST_REFUSED, reason=str(error))
+        """The reply to a request the core refused (``Refused: player 9 is not in the
+        tournament``): a ``Refusal`` worded in the asker's language (``bot.messages.REFUSALS``);
+        another error (a file that cannot be read) as the reader gave it."""
+        return self.say(M.REQUEST_REFUSED, reason=self.reason(error))
+
+    def reason(self, error: InputError) -> str:
+        """Why the core refused, in the asker's language where it is a ``Refusal``."""
+        return error.where() + M.describe_refusal(error, self.tr) if isinstance(error, Refusal) else str(error)
 
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:
@@ -249,6 +271,37 @@ class TournamentRequest(Request):
 
     def tournament(self) -> Tournament:
         return self.store.tournament(self.slug)
+
+    def final(self) -> FinalStandings:
+        """The tournament's final standings (``BotService.final``: once per change of its log)."""
+        return self.service.final(self.slug)
+
+    def player(self, query: str) -> Player | list[Reply]:
+        """The one player ``query`` names (a starting number, or a name ignoring case and
+        diacritics: ``ranking.players.find_players``), or the reply saying none or several do."""
+        tournament = self.tournament()
+        found = find_players(tournament, query)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            number = query.strip().lstrip("#")
+            if number.isascii() and number.isdigit():
+                return self.refuse(Refusal(Code.PLAYER_UNKNOWN, player=int(number),
+                                           ids=sorted(player.id for player in tournament.players)))
+            return self.say(M.PLAYER_NOT_FOUND, query=query.strip())
+        lines = [escape(self.tr.format(M.PLAYER_AMBIGUOUS, query=query.strip()))]
+        lines += [f"{player.id}. {escape(player.name)}" for player in found[:20]]
+        return [Reply(text) for text in pack(lines)]
+
+    def heading(self) -> str:
+        """The tournament's name, bold: the first line of every confirmation of a change."""
+        return f"<b>{escape(self.name())}</b>"
+
+    def confirm(self, message: str, /, *, edit: bool = False, **values: object) -> list[Reply]:
+        """``say``, under the tournament's name: a change is confirmed naming the tournament."""
+        text = self.tr.format(message, **values) if values else self.tr.gettext(message)
+        return [Reply(piece, edit=edit and number == 0)
+                for number, piece in enumerate(pack([self.heading(), escape(text)]))]
 
 
 # -- the guards ---------------------------------------------------------------------------------

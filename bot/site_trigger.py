@@ -1,4 +1,6 @@
-"""Debounced site builds: a burst of results leads to one build, a few seconds after the last."""
+"""The site builds the bot starts after results: at once on the first one (a leading-edge
+debounce), and the results that arrive during a build coalesced into one next build, which
+builds only the tournaments they changed (``--only``)."""
 
 from __future__ import annotations
 
@@ -11,80 +13,112 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from tiebreak.library import child_environment
 
 log = logging.getLogger(__name__)
 
+#: builds the site: of the tournaments named (``--only``), or of every one when none is named
+Build = Callable[[frozenset[str]], object]
+
 
 class DebouncedBuild:
-    """Call ``build`` ``delay`` seconds after the last ``request``; requests that arrive while
-    a build runs lead to one more build when it ends.  Failures are logged, never raised into
-    the bot."""
+    """Call ``build`` at once on a ``request`` (the first result after a quiet spell reaches
+    the site as fast as a build goes); requests that arrive while a build runs are coalesced
+    into one more build when it ends, of every tournament they named (a request naming none
+    builds them all), so a result entered during a build is published by the next one, never
+    lost.  ``delay`` is the least time between the starts of two builds (0: none).  Builds run
+    one at a time in a thread of their own; failures are logged, never raised into the bot."""
 
-    def __init__(self, build: Callable[[], object], delay: float = 2.0) -> None:
+    def __init__(self, build: Build, delay: float = 0.0) -> None:
         self._build = build
         self._delay = delay
         self._lock = threading.Lock()
-        self._idle = threading.Condition(self._lock)  # notified when a build ends
-        self._timer: threading.Timer | None = None
+        self._changed = threading.Condition(self._lock)  # notified on a request, at a build's end, at close
+        self._due = False  # a build is asked for
+        self._slugs: set[str] = set()  # the tournaments it is asked for
+        self._everything = False  # a request named no tournament
         self._running = False
-        self._again = False
-        self.builds = 0
+        self._closed = False
+        self._started = -float("inf")  # when the last build started (time.monotonic)
+        self._thread: threading.Thread | None = None
+        self.builds = 0  # builds that succeeded
 
-    def request(self, *_: object) -> None:
+    def request(self, slug: str | None = None) -> None:
+        """Ask for a build of tournament ``slug`` (None: of every tournament)."""
         with self._lock:
-            if self._running:
-                self._again = True
+            if self._closed:
                 return
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = threading.Timer(self._delay, self._run)
-            self._timer.daemon = True
-            self._timer.start()
+            self._due = True
+            if slug is None:
+                self._everything = True
+            else:
+                self._slugs.add(slug)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="site-builds", daemon=True)
+                self._thread.start()
+            self._changed.notify_all()
 
-    def _run(self) -> None:
-        with self._lock:
-            self._timer = None
-            self._running = True
-        try:
-            self._build()
-            self.builds += 1
-        except Exception:
-            log.exception("site build failed; the previous site stays online")
-        finally:
+    def _loop(self) -> None:
+        while True:
             with self._lock:
-                self._running = False
-                again, self._again = self._again, False
-                self._idle.notify_all()
-        if again:
-            self.request()
+                self._changed.wait_for(lambda: self._due or self._closed)
+                if self._closed:
+                    return
+                pause = self._started + self._delay - time.monotonic()
+                if pause > 0:  # builds no closer together than ``delay``
+                    self._changed.wait(pause)
+                    continue
+                slugs = frozenset() if self._everything else frozenset(self._slugs)
+                self._due, self._everything, self._running = False, False, True
+                self._slugs.clear()
+                self._started = time.monotonic()
+            try:
+                self._build(slugs)
+                self.builds += 1
+            except Exception:
+                log.exception("site build failed; the previous site stays online")
+            finally:
+                with self._lock:
+                    self._running = False
+                    self._changed.notify_all()
 
     def flush(self, timeout: float | None = None) -> None:
-        """Build now if a build is due (waiting for one that runs), so that results entered
-        just before the bot stops still reach the site."""
+        """Wait until every build asked for is made (the one that runs, and the one that is due
+        after it, without waiting for ``delay``), so that results entered just before the bot
+        stops still reach the site."""
         with self._lock:
-            due = self._timer is not None or self._again
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-            self._again = False
-            self._idle.wait_for(lambda: not self._running, timeout)
-        if due:
-            self._run()
+            self._started = -float("inf")
+            self._changed.notify_all()
+            self._changed.wait_for(lambda: not (self._due or self._running) or self._closed, timeout)
+
+    def start(self) -> None:
+        """Start the build's process now when it keeps one (``SiteServer``), so that the first
+        result does not wait for it to start."""
+        start = getattr(self._build, "start", None)
+        if start is not None:
+            start()
 
     def close(self) -> None:
-        """Cancel a build that is due, and stop the build's process when it keeps one
-        (``SiteServer``)."""
+        """Stop: a build that is due is not made (``flush`` first for that); one that runs ends
+        with its process (``SiteServer``) stopped."""
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._closed = True
+            self._changed.notify_all()
         close = getattr(self._build, "close", None)
         if close is not None:
             close()
+
+
+def _arguments(command: str, config_path: str | None, only: Collection[str]) -> list[str]:
+    """``build|publish [--config PATH] [--only SLUG ...]``."""
+    arguments = [command] + (["--config", config_path] if config_path else [])
+    for slug in sorted(only):
+        arguments += ["--only", slug]
+    return arguments
 
 
 @dataclass(frozen=True)
@@ -100,12 +134,10 @@ class SiteCommand:
     timeout: float = 600.0
     program: tuple[str, ...] = (sys.executable, "-m", "site_builder")
 
-    def __call__(self) -> str:
-        arguments = [*self.program, self.command]
-        if self.config_path:
-            arguments += ["--config", self.config_path]
-        done = subprocess.run(arguments, capture_output=True, text=True, timeout=self.timeout,
-                              env=child_environment())
+    def __call__(self, only: Collection[str] = ()) -> str:
+        """Build (or publish) the tournaments ``only`` names, or every one."""
+        done = subprocess.run([*self.program, *_arguments(self.command, self.config_path, only)],
+                              capture_output=True, text=True, timeout=self.timeout, env=child_environment())
         return _summary(self.command, done.returncode, done.stdout, done.stderr)
 
 
@@ -140,12 +172,18 @@ class SiteServer:
         self._process: subprocess.Popen | None = None
         self._lock = threading.Lock()
 
-    def __call__(self) -> str:
-        arguments = [self.command] + (["--config", self.config_path] if self.config_path else [])
+    def __call__(self, only: Collection[str] = ()) -> str:
+        """Build (or publish) the tournaments ``only`` names, or every one."""
         with self._lock:
-            answer = self._ask(arguments)
+            answer = self._ask(_arguments(self.command, self.config_path, only))
         self.cpu = float(answer.get("cpu", 0.0))
         return _summary(self.command, int(answer["returncode"]), answer.get("stdout", ""), answer.get("stderr", ""))
+
+    def start(self) -> None:
+        """Start the server now (else the first build starts it): it imports the builder and
+        loads the site's words and templates while the bot waits for results."""
+        with self._lock:
+            self._running()
 
     @property
     def pid(self) -> int | None:

@@ -8,10 +8,13 @@ messages.  Standings always come from ``ranking.final_standings``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import messages as M
 from bot.formatting import escape, pre_table, shorten
 from ranking import (
     ByeKind,
+    FinalStandings,
     Game,
     GameKind,
     InputError,
@@ -19,6 +22,7 @@ from ranking import (
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
+    Result,
     Scoring,
     TeamStandings,
     Tournament,
@@ -29,6 +33,7 @@ from ranking import (
     team_event_of,
     written_result,
 )
+from ranking.clock import board_results
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -91,12 +96,20 @@ def own_points(value: float, tr: Translator) -> str:
 
 # -- standings ------------------------------------------------------------------------------------
 
+def _final(tournament: Tournament, final: FinalStandings | None) -> FinalStandings:
+    """``final`` when it is of ``tournament`` as it is now, else the final standings computed."""
+    if final is not None and final.standings.tournament is tournament:
+        return final
+    return final_standings(tournament)
+
+
 def standings_blocks(tournament: Tournament, tr: Translator, top: int | None = STANDINGS_DEFAULT_TOP,
-                     all_columns: bool = False) -> list[str]:
+                     all_columns: bool = False, final: FinalStandings | None = None) -> list[str]:
     """The standings table (the first tie-break columns, or ``all_columns``, with a line naming
     the ones left out); with a play-off rule, the places the play-off decided, a ``*`` on the
-    players whose place still needs it, and what the play-off still has to play."""
-    final = final_standings(tournament)
+    players whose place still needs it, and what the play-off still has to play.  ``final``:
+    the tournament's final standings when the caller has them (``BotService.final``)."""
+    final = _final(tournament, final)
     standings, playoffs = final.standings, final.playoffs
     required = playoffs.required if playoffs is not None else frozenset()
     rows = standings.rows if top is None else standings.rows[:top]
@@ -158,6 +171,10 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
         blocks += match_blocks
         games = [game for game in games if (game.round, game.board) not in matched]
     if games:
+        decided = board_results(state.snapshot())  # a withdrawn player's boards as the rules make them
+        games = [replace(game, result=decided[(game.round, game.board)])
+                 if game.result is None and isinstance(decided.get((game.round, game.board)), Result) else game
+                 for game in games]
         blocks += pre_table(_board_header(state.base, tr), [_board_row(game, names, scoring) for game in games],
                             [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
@@ -219,13 +236,15 @@ def _board_row(game: Game, names: dict[int, str], scoring: Scoring) -> list[str]
 
 # -- a player ---------------------------------------------------------------------------------------
 
-def player_blocks(state: TournamentState, player_id: int, tr: Translator) -> list[str]:
+def player_blocks(state: TournamentState, player_id: int, tr: Translator,
+                  final: FinalStandings | None = None) -> list[str]:
     """A player's card: place and points, then each round: board, colour word, opponent and
     the player's own result in the event's points (1, ½, 0; 2, 1, 0 in xiangqi; + and − for
-    forfeits), byes with their points; every header in the reader's language."""
+    forfeits), byes with their points; every header in the reader's language.  ``final`` as
+    ``standings_blocks``'s."""
     tournament = state.snapshot()
     scoring = default_rules(tournament).scoring
-    standings = final_standings(tournament).standings
+    standings = _final(tournament, final).standings
     row = next(row for row in standings.rows if row.player.id == player_id)
     names = player_names(state.base)
     line = M.PLAYER_LINE_MATCHES if scoring.match else M.PLAYER_LINE
@@ -269,9 +288,10 @@ def _bye_points(kind: ByeKind, scoring: Scoring) -> float:
 
 # -- the play-offs ------------------------------------------------------------------------------------
 
-def playoff_blocks(tournament: Tournament, tr: Translator) -> list[str]:
-    """The play-offs in detail: each group, its stages and games, and what is still to play."""
-    final = final_standings(tournament)
+def playoff_blocks(tournament: Tournament, tr: Translator, final: FinalStandings | None = None) -> list[str]:
+    """The play-offs in detail: each group, its stages and games, and what is still to play
+    (``final`` as ``standings_blocks``'s)."""
+    final = _final(tournament, final)
     standings, playoffs = final.standings, final.playoffs
     heading = f"<b>{escape(tournament.name)}</b>"
     if playoffs is None:

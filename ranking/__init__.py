@@ -63,7 +63,16 @@ _EXPORTS: dict[str, str] = {
     "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
     "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
     "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
-    "setting_event": "ranking.events",
+    "setting_event": "ranking.events", "settings_events": "ranking.events", "unpair_event": "ranking.events",
+    "return_event": "ranking.events", "player_edited_event": "ranking.events",
+    "player_removed_event": "ranking.events",
+    "Undo": "ranking.undo", "undo_change": "ranking.undo",
+    # the event's clock, the players list, refusals
+    "Clock": "ranking.clock", "clock_of": "ranking.clock", "board_results": "ranking.clock",
+    "Seeding": "ranking.model", "TITLES": "ranking.players", "initial_ranking": "ranking.players",
+    "pairing_numbers": "ranking.players", "players_json": "ranking.players", "find_players": "ranking.players",
+    "by_pairing_number": "ranking.players",
+    "Refusal": "ranking.refusals", "Code": "ranking.refusals",
     # settings and result spellings
     "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
     "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
@@ -74,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
     # pairing
     "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
+    "pair_swiss": "ranking.swiss", "check_swiss": "ranking.swiss",
     # the tournament's header and progress
     "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
     "Stage": "ranking.overview", "tournament_progress": "ranking.overview", "coming_rounds": "ranking.overview",
@@ -102,6 +112,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from typing import Any
 
+    from ranking.clock import Clock, board_results, clock_of
     from ranking.codes import TeamSpec, TiebreakSpec, split_codes
     from ranking.errors import InputError
     from ranking.events import (
@@ -114,9 +125,14 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         foul_event,
         pairing_event,
         player_added_event,
+        player_edited_event,
+        player_removed_event,
         playoff_result_event,
         result_event,
+        return_event,
         setting_event,
+        settings_events,
+        unpair_event,
         withdrawal_event,
     )
     from ranking.final import FinalStandings, final_standings
@@ -127,6 +143,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         GameKind,
         Player,
         Result,
+        Seeding,
         System,
         Team,
         TeamBye,
@@ -147,8 +164,17 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         tournament_progress,
     )
     from ranking.pairing import berger_table, round_robin_schedule
+    from ranking.players import (
+        TITLES,
+        by_pairing_number,
+        find_players,
+        initial_ranking,
+        pairing_numbers,
+        players_json,
+    )
     from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
     from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset, rules_source
+    from ranking.refusals import Code, Refusal
     from ranking.registry import Tiebreak
     from ranking.rules import (
         SCORING_SYSTEMS,
@@ -187,10 +213,12 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         default_rules,
         parse_chain,
     )
+    from ranking.swiss import check_swiss, pair_swiss
     from ranking.team_sheet import board_points
     from ranking.team_tiebreaks import TEAM_REGISTRY
     from ranking.teams import TeamStandings, team_event_of, team_standings
     from ranking.tiebreaks import REGISTRY
     from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
     from ranking.trf import parse_trf, trf_refusal, write_trf
+    from ranking.undo import Undo, undo_change
     from ranking.withdrawals import WithdrawalEffects, apply_withdrawals

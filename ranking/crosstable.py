@@ -474,6 +474,7 @@ _QUOTED = r'("[^"\\\x00-\x1f\x7f]*")'  # a string with its quotes, told from an 
 _ITEM_TEXT = r'"[^"\\\x00-\x1f\x7f]*",\n'  # an array item, one a line
 _TOURNAMENT = re.compile(
     rf"\[tournament\]\n(?:slug = {_STR}\n)?name = {_STR}\ngame = {_STR}\nsystem = {_STR}\nrounds = {_INT}\n"
+    r'(?:seeding = "(?:as-numbered|rating)"\n)?'  # how the pairing numbers are made: no matter to standings
     rf"(?:tiebreaks = (\[\]|\[\n(?:    {_ITEM_TEXT})*\])\n)?"
     rf"(?:records = (\[\]|\[\n(?:    \[\n        {_ITEM_TEXT}        {_ITEM_TEXT}    \],\n)*\])\n)?")
 _PLAYER = re.compile(

@@ -53,6 +53,18 @@ class System(enum.StrEnum):
         return 2 * cycle if self is System.DOUBLE_ROUND_ROBIN else cycle
 
 
+class Seeding(enum.StrEnum):
+    """How the pairing numbers (TPN) follow from the players (C.04.2 General Handling Rules 2).
+
+    ``RATING``: the initial ranking list, by rating (highest first), then FIDE title, then name
+    (``ranking.players.initial_ranking``).  ``AS_NUMBERED``: the starting numbers as given are
+    the pairing numbers (every TRF; a tournament TOML file that says ``seeding = "as-numbered"``).
+    """
+
+    RATING = "rating"
+    AS_NUMBERED = "as-numbered"
+
+
 class Result(enum.StrEnum):
     """The result of one game, written from the first mover's side."""
 
@@ -346,6 +358,11 @@ class Tournament:
     team_match_points: tuple[float, float, float] | None = None  # TRF-2026 362: won, drawn, lost match
     team_pab: tuple[float, float] | None = None  # TRF-2026 320: a team PAB's match and game points
     team_primary: str = ""  # "MP" or "GP" ranks the teams first (TRF-2026 212 PTS:MP, PTS:GP); "": the preset's
+    # The pairing numbers (ranking.players): the starting numbers as given, or the initial ranking
+    # list; ``ranking_list`` holds that list (ids in TPN order) once it no longer follows the
+    # players' ratings, from the pairing of round 4 on (C.04.2 GHR 2.3); () while it does.
+    seeding: Seeding = Seeding.AS_NUMBERED
+    ranking_list: tuple[int, ...] = ()
 
     def player(self, player_id: int) -> Player:
         for player in self.players:

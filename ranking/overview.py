@@ -29,6 +29,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from ranking.clock import clock_of
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
 from ranking.pairing import round_robin_schedule
@@ -128,7 +129,7 @@ class Progress:
     (IN_PROGRESS: the first with a game still without a result) or the last one paired;
     ``rounds``, the rounds it has (0: not known); ``finished``, the rounds whose every game has
     a result; ``unfinished``, the games of ``round`` still without one; ``results``, the games
-    with a result."""
+    with a result or decided by a withdrawal."""
 
     stage: Stage
     round: int
@@ -139,30 +140,19 @@ class Progress:
 
 
 def tournament_progress(tournament: Tournament) -> Progress:
-    """Where ``tournament`` stands (``Stage``), counting the games of its paired rounds.  A game
-    without a result after one of its players withdrew is not open: the withdrawal decides it
-    (a forfeit, or annulled: ``ranking.withdrawals``)."""
-    open_games: dict[int, int] = {}
-    results = 0
-    left = {withdrawal.player: withdrawal.after_round for withdrawal in tournament.withdrawals}
-    for game in tournament.games:
-        if game.result is None and game.round > min(left.get(game.white, game.round), left.get(game.black, game.round)):
-            results += 1
-        elif game.result is None:
-            open_games[game.round] = open_games.get(game.round, 0) + 1
-        else:
-            results += 1
-    paired = sorted({game.round for game in tournament.games} | {bye.round for bye in tournament.byes})
-    finished = sum(1 for number in paired if number not in open_games)
+    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.clock``): the round being
+    played is the current round; a board the withdrawal rule decides (a forfeit, or annulled:
+    ``ranking.withdrawals``) is not being played, and counts among the results."""
+    now = clock_of(tournament)
+    results = now.decided
     rounds = tournament.rounds
-    if results == 0 and not open_games:
+    if not now.paired or (results == 0 and not now.open_boards):
         return Progress(Stage.NOT_STARTED, 0, rounds, 0, 0, 0)
-    if open_games:
-        current = min(open_games)
-        return Progress(Stage.IN_PROGRESS, current, rounds, finished, open_games[current], results)
-    last = paired[-1]
-    stage = Stage.FINAL if rounds and last >= rounds else Stage.BETWEEN_ROUNDS
-    return Progress(stage, last, rounds, finished, 0, results)
+    current = now.current or 0
+    if now.open_boards:
+        return Progress(Stage.IN_PROGRESS, current, rounds, len(now.complete), len(now.open_in(current)), results)
+    stage = Stage.FINAL if now.finished else Stage.BETWEEN_ROUNDS
+    return Progress(stage, current, rounds, len(now.complete), 0, results)
 
 
 def coming_rounds(tournament: Tournament) -> list[tuple[int, list[Game], list[Bye]]]:

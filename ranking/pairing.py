@@ -22,6 +22,7 @@ from ranking.berger import Pairing, berger_table, round_robin_schedule
 from ranking.errors import InputError
 from ranking.model import Bye, ByeKind, Game, System, Tournament
 from ranking.presets import get_team_preset, team_preset_name
+from ranking.refusals import Code, Refusal
 from ranking.trf import PLAYER, parse_trf
 
 __all__ = [
@@ -328,12 +329,11 @@ def pairings_from_list(
         white, black = int(fields[0]), int(fields[1])
         for player in (white, black) if black else (white,):
             if player not in ids:
-                raise InputError(f"player {player} is not in the tournament", source=source, line=line)
+                raise Refusal(Code.PLAYER_UNKNOWN, player=player, ids=sorted(ids)).located(source, line)
             if player in seen:
-                raise InputError(f"player {player} is paired twice", source=source, line=line)
+                raise Refusal(Code.PLAYER_TWICE, player=player, round=round_number).located(source, line)
             if withdrawn.get(player, round_number) < round_number:
-                raise InputError(f"player {player} withdrew after round {withdrawn[player]}", source=source,
-                                 line=line)
+                raise Refusal(Code.PLAYER_WITHDRAWN, player=player, after_round=withdrawn[player]).located(source, line)
             seen.add(player)
         if black:
             games.append(Game(round_number, white, black, None, board=len(games) + 1))

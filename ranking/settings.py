@@ -25,6 +25,7 @@ from typing import Any
 from ranking.codes import split_codes
 from ranking.errors import InputError
 from ranking.model import Tournament
+from ranking.refusals import Code, Refusal
 from ranking.rules import SCORING_SYSTEMS, Options, Rules, Scoring
 from ranking.tomlfile import with_tournament_keys
 
@@ -113,6 +114,8 @@ SETTINGS: dict[str, Setting] = {setting.key: setting for setting in (
     Setting("rounds", "the number of rounds", _rounds),
     Setting("game", "chess or xiangqi (the colour words)", _text),
     Setting("system", "swiss, round-robin or double-round-robin (before round 1 is paired)", _text),
+    Setting("seeding", "rating (the initial ranking list, GHR 2) or as-numbered (the starting numbers are the "
+                       "pairing numbers), before round 1 is paired", _text),
     Setting("rules", "a preset (`tiebreak presets`); its scoring, chain and options replace the ones set", _text),
     Setting("scoring", "win,draw,loss points (e.g. 2,1,0), or chess, xiangqi, three-point, three-point-colour",
             _scoring),
@@ -149,7 +152,7 @@ def apply_setting(tournament: Tournament, key: str, value: Any) -> Tournament:
     if key.startswith("pairing."):
         records = tuple((tag, rest) for tag, rest in tournament.records if tag != key)
         return replace(tournament, records=(*records, (key, str(value))))
-    if key in SETTINGS and key not in ("name", "game", "system", "rules", "scoring", "tiebreaks", "playoff"):
+    if key in SETTINGS and key not in ("name", "game", "system", "seeding", "rules", "scoring", "tiebreaks", "playoff"):
         rules = tournament.rules or Rules()
         try:
             options = Options.from_mapping({key: value}, base=rules.options)
@@ -167,15 +170,17 @@ def apply_setting(tournament: Tournament, key: str, value: Any) -> Tournament:
 
 def check_setting(tournament: Tournament, key: str, value: Any) -> Tournament:
     """``apply_setting``, refusing what the tournament's own state forbids: fewer rounds than
-    it has played or paired, another system once a round is paired, pairing options the
-    Dutch engine would not read."""
+    it has played or paired (the stored rounds would be orphaned), another system or seeding
+    once a round is paired, pairing options the Dutch engine would not read."""
     used = max([game.round for game in tournament.games] + [bye.round for bye in tournament.byes]
                + [w.after_round for w in tournament.withdrawals], default=0)
     if key == "rounds" and int(value) < used:
-        raise InputError(f"rounds={value}: round {used} already has games, byes or withdrawals")
+        raise Refusal(Code.ROUNDS_BELOW_USED, value=value, round=used)
     changed = apply_setting(tournament, key, value)
     if key == "system" and changed.system is not tournament.system and tournament.games:
-        raise InputError(f"system={value}: round 1 is already paired as a {tournament.system.value}")
+        raise Refusal(Code.SYSTEM_AFTER_PAIRING, value=value, system=tournament.system.value)
+    if key == "seeding" and changed.seeding is not tournament.seeding and tournament.games:
+        raise Refusal(Code.SEEDING_AFTER_PAIRING, value=value)
     if key.startswith("pairing."):
         from ranking.dutch import options_from_tournament  # the Dutch engine loads only to check these
 

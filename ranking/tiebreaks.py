@@ -15,6 +15,7 @@ from typing import Any
 from ranking.codes import TiebreakSpec, parse_code
 from ranking.lots import lots, results_seed
 from ranking.ordering import average_half_up, direct_encounter_tiers, runs_of_equal
+from ranking.players import pairing_numbers
 from ranking.ratings import expected_score, rating_difference, round_half_up
 from ranking.registry import Registry, Value, cut_total
 from ranking.rounds import NO_OPPONENT, Kind
@@ -320,9 +321,12 @@ def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 
 
 @_register("TPN", "Pairing number", "FIDE C.07 7.8 (2026)",
-           "the starting number (lower is better)", lower_is_better=True)
+           "the pairing number, the place in the initial ranking list (lower is better)", lower_is_better=True)
 def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [player.id for player in sheet.players]
+    """The TPN (C.04.2 GHR 2): the starting number where the numbers are the pairing numbers,
+    else the place in the initial ranking list (``ranking.players``)."""
+    tpn = pairing_numbers(sheet.tournament)
+    return [tpn[player.id] for player in sheet.players]
 
 
 @_register("RTNG", "Rating", "FIDE C.07 10.6 (2026)", "the player's own rating")

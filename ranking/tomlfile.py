@@ -53,6 +53,7 @@ from ranking.model import (
     GameKind,
     Player,
     Result,
+    Seeding,
     System,
     Team,
     TeamBye,
@@ -68,7 +69,8 @@ from ranking.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks import REGISTRY
 from ranking.trf import TEAM_SCORING, infer_system, team_match_points_of
 
-__all__ = ["parse_tournament_toml", "with_tournament_keys", "write_tournament_toml"]
+__all__ = ["parse_tournament_toml", "restore_settings", "settings_table", "with_tournament_keys",
+           "write_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
@@ -81,6 +83,8 @@ _TOURNAMENT_KEYS = (
     "game",
     "system",
     "rounds",
+    "seeding",
+    "ranking_list",
     "rules",
     "scoring",
     "tiebreaks",
@@ -124,6 +128,7 @@ _BYE_KINDS = {
 }
 _BYE_NAMES = {kind: kind.word for kind in ByeKind}
 _SYSTEMS = {s.value: s for s in System}
+_SEEDINGS = {s.value: s for s in Seeding}
 _GAMES = {g.value: g for g in GameKind}
 
 T = TypeVar("T")
@@ -318,7 +323,12 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise InputError(f"TOML: {error}", source=source) from None
-    r = _Reader(source, _Lines(text))
+    return _tournament_of(data, _Reader(source, _Lines(text)))
+
+
+def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
+    """The tournament of a file's data (TOML's values: tables, arrays, strings, numbers,
+    booleans, dates), checked as the file is; ``r`` says where each key is written."""
 
     def top(key: str | None) -> int | None:
         return r.lines.table("", key) if key else None
@@ -400,6 +410,8 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     _check_games_listed_once(r, games, matches=rules is not None and rules.scoring.match is not None)
 
     system = _system(r, info, at, players, games)
+    seeding = _choice(r, info, "seeding", _SEEDINGS, "[tournament]", at, Seeding.RATING)
+    ranking_list = _ranking_list(r, info, ids, at)
 
     return Tournament(
         name=name,
@@ -421,7 +433,25 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         team_match_points=team_match_points or _team_match_points(r, records, at),
         team_pab=team_pab,
         team_primary=team_primary,
+        seeding=seeding,
+        ranking_list=ranking_list,
     )
+
+
+def _ranking_list(r: _Reader, info: Mapping[str, Any], ids: set[int],
+                  at: Callable[[str | None], int | None]) -> tuple[int, ...]:
+    """``ranking_list``: the initial ranking list kept since round 4 was paired (GHR 2.3), as
+    the players' ids in TPN order; each a player of the file, once."""
+    value = _get(r, info, "ranking_list", list, "[tournament]", at, expected="an array of players' ids")
+    if value is None:
+        return ()
+    seen: set[int] = set()
+    for pid in value:
+        if isinstance(pid, bool) or not isinstance(pid, int) or pid not in ids or pid in seen:
+            raise r.fail(f"[tournament]: ranking_list: {_show(pid)} is not a player's id (each player once)",
+                         at("ranking_list"))
+        seen.add(pid)
+    return tuple(value)
 
 
 def _numbers(r: _Reader, info: Mapping[str, Any], key: str, count: int, at: Callable[[str | None], int | None],
@@ -932,6 +962,10 @@ def _tournament_table(t: Tournament) -> dict[str, Any]:
     info["game"] = t.game.value
     info["system"] = t.system.value
     info["rounds"] = t.rounds
+    if t.seeding is not Seeding.RATING:
+        info["seeding"] = t.seeding.value
+    if t.ranking_list:
+        info["ranking_list"] = list(t.ranking_list)
     if t.rules is not None:
         info.update(_rules_table(t.rules))
     if t.team_rules:
@@ -968,10 +1002,27 @@ def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournamen
             info.pop(key, None)
         else:
             info[key] = value
-    read = parse_tournament_toml(tomli_w.dumps({"tournament": info}), source="the setting")
+    info.pop("ranking_list", None)  # the players' own, kept as they are
+    # read as the table in a file would be: no TOML text written and read again (a settings
+    # event is replayed each time a process reads the log past its snapshot)
+    read = _tournament_of({"tournament": info}, _Reader("the setting", _Lines("")))
     return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
                    team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
-                   team_match_points=read.team_match_points)
+                   team_match_points=read.team_match_points, seeding=read.seeding)
+
+
+def settings_table(t: Tournament) -> dict[str, Any]:
+    """The settings of ``t`` as its ``[tournament]`` table holds them (plain TOML values), for
+    ``restore_settings``."""
+    table = _tournament_table(t)
+    table.pop("ranking_list", None)
+    return table
+
+
+def restore_settings(t: Tournament, table: Mapping[str, Any]) -> Tournament:
+    """``t`` with the settings of ``table`` (``settings_table`` of an earlier state) and no
+    others: a key the table lacks is removed.  Rounds, players and games are ``t``'s own."""
+    return with_tournament_keys(t, {key: None for key in _tournament_table(t)} | dict(table))
 
 
 def _entry_text(entry: Mapping[str, Any]) -> str:

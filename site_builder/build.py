@@ -14,9 +14,11 @@ points to and the one before it, and removes what builds that were killed left b
 
 A page whose inputs (its data, the templates, the language) are those of the previous build
 is not rendered again: it is hard-linked from the previous build, so it keeps its
-modification time.  A download that cannot be made (a tournament the TRF cannot hold) is
-left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would hide one
-of the site's own paths; the rest of the site is built.
+modification time.  A tournament given as ``Kept`` (``site_builder.sources``: its log has not
+moved since the previous build) is not read at all: every file of it is linked from the
+previous build, byte for byte.  A download that cannot be made (a tournament the TRF cannot
+hold) is left out, and said so in ``BuildReport.skipped``, as is a tournament whose slug would
+hide one of the site's own paths; the rest of the site is built.
 
 What to build is planned in ``site_builder.plan``; ``site_builder.workers`` carries the tasks
 out, in forked worker processes when the site is big.
@@ -34,7 +36,7 @@ import re
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +48,7 @@ from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
 from site_builder.publishers import BUILD_MARKER
 from site_builder.settings import SiteSettings
+from site_builder.sources import RECORD, Kept, PreviousBuildIncomplete, Record, Sources
 from site_builder.workers import Done, put, run
 
 MANIFEST = ".manifest.json"
@@ -72,12 +75,17 @@ class BuildReport:
     phases: dict[str, float] = field(default_factory=dict)  # seconds: pages, render, finish, clean-up
     skipped: dict[str, str] = field(default_factory=dict)  # a file left out (e.g. a download) -> why
     kept: frozenset[str] = frozenset()  # the build folders the clean-up keeps (this one, the one before)
+    built: tuple[str, ...] = ()  # the tournaments read and built (the others were linked as they were)
+    unchanged: bool = False  # nothing new since the previous build: it stands, no build was made
 
 
-def build_site(tournaments: dict[str, Tournament], settings: SiteSettings, clean_up: bool = True) -> BuildReport:
-    """Build the site for ``tournaments`` (slug -> Tournament) into ``settings.out_dir``, then
-    remove the older builds (:func:`remove_old_builds`; ``clean_up`` False leaves that to the
-    caller, who holds the site lock: a publish, which puts the new site out first).
+def build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSettings, clean_up: bool = True,
+               sources: Sources | None = None) -> BuildReport:
+    """Build the site for ``tournaments`` (slug -> Tournament, or ``Kept``: that tournament's
+    pages as the previous build has them; in the store's order) into ``settings.out_dir``,
+    then remove the older builds (:func:`remove_old_builds`; ``clean_up`` False leaves that to
+    the caller, who holds the site lock: a publish, which puts the new site out first).  With
+    ``sources`` (what the build read), the build keeps its record (``site_builder.sources``).
 
     The garbage collector waits meanwhile (and in the forked renderers): a build makes almost
     no reference cycles, and the collections its many small objects would trigger walk the
@@ -85,7 +93,7 @@ def build_site(tournaments: dict[str, Tournament], settings: SiteSettings, clean
     try:
         with site_lock(settings.out_dir), collection_paused():
             check_output(settings.out_dir)
-            report = _build_site(tournaments, settings)
+            report = _build_site(tournaments, settings, sources)
             if clean_up:
                 remove_old_builds(report)
                 report.seconds += report.phases["clean-up"]
@@ -160,8 +168,9 @@ def remove_old_builds(report: BuildReport) -> None:
     """Remove the build folders of ``report``'s site but the two it keeps and the one the site
     points to now, and what killed builds left; its time is the report's ``clean-up`` phase."""
     started = time.perf_counter()
-    with site_lock(report.output):
-        _remove_old_builds(report.output, keep=set(report.kept))
+    if not report.unchanged:  # else no build was made: the ones there stay
+        with site_lock(report.output):
+            _remove_old_builds(report.output, keep=set(report.kept))
     report.phases["clean-up"] = time.perf_counter() - started
 
 
@@ -201,7 +210,8 @@ def site_lock(out: Path) -> Iterator[None]:
         os.close(descriptor)  # releases the lock
 
 
-def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> BuildReport:
+def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSettings,
+                sources: Sources | None) -> BuildReport:
     started = time.perf_counter()
     theme = THEMES / settings.theme
     out = settings.out_dir
@@ -211,19 +221,29 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     if previous:
         qr.CODES.update(_read_json(previous / QR_CACHE))
     report = BuildReport(out)
+    kept = {slug: value for slug, value in tournaments.items() if isinstance(value, Kept)}
+    for value in kept.values():
+        report.skipped.update(value.skipped)
     for slug in tournaments:
         problem = slug_problem(slug)
-        if problem is not None:  # the import refuses such slugs now; a store may still hold one
+        if problem is not None and slug not in kept:  # the import refuses such slugs now; a store may still hold one
             report.skipped[f"{slug}/"] = f"tournament left out of the site: {problem}"
-    pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache)
-                     for slug, tournament in tournaments.items() if f"{slug}/" not in report.skipped}
+    pages_by_slug = {slug: TournamentPages(slug, tournament, ranks_cache) for slug, tournament in tournaments.items()
+                     if not isinstance(tournament, Kept) and f"{slug}/" not in report.skipped}
+    report.built = tuple(pages_by_slug)
     build = out.parent / f".{out.name}.build-{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}-{time.time_ns() % 10**6}"
-    build.mkdir()
+    held = _recycle(out, previous, build)
+    if held is None:
+        build.mkdir()
     manifest: dict[str, str] = {}
     try:
         (build / BUILD_MARKER).write_text(MARKER_TEXT, encoding="utf-8")  # first: a killed build's folder has it too
-        work = Work(build, previous, _read_manifest(previous), theme, template_digest(theme),
-                    out.parent / f".{out.name}.templates", settings, pages_by_slug)
+        work = Work(build, previous, read_manifest(previous), theme, template_digest(theme),
+                    out.parent / f".{out.name}.templates", settings, pages_by_slug,
+                    kept={slug: value for slug, value in kept.items() if value.summary is not None},
+                    order=list(tournaments), held=held or {})
+        if work.kept and previous is None:
+            raise PreviousBuildIncomplete("there is no previous build to take tournaments from")
         tasks = plan(work)
         report.phases["pages"] = time.perf_counter() - started
         for done in run(tasks, work):
@@ -255,11 +275,19 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
                     lambda target, source=source: shutil.copyfile(source, target))
         manifest.update(static.manifest)
         report.files.extend(static.written)
+        if held:
+            _remove_the_rest(build, held, manifest)
         (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
-        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used}), encoding="utf-8")
-        codes = {code["text"] for page in work.pages for code in page.data.get("codes", ())}
-        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes}), encoding="utf-8")
+        used |= {key for value in work.kept.values() for key in value.rank_keys}
+        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used if key in ranks_cache}),
+                                         encoding="utf-8")
+        codes = {text for texts in work.codes.values() for text in texts}
+        codes |= {text for value in work.kept.values() for text in value.codes}
+        (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes if text in qr.CODES}),
+                                      encoding="utf-8")
+        if sources is not None:
+            (build / RECORD).write_text(_record(work, report, sources, kept).to_json(), encoding="utf-8")
         _swap(out, build)
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -270,7 +298,67 @@ def _build_site(tournaments: dict[str, Tournament], settings: SiteSettings) -> B
     return report
 
 
-def _read_manifest(folder: Path | None) -> dict[str, str]:
+def _recycle(out: Path, previous: Path | None, build: Path) -> dict[str, str] | None:
+    """Make the oldest complete build beside ``out`` but the current one (the one before it,
+    which the clean-up would remove once this build is out) the folder of this build: renamed
+    to ``build``, without its records; what it holds (path -> digest), or None when there is
+    none.  A build then writes, links and removes only what changed since that build, instead
+    of linking every file into a new folder and removing an old one whole.  Nothing in it is
+    changed in place: a file that changed is removed and made anew (another folder, the
+    published site, may hold a link to it)."""
+    absolute = Path(os.path.abspath(out))
+    candidates = sorted(folder for folder in out.parent.glob(f".{out.name}.build-*")
+                        if folder.is_dir() and not folder.is_symlink() and folder != previous
+                        and (folder / MANIFEST).is_file() and _made_by_a_build(folder, absolute))
+    if not candidates:
+        return None
+    oldest = candidates[0]
+    held = read_manifest(oldest)
+    try:
+        os.rename(oldest, build)
+    except OSError:
+        return None
+    for record in (MANIFEST, RANKS_CACHE, QR_CACHE, RECORD):  # first: killed now, it is an incomplete build
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(build / record)
+    return held
+
+
+def _remove_the_rest(build: Path, held: dict[str, str], manifest: dict[str, str]) -> None:
+    """Remove what a recycled build folder held and this build does not, and the folders that
+    leaves empty."""
+    folders = set()
+    for path in held.keys() - manifest.keys():
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(build / path)
+        folders.add(os.path.dirname(path))
+    for folder in sorted(folders, key=lambda name: -name.count("/")):
+        while folder:
+            try:
+                os.rmdir(build / folder)
+            except OSError:  # not empty (or gone): its parents are not empty either
+                break
+            folder = os.path.dirname(folder)
+
+
+def _record(work: Work, report: BuildReport, sources: Sources, kept: dict[str, Kept]) -> Record:
+    """What this build read and what the next one needs to take each tournament from it."""
+    entries = {}
+    for slug in work.order:
+        version = sources.versions.get(slug)
+        skipped = {path: why for path, why in report.skipped.items() if path.startswith(f"{slug}/")}
+        if slug in work.pages_by_slug:
+            entries[slug] = Kept(version, work.summaries[slug], tuple(sorted(work.pages_by_slug[slug].rank_keys)),
+                                 tuple(sorted(work.codes.get(slug, ()))), skipped)
+        elif slug in kept:
+            entries[slug] = kept[slug]
+        else:  # left out of the site (read as unreadable or with a slug the site cannot have)
+            entries[slug] = Kept(version, None, skipped=skipped)
+    return Record(sources.inputs, entries)
+
+
+def read_manifest(folder: Path | None) -> dict[str, str]:
+    """The digest of each file of the build at ``folder`` (none: {})."""
     return _read_json(folder / MANIFEST) if folder is not None else {}
 
 

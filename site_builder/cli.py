@@ -1,8 +1,12 @@
 """The site's command line (DESIGN.md "Site"):
 
-    python -m site_builder build [--config config.toml] [--out DIR]
-    python -m site_builder publish [--config config.toml]
+    python -m site_builder build [--config config.toml] [--out DIR] [--only SLUG ...]
+    python -m site_builder publish [--config config.toml] [--only SLUG ...]
     python -m site_builder serve     (the bot's warm site process: site_builder.serve)
+
+A build makes what changed since the previous one: the tournaments whose log moved (``--only``:
+those it names; every other tournament's pages stay as they are, byte for byte), nothing when
+nothing did (it says so at once), everything when the settings, the theme or Tiebreak changed.
 
 A bad configuration (an output folder the builder did not make included) prints one line and
 exits 2; a build that could not be written (a full disk) or a publish that failed after its
@@ -38,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     build.add_argument("--out", metavar="DIR", help="output folder (default [site].out_dir)")
     publish = commands.add_parser("publish", help="build, then publish to [publish].target")
     publish.add_argument("--config", metavar="PATH", help="configuration file (default ./config.toml)")
+    for command in (build, publish):
+        command.add_argument("--only", metavar="SLUG", action="append", default=[],
+                             help="build only this tournament (again for more); the others stay as they are")
     commands.add_parser("serve", help="answer build and publish requests on standard input, one per line, "
                         "each in a child forked from this warm process (the bot's)")
     args = parser.parse_args(argv)
@@ -47,12 +54,13 @@ def main(argv: list[str] | None = None) -> int:
         del os.environ[key]  # the bot's variables (its token) reach no program the build or publish runs
     try:
         if args.command == "build":
-            report = build_from_config(args.config, Path(args.out) if args.out else None)
+            report = build_from_config(args.config, Path(args.out) if args.out else None, only=args.only)
             say_skipped(report)
             print(f"built {report.pages} files into {report.output} in {report.seconds:.2f} s "
-                  f"({report.rendered} written, {report.reused} unchanged)")
+                  f"({report.rendered} written, {report.reused} unchanged"
+                  f"{': nothing new since the last build' if report.unchanged else ''})")
         else:
-            print(publish_from_config(args.config, say_skipped))
+            print(publish_from_config(args.config, say_skipped, only=args.only))
     except InputError as error:
         print(f"python -m site_builder: error: {error}", file=sys.stderr)
         return 2

@@ -51,6 +51,8 @@ from ranking import (
     tournament_progress,
     trf_refusal,
 )
+from ranking.clock import board_results, clock_of
+from ranking.players import players_json
 from tiebreak.library import export_text
 
 
@@ -84,8 +86,20 @@ class TournamentPages:
 
     @cached_property
     def rounds_paired(self) -> list[int]:
-        return sorted({game.round for game in self.tournament.games} | {bye.round for bye in self.tournament.byes
-                                                                          if bye.round <= self.last_round})
+        """The paired rounds (``ranking.clock``): byes entered ahead do not make a round paired."""
+        return list(clock_of(self.tournament).paired)
+
+    @cached_property
+    def decided(self) -> dict:
+        """Every board's result, with what the withdrawal rule makes of the unplayed ones
+        (``ranking.clock.board_results``)."""
+        return board_results(self.tournament)
+
+    @cached_property
+    def players_page(self) -> dict:
+        """The players list: the initial ranking list (``ranking.players``, GHR 2) by pairing number."""
+        return {"players": players_json(self.tournament), "seeding": self.tournament.seeding.value,
+                "round_robin": self.is_round_robin}
 
     @cached_property
     def coming(self) -> dict[int, tuple[list[Game], list]]:
@@ -257,9 +271,15 @@ class TournamentPages:
                    "white_player": self._side(game.white, before), "black_player": self._side(game.black, before),
                    "result": game.result.value if game.result else None,
                    "score": _board_text(game.result, self.scoring)} for game in games]
+        for board in boards if not coming else ():  # what the withdrawal rule makes of an unplayed board
+            decided = self.decided.get((number, board["board"]))
+            if decided == "annulled":
+                board["annulled"] = True
+            elif board["result"] is None and isinstance(decided, Result):
+                board.update(result=decided.value, score=_board_text(decided, self.scoring))
         byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value,
                  "side": self._side(bye.player, before)} for bye in round_byes]
-        unfinished = sum(1 for game in games if game.result is None)
+        unfinished = sum(1 for board in boards if board["result"] is None and not board.get("annulled"))
         data = {"round": number, "boards": boards, "byes": byes, "coming": coming,
                 "unfinished": 0 if coming else unfinished, "finished": not coming and unfinished == 0}
         if self.has_teams:  # the boards grouped by team match; others (if any) stay in "boards"

@@ -23,6 +23,7 @@ from ranking import InputError
 from site_builder.pages import TournamentPages
 from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
+from site_builder.sources import Kept, as_json
 from tiebreak.checks import check_slug
 from tiebreak.i18n import LANGUAGES
 
@@ -58,9 +59,15 @@ class Work:
     cache: Path  # compiled templates
     settings: SiteSettings
     pages_by_slug: dict[str, TournamentPages]
+    kept: dict[str, Kept] = field(default_factory=dict)  # tournaments whose files are linked from the previous build
+    order: list[str] = field(default_factory=list)  # every tournament's slug, in the store's order
+    held: dict[str, str] = field(default_factory=dict)  # what the build folder holds already (recycled): path -> digest
     pages: list[Page] = field(default_factory=list)  # the pages of the tasks "pages"
     infos: dict[str, dict] = field(default_factory=dict)  # slug -> what the templates call ``t``
+    summaries: dict[str, dict] = field(default_factory=dict)  # slug -> its line on the root index
+    codes: dict[str, set[str]] = field(default_factory=dict)  # slug -> the texts of its QR codes
     data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
+    page_digests: dict[str, str] = field(default_factory=dict)  # path -> its page's digest, once computed
 
     @cached_property
     def settings_key(self) -> str:
@@ -68,9 +75,11 @@ class Work:
         return repr((self.settings.base_url, self.settings.languages, self.settings.bot_username))
 
 
-#: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])) or ("downloads", slug).
+#: ("pages", [index in work.pages]), ("players", (slug, language, [player ids])), ("downloads", slug)
+#: or ("kept", [(path, digest)]): files linked from the previous build as they are.
 Task = tuple[str, object]
 _PER_TASK = 50  # players' pages, or other small pages, per task
+_PER_KEPT_TASK = 1000  # files linked from the previous build per task
 _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row per player or team
 
 
@@ -98,16 +107,20 @@ def plan(work: Work) -> list[Task]:
                             "matches": pages.scoring.match is not None}
         for player in pages.tournament.players:
             pages.player_fingerprint(player.id)
+    work.summaries = {slug: pages.summary() for slug, pages in work.pages_by_slug.items()}
     work.pages = list(_pages(work))
+    kept = kept_files(work)
     folders = {os.path.dirname(page.path) for page in work.pages} | {"static"}
     folders |= {prefix(language, work.settings) + f"{slug}/players"
                 for slug in work.pages_by_slug for language in work.settings.languages}
+    folders |= {os.path.dirname(path) for path, _ in kept}
     for folder in sorted(folders):
         os.makedirs(os.path.join(work.build, folder), exist_ok=True)
     big = [index for index, page in enumerate(work.pages) if page.template in _BIG_TEMPLATES]
     small = [index for index, page in enumerate(work.pages) if page.template not in _BIG_TEMPLATES]
     tasks: list[Task] = [("pages", [index]) for index in big]
     tasks += [("pages", small[i:i + _PER_TASK]) for i in range(0, len(small), _PER_TASK)]
+    tasks += [("kept", kept[i:i + _PER_KEPT_TASK]) for i in range(0, len(kept), _PER_KEPT_TASK)]
     tasks += [("downloads", slug) for slug in work.pages_by_slug]
     for slug, pages in work.pages_by_slug.items():
         ids = [player.id for player in pages.tournament.players]
@@ -118,28 +131,46 @@ def plan(work: Work) -> list[Task]:
     return tasks
 
 
+def kept_files(work: Work) -> list[tuple[str, str]]:
+    """The files of the tournaments ``work.kept`` in the previous build: (path, digest), in
+    every language's folder, downloads included."""
+    folders = tuple(f"{prefix(language, work.settings)}{slug}/" for slug in work.kept
+                    for language in work.settings.languages)
+    if not folders:
+        return []
+    return [(path, digest) for path, digest in work.old_manifest.items() if path.startswith(folders)]
+
+
 def _pages(work: Work) -> Iterator[Page]:
-    """Every page but the players' (index, standings, team standings, rounds, crosstable)."""
+    """Every page but the players' own (index, standings, team standings, rounds, crosstable, the
+    players list)."""
     settings = work.settings
-    summaries = [pages.summary() for pages in work.pages_by_slug.values()]
+    summaries = [work.summaries[slug] if slug in work.summaries else work.kept[slug].summary
+                 for slug in work.order if slug in work.summaries or slug in work.kept]
     # Newest first: by start date, then the latest stored (the store lists them oldest first).
     order = sorted(range(len(summaries)), reverse=True,
                    key=lambda index: (summaries[index]["header"]["start"] or datetime.date.min, index))
     summaries = [summaries[index] for index in order]
+    # The root index depends on the summaries' content, whether built now or kept in the record
+    # of the previous build (read back from JSON: equal values, other objects, other pickles).
+    fingerprint = as_json(summaries)
     for language in settings.languages:
-        yield Page(prefix(language, settings) + "index.html", "index.html", "index.html", language,
-                   {"tournaments": summaries})
+        yield Page(prefix(language, settings) + "index.html", "index.html", "index.html", language, {},
+                   fingerprint=fingerprint, late=("tournaments", lambda: summaries))
         for slug, pages in work.pages_by_slug.items():
             yield _tournament_page(work, language, slug, "index.html", "standings.html", "standings",
                                    pages.standings_page, downloads=list(pages.downloads()))
             if pages.has_teams:
                 yield _tournament_page(work, language, slug, "teams.html", "teams.html", "teams", pages.teams_page)
             codes = _qr_codes(settings, language, slug)
+            work.codes.setdefault(slug, set()).update(code["text"] for code in codes)
             for number in pages.round_numbers:
                 yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
                                        pages.round_data(number), codes=codes)
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
+            yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
+                                   pages.players_page)
 
 
 def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
@@ -174,6 +205,7 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
         if names:
             kept = [name for name in page.data["downloads"] if name not in names]
             work.pages[index] = replace(page, data={**page.data, "downloads": kept})
+            work.page_digests.pop(page.path, None)
             again.append(index)
     return again
 

@@ -4,8 +4,6 @@ external URL)."""
 
 from __future__ import annotations
 
-import segno
-
 QUIET_ZONE = 4  # modules of white around the code (ISO/IEC 18004)
 #: The codes made so far, by text: a build starts from the previous build's (its ``.qr.json``),
 #: as encoding one costs some 10-30 ms.
@@ -22,6 +20,8 @@ def qr_code(text: str) -> dict:
 
 
 def _encode(text: str) -> dict:
+    import segno  # only when a code is not known yet: its imports cost a tenth of a second per build
+
     code = segno.make_qr(text, error="m")
     runs = []
     for y, row in enumerate(code.matrix_iter(border=QUIET_ZONE)):

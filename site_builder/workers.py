@@ -4,6 +4,7 @@ else in this process."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from site_builder.environment import compile_templates, site_environment
 from site_builder.plan import Page, Task, Work, common, page_digest, player_page
+from site_builder.sources import PreviousBuildIncomplete
 
 PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
 _WORK: Work | None = None  # the build forked workers carry out (inherited, never pickled)
@@ -33,11 +35,13 @@ class Done:
 
 def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
-    queue, when the site is big and this process runs no other thread (forking copies one
-    thread only, and the locks other threads hold); else here, one after the other."""
+    queue, when many pages are to be rendered (``PARALLEL_FROM``) and this process runs no
+    other thread (forking copies one thread only, and the locks other threads hold); else
+    here, one after the other.  After one result most pages are as they were (linked, not
+    rendered): forking the workers would cost more than they save."""
     workers = min(os.cpu_count() or 1, 8)
-    pages = len(work.pages) + sum(len(what[2]) for kind, what in tasks if kind == "players")
-    if pages < PARALLEL_FROM or workers < 2 or threading.active_count() > 1 or sys.platform == "win32":
+    alone = workers < 2 or threading.active_count() > 1 or sys.platform == "win32"
+    if alone or _to_render(tasks, work) < PARALLEL_FROM:
         for task in tasks:
             yield _do(task, work)
         return
@@ -49,6 +53,32 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
             yield from pool.imap_unordered(_do_in_worker, tasks)
     finally:
         _WORK = None
+
+
+def _to_render(tasks: list[Task], work: Work) -> int:
+    """How many pages of ``tasks`` are to be rendered (their digest is not that of a file the
+    build can keep or link), up to ``PARALLEL_FROM``; the digests are kept for the tasks."""
+    count = 0
+    for kind, what in tasks:
+        if kind == "pages":
+            pages = [work.pages[index] for index in what]
+        elif kind == "players":
+            slug, language, ids = what
+            pages = [player_page(work, slug, language, player_id) for player_id in ids]
+        else:
+            continue
+        for page in pages:
+            digest = work.page_digests[page.path] = page_digest(page, work)
+            count += digest not in (work.old_manifest.get(page.path), work.held.get(page.path))
+            if count >= PARALLEL_FROM:
+                return count
+    return count
+
+
+def _digest(page: Page, work: Work) -> str:
+    """The page's digest: as ``_to_render`` found it, or now."""
+    known = work.page_digests.get(page.path)
+    return known if known is not None else page_digest(page, work)
 
 
 def _do_in_worker(task: Task) -> Done:
@@ -64,12 +94,15 @@ def _do(task: Task, work: Work) -> Done:
     if kind == "pages":
         for index in what:
             page = work.pages[index]
-            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+            put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
     elif kind == "players":
         slug, language, ids = what
         for player_id in ids:
             page = player_page(work, slug, language, player_id)
-            put(work, page.path, page_digest(page, work), done, lambda target, page=page: _render(work, page, target))
+            put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
+    elif kind == "kept":
+        for path, digest in what:
+            put(work, path, digest, done, lambda target, path=path: _gone(path))
     else:
         pages = work.pages_by_slug[what]
         for name, make in pages.downloads().items():
@@ -83,11 +116,25 @@ def _do(task: Task, work: Work) -> Done:
     return done
 
 
+def _gone(path: str) -> None:
+    """A file of a tournament taken as it was is not in the previous build (removed by hand)."""
+    raise PreviousBuildIncomplete(f"the previous build has no {path}")
+
+
 def put(work: Work, path: str, digest: str, done: Done, write: Callable[[Path], object]) -> None:
-    """Give the build the file ``path`` (with ``digest``): linked from the previous build when
-    its digest there is the same, else made by ``write(target)``."""
+    """Give the build the file ``path`` (with ``digest``): kept when the build folder (a
+    recycled one) holds it already, linked from the previous build when its digest there is
+    the same, else made by ``write(target)``.  A file the folder holds with another digest is
+    removed first, never changed in place (other folders may hold links to it)."""
     done.manifest[path] = digest
     target = os.path.join(work.build, path)
+    held = work.held.get(path)
+    if held is not None:
+        if held == digest and os.path.lexists(target):
+            done.reused += 1
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(target)
     if work.previous is not None and work.old_manifest.get(path) == digest:
         try:
             os.link(os.path.join(work.previous, path), target)

@@ -156,8 +156,9 @@ def test_chaos_loses_nothing_and_forges_nothing(tmp_path: Path) -> None:
             game = state.games[(1, message.board)]
             assert stored[(1, message.board)] == 1, message
             assert game.result is not None and game.result.value == message.result, message
-            confirmation = escape(EN.format(M.RESULT_RECORDED, round=1, board=message.board,
-                                            white=names[game.white], black=names[game.black], result=message.result))
+            confirmation = f"<b>{escape(state.base.name)}</b>\n" + escape(EN.format(  # under the tournament's name
+                M.RESULT_RECORDED, round=1, board=message.board, white=names[game.white], black=names[game.black],
+                result=message.result))
             assert confirmation in shown or handled_before in shown, (message, shown)
             figures["confirmed"] += confirmation in shown
             figures["handled before"] += confirmation not in shown

@@ -83,6 +83,11 @@ def visible(text: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
+def named(store: SQLiteStore, *lines: str) -> str:
+    """A confirmation of a change: the tournament's name first, bold (issue 20), then ``lines``."""
+    return "\n".join([f"<b>{escape(store.state(SLUG).base.name)}</b>", *lines])
+
+
 def recorded(store: SQLiteStore, board: int, result: str, message: str = M.RESULT_RECORDED, **extra: object) -> str:
     """The confirmation of ``result`` (as stored), in the event's own points (issue 14.1)."""
     state = store.state(SLUG)
@@ -112,13 +117,13 @@ async def test_arbiter_enters_a_round_by_text(server: FakeTelegram, service: Bot
         [reply] = await exchange(server, server.text_message(CHIEF, round_one), CHIEF)
         assert reply["method"] == "sendMessage"
         assert reply["parse_mode"] == "HTML"
-        assert reply["text"].split("\n") == [recorded(store, 1, "1-0"), recorded(store, 2, "0-1"),
-                                             recorded(store, 3, "1/2-1/2"), recorded(store, 4, "1-0")]
+        assert reply["text"] == named(store, recorded(store, 1, "1-0"), recorded(store, 2, "0-1"),
+                                      recorded(store, 3, "1/2-1/2"), recorded(store, 4, "1-0"))
         assert results(store) == {1: "1-0", 2: "0-1", 3: "1/2-1/2", 4: "1-0", 5: None}
 
         confirmation, completion = await exchange(server, server.text_message(CHIEF, "ronda 1 tablero 5 negras ganan"),
                                                   CHIEF, replies=2)
-        assert confirmation["text"] == recorded(store, 5, "0-1")
+        assert confirmation["text"] == named(store, recorded(store, 5, "0-1"))
         assert completion["text"].startswith("Round 1 is complete.\n<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>"
                                              "\nStandings after round 1\n<pre>")
         assert await settle(server, CHIEF) == []
@@ -140,7 +145,7 @@ async def test_arbiter_enters_a_result_by_taps(server: FakeTelegram, service: Bo
         [choose] = await exchange(server, server.callback_query(CHIEF, boards[2]["callback_data"], menu), CHIEF)
         assert (choose["method"], choose["message_id"]) == ("editMessageText", menu["message_id"])
         assert choose["text"].endswith("\nChoose the result")
-        draw = next(button for button in keyboard(choose) if button["text"] == "和 1-1")
+        draw = next(button for button in keyboard(choose) if button["text"] == "Draw 1-1")
 
         [confirm] = await exchange(server, server.callback_query(CHIEF, draw["callback_data"], menu), CHIEF)
         assert (confirm["method"], confirm["message_id"]) == ("editMessageText", menu["message_id"])
@@ -150,7 +155,7 @@ async def test_arbiter_enters_a_result_by_taps(server: FakeTelegram, service: Bo
 
         done, next_menu = await exchange(server, server.callback_query(CHIEF, yes["callback_data"], menu), CHIEF, 2)
         assert (done["method"], done["message_id"]) == ("editMessageText", menu["message_id"])
-        assert done["text"] == recorded(store, 3, "1/2-1/2")
+        assert done["text"] == named(store, recorded(store, 3, "1/2-1/2"))
         assert "reply_markup" not in done  # the keyboard is gone from the confirmed message
         assert next_menu["method"] == "sendMessage"
         assert [button["text"][:1] for button in keyboard(next_menu)] == ["1", "2", "4", "5"]
@@ -173,7 +178,7 @@ async def test_arbiter_corrects_a_result_with_the_yes_button(server: FakeTelegra
         [fixed] = await exchange(server, server.callback_query(CHIEF, keyboard(question)[0]["callback_data"],
                                                                question), CHIEF)
         assert (fixed["method"], fixed["message_id"]) == ("editMessageText", question["message_id"])
-        assert fixed["text"] == recorded(store, 2, "0-1", M.RESULT_CORRECTED, previous="1-0")
+        assert fixed["text"] == named(store, recorded(store, 2, "0-1", M.RESULT_CORRECTED, previous="1-0"))
     assert errors == []
     assert results(store)[2] == "0-1"
     assert [entry.event.kind for entry in store.log(SLUG)][-2:] == [EventKind.RESULT, EventKind.CORRECTION]
@@ -220,7 +225,7 @@ async def test_a_duplicated_update_is_applied_once(server: FakeTelegram, service
     async with running(bot(server, service)) as errors:
         update = server.text_message(CHIEF, "R1 B2 1-0")
         [reply] = await exchange(server, update, CHIEF)
-        assert reply["text"] == recorded(store, 2, "1-0")
+        assert reply["text"] == named(store, recorded(store, 2, "1-0"))
         server.redeliver(update["update_id"])
         again = await settle(server, CHIEF)  # answered like the first, not applied again
         assert [message["text"] for message in again] == [reply["text"]]
@@ -240,7 +245,7 @@ async def test_a_duplicated_button_press_is_applied_once(server: FakeTelegram, s
         [menu] = await exchange(server, server.command(CHIEF, "enter"), CHIEF)
         press = server.callback_query(CHIEF, f"ec|{key}|1|4|1-0", menu)
         done, _menu = await exchange(server, press, CHIEF, replies=2)
-        assert done["text"] == recorded(store, 4, "1-0")
+        assert done["text"] == named(store, recorded(store, 4, "1-0"))
         server.redeliver(press["update_id"])
         extra = await settle(server, CHIEF)
     assert results(store)[4] == "1-0"
@@ -284,12 +289,13 @@ async def test_a_4000_line_message_is_answered_without_crashing(server: FakeTele
         assert replies, "no answer"
         assert all(len(reply["text"]) <= MESSAGE_LIMIT for reply in replies)
         shown = "\n".join(visible(reply["text"]) for reply in replies)
-        assert shown.startswith("Round 1, board 1: 王天一 – Nguyễn Hoàng Lâm 2-0 recorded\n")
+        assert shown.startswith("Hanoi–Hangzhou Xiangqi Invitational 2026\n"
+                                "Round 1, board 1: 王天一 – Nguyễn Hoàng Lâm 2-0 recorded\n")
         assert "Line 3000 “R1 B2005 1-0”: Round 1 has no board 2005" in shown
         assert shown.count("this board is already on line") == 998
         # It still answers the next message.
         [reply] = await exchange(server, server.text_message(CHIEF, "R1 B3 1-0"), CHIEF)
-        assert reply["text"] == recorded(store, 3, "1-0")
+        assert reply["text"] == named(store, recorded(store, 3, "1-0"))
     assert errors == []
     assert elapsed < 10
     assert results(store) == {1: "1-0", 2: "0-1", 3: "1-0", 4: None, 5: None}
@@ -301,7 +307,9 @@ async def test_import_a_document_and_export_it_back(server: FakeTelegram, servic
     file_id = server.add_file(XIANGQI.read_bytes(), "xiangqi-rr.toml")
     async with running(bot(server, service)) as errors:
         [imported] = await exchange(server, server.document_message(CHIEF, file_id, caption="/import hanoi"), CHIEF)
-        assert imported["text"] == "Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as hanoi; players: 10"
+        assert imported["text"] == ("Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as hanoi; players: 10\n"
+                                    "Your selected tournament is now Hanoi–Hangzhou Xiangqi Invitational 2026: your "
+                                    "commands act on it (/tournaments changes it).")
         assert server.calls_to("getFile") == [{"file_id": file_id}]
         assert [call["file_path"] for call in server.calls_to("download")] == ["documents/file_1.toml"]
 
@@ -315,7 +323,8 @@ async def test_import_a_document_and_export_it_back(server: FakeTelegram, servic
         # The exported file, sent back, imports as it was.
         back = server.document_message(CHIEF, toml["file_id"], caption="/import copy")
         [again] = await exchange(server, back, CHIEF)
-        assert again["text"] == "Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as copy; players: 10"
+        assert again["text"].startswith("Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as copy; players: 10\n"
+                                        "Your selected tournament is now")
         [refused] = await exchange(server, server.document_message(STRANGER, file_id, caption="/import x"), STRANGER)
         assert refused["text"] == "Only the arbiters named in the bot's configuration can do this."
     assert errors == []

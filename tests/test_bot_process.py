@@ -78,8 +78,8 @@ class WriteLock:
 
 
 def confirmations(server: FakeTelegram, board: int) -> list[str]:
-    return [message["text"] for message in server.sent_messages(CHIEF)
-            if message["text"].startswith(f"Round 1, board {board}:") and message["text"].endswith(" recorded")]
+    return [message["text"] for message in server.sent_messages(CHIEF)  # under the tournament's name (issue 20)
+            if f"\nRound 1, board {board}:" in message["text"] and message["text"].endswith(" recorded")]
 
 
 def confirmed_past(server: FakeTelegram, update_id: int) -> bool:

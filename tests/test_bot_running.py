@@ -129,15 +129,17 @@ def test_addplayer_and_bye(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
     choose(service, CHIEF, slug)
     assert text_of(running.add_player(service, who(CHIEF), "Lê Văn An; 1850; vie; Hà Nội")) == (
-        "Player 25 added: Lê Văn An")
+        "<b>Atlantic Open 2026</b>\nPlayer 25 added: Lê Văn An (pairing number 25)")
     assert store.tournament(slug).player(25).federation == "VIE"
     assert text_of(running.add_player(service, who(CHIEF), "")).startswith("Write /addplayer")
-    assert text_of(running.bye(service, who(CHIEF), "25 8 zero")) == "Round 8: zero-point bye for 25. Lê Văn An"
-    assert text_of(running.bye(service, who(CHIEF), "3")) == "Round 8: half-point bye for 3. Silva, João Pedro"
+    assert text_of(running.bye(service, who(CHIEF), "25 8 zero")) == (
+        "<b>Atlantic Open 2026</b>\nRound 8: zero-point bye for 25. Lê Văn An")
+    assert text_of(running.bye(service, who(CHIEF), "3")) == (
+        "<b>Atlantic Open 2026</b>\nRound 8: half-point bye for 3. Silva, João Pedro")
     assert text_of(running.bye(service, who(CHIEF), "3 8 quarter")).startswith("Write /bye")
     assert text_of(running.bye(service, who(PLAYER), "3")) == "Only arbiters can enter results."
     assert text_of(running.undo(service, who(CHIEF))) == (
-        "Undone: the half-point bye of 3. Silva, João Pedro in round 8.")
+        "<b>Atlantic Open 2026</b>\nUndone: the half-point bye of 3. Silva, João Pedro in round 8.")
     a, _ = two_events(store)
     choose(service, CHIEF, a)
     running.pair(service, who(CHIEF))
@@ -224,9 +226,12 @@ def test_undo_takes_back_a_foul_and_says_what_the_board_has_now(service: BotServ
     arbiters.text(service, who(CHIEF), "R1 B1 1-0")
     arbiters.text(service, who(CHIEF), "R1 B1 1-0 foul black")  # the result stands; a foul is added
     assert store.state(a).game(1, 1).fouls_black == 1
-    assert text_of(running.undo(service, who(CHIEF))).startswith("Undone: a foul by ")
+    assert text_of(running.undo(service, who(CHIEF))).split("\n")[1].startswith("Undone: a foul by ")
     assert store.state(a).game(1, 1).fouls_black == 0
-    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 1 2-0. The board now has no result."
+    assert text_of(running.undo(service, who(CHIEF))).split("\n")[1] == (
+        "Undone: round 1, board 1 2-0. The board now has no result.")
+    assert text_of(running.undo(service, who(CHIEF))).split("\n")[1] == (  # and the pairing before
+        "Undone: the pairing of round 1. Round 1 is not paired now.")
     assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
 
 

@@ -145,6 +145,11 @@ def recorded(store: SQLiteStore, slug: str, round_number: int, board: int, resul
                                           black=name_of[g.black], result=written(result), **extra))
 
 
+def named(store: SQLiteStore, slug: str, *lines: str) -> str:
+    """A confirmation of a change: the tournament's name first, bold (issue 20), then ``lines``."""
+    return "\n".join([f"<b>{escape(store.state(slug).base.name)}</b>", *lines])
+
+
 def in_event_terms(store: SQLiteStore, slug: str):
     scoring = default_rules(store.tournament(slug)).scoring
     return lambda value: written_result(Result(value), scoring)
@@ -330,8 +335,9 @@ def test_iam_and_me(service: BotService, store: SQLiteStore) -> None:
     import_swiss(store)
     assert text_of(players.me(service, who(PLAYER))) == escape(translator("en").format(
         M.WHO_ARE_YOU, tournament="Atlantic Open 2026"))
-    assert text_of(players.iam(service, who(PLAYER), "")) == "Write your starting number, e.g. /iam 12"
-    assert text_of(players.iam(service, who(PLAYER), "99")) == "Write your starting number, e.g. /iam 12"
+    assert text_of(players.iam(service, who(PLAYER), "")) == "Write your starting number or your name, e.g. /iam 12"
+    assert text_of(players.iam(service, who(PLAYER), "99")) == (
+        "Refused: player 99 is not in the tournament (starting numbers 1-24)")
     assert text_of(players.iam(service, who(PLAYER), "3")) == (
         "You are player 3 of Atlantic Open 2026: Silva, João Pedro")
     assert (store.user(PLAYER).chat_id, store.identity(PLAYER, "swiss").player_id) == (PLAYER, 3)
@@ -408,7 +414,7 @@ def test_arbiter_enters_a_result_in_every_language(service: BotService, store: S
     arbiter = who(CHIEF, lang)
     replies = arbiters.text(service, arbiter, line)
     assert_telegram_html(replies)
-    assert [reply.text for reply in replies] == [recorded(store, rr, 1, board, result, lang)]
+    assert [reply.text for reply in replies] == [named(store, rr, recorded(store, rr, 1, board, result, lang))]
     assert game(store, rr, 1, board).result == Result(result)
     [entry] = store.log(rr)[before:]
     assert entry.event.kind is EventKind.RESULT
@@ -420,8 +426,8 @@ def test_several_results_in_one_message(service: BotService, store: SQLiteStore,
     replies = arbiters.text(service, who(CHIEF),
                             "R1 B1 1-0\n第1轮第2台 黑胜; ván 1 bàn 3 hòa\n# a remark\nronda 1 tablero 4 -+")
     assert_telegram_html(replies)
-    assert replies[0].text.split("\n") == [recorded(store, rr, 1, 1, "1-0"), recorded(store, rr, 1, 2, "0-1"),
-                                           recorded(store, rr, 1, 3, "1/2-1/2"), recorded(store, rr, 1, 4, "-+")]
+    assert replies[0].text.split("\n")[1:] == [recorded(store, rr, 1, 1, "1-0"), recorded(store, rr, 1, 2, "0-1"),
+                                               recorded(store, rr, 1, 3, "1/2-1/2"), recorded(store, rr, 1, 4, "-+")]
     assert kinds(store, rr)[-4:] == [EventKind.RESULT] * 3 + [EventKind.FORFEIT]
 
 
@@ -431,7 +437,7 @@ def test_a_foul_line(service: BotService, store: SQLiteStore, rr: str) -> None:
     assert_telegram_html(replies)
     name_of = names(store, rr)
     tr = translator("en")
-    lines = replies[0].text.split("\n")
+    lines = replies[0].text.split("\n")[1:]  # after the tournament's name
     assert lines[:2] == [recorded(store, rr, 1, 1, "0-1"),
                          escape(tr.nformat(*M.FOULS_RECORDED, 2, round=1, board=1, count=2, player=name_of[10]))]
     assert lines[3] == escape(tr.nformat(*M.FOULS_RECORDED, 1, round=1, board=3, count=1, player=name_of[8]))
@@ -462,9 +468,9 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
                  tr.format(M.PROBLEM_LINE, line=4, text="R2 B1 1-0", reason=tr.format(M.ROUND_NOT_PAIRED, round=2))]
     assert len(expected) == 7
     lines = text_of(replies).split("\n")
-    assert lines[0] == recorded(store, rr, 1, 1, "1-0", lang)
-    assert lines[1] == escape(tr.gettext(M.PROBLEMS_HEADER))
-    assert sorted(lines[2:]) == sorted(escape(line) for line in expected)
+    assert lines[:2] == named(store, rr, recorded(store, rr, 1, 1, "1-0", lang)).split("\n")
+    assert lines[2] == escape(tr.gettext(M.PROBLEMS_HEADER))
+    assert sorted(lines[3:]) == sorted(escape(line) for line in expected)
     if lang != "en":
         assert "not a result" not in text_of(replies)
     assert game(store, rr, 1, 1).result is Result.WHITE_WINS
@@ -476,8 +482,8 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
 
 def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, rr: str) -> None:
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
-    assert text_of(arbiters.text(service, who(CHIEF), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0",
-                                                                      message=M.RESULT_ALREADY_RECORDED)
+    assert text_of(arbiters.text(service, who(CHIEF), "R1 B2 1-0")) == named(store, rr, recorded(
+        store, rr, 1, 2, "1-0", message=M.RESULT_ALREADY_RECORDED))
     before = len(store.log(rr))
     [question] = arbiters.text(service, who(CHIEF, "es"), "R1 B2 0-1")
     assert_telegram_html([question])
@@ -493,7 +499,8 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
 
     [fixed] = press(service, who(CHIEF), buttons(question)[0].data)
     assert fixed.edit
-    assert fixed.text == recorded(store, rr, 1, 2, "0-1", message=M.RESULT_CORRECTED, previous="1-0")
+    assert fixed.text == named(store, rr, recorded(store, rr, 1, 2, "0-1", message=M.RESULT_CORRECTED,
+                                                   previous="1-0"))
     assert game(store, rr, 1, 2).result is Result.BLACK_WINS
     last = store.log(rr)[-1]
     assert (last.event.kind, dict(last.event.data)) == (
@@ -511,27 +518,34 @@ def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: 
 
 
 def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
+    assert text_of(running.undo(service, who(STRANGER))) == "Only arbiters can enter results."
+    arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     arbiters.text(service, who(CHIEF), "R1 B3 0-1")
     [question] = arbiters.text(service, who(CHIEF), "R1 B2 1/2")
     press(service, who(CHIEF), buttons(question)[0].data)
     assert game(store, rr, 1, 2).result is Result.DRAW
 
-    arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
     assert text_of(running.undo(service, who(HELPER))) == "Nothing to undo."  # only your own entries
 
-    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 1-1. The board now has 2-0."
+    assert text_of(running.undo(service, who(CHIEF))) == named(
+        store, rr, "Undone: round 1, board 2 1-1. The board now has 2-0.")
     assert game(store, rr, 1, 2).result is Result.WHITE_WINS
-    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 3 0-2. The board now has no result."
+    assert text_of(running.undo(service, who(CHIEF))) == named(
+        store, rr, "Undone: round 1, board 3 0-2. The board now has no result.")
     assert game(store, rr, 1, 3).result is None
-    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 2 2-0. The board now has no result."
+    assert text_of(running.undo(service, who(CHIEF))) == named(
+        store, rr, "Undone: round 1, board 2 2-0. The board now has no result.")
     assert game(store, rr, 1, 2).result is None
-    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     log = store.log(rr)
     assert [entry.event.kind for entry in log[-3:]] == [EventKind.CORRECTION, EventKind.ANNULMENT,
                                                         EventKind.ANNULMENT]
     assert all("undo" in entry.event.data for entry in log[-3:])
+    assert text_of(running.undo(service, who(CHIEF))) == named(  # the chief's changes before: an arbiter,
+        store, rr, f"Undone: the change of arbiter {HELPER}.")
+    assert text_of(running.undo(service, who(CHIEF))) == named(  # and the pairing
+        store, rr, "Undone: the pairing of round 1. Round 1 is not paired now.")
+    assert text_of(running.undo(service, who(CHIEF))) == "Nothing to undo."
     assert text_of(running.undo(service, who(STRANGER))) == "Only arbiters can enter results."
 
 
@@ -539,7 +553,8 @@ def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: S
     """README: "/undo takes back your last entry"; the foul written on the same line is part of it."""
     arbiters.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
     assert game(store, rr, 1, 1).fouls_black == 2
-    assert text_of(running.undo(service, who(CHIEF))) == "Undone: round 1, board 1 0-2. The board now has no result."
+    assert text_of(running.undo(service, who(CHIEF))) == named(
+        store, rr, "Undone: round 1, board 1 0-2. The board now has no result.")
     assert game(store, rr, 1, 1).result is None
     assert game(store, rr, 1, 1).fouls_black == 0  # fails: the FOUL event stays in force
 
@@ -588,7 +603,8 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     assert results.edit
     assert results.text == escape(f"Round 1, board 3: {name_of[3]} – {name_of[8]}") + "\nChoose the result"
     assert [[(b.text, b.data) for b in row] for row in results.buttons] == [
-        [("红胜 2-0", f"er|{key}|1|3|1-0"), ("和 1-1", f"er|{key}|1|3|1/2-1/2"), ("黑胜 0-2", f"er|{key}|1|3|0-1")],
+        [("Red wins 2-0", f"er|{key}|1|3|1-0"), ("Draw 1-1", f"er|{key}|1|3|1/2-1/2"),
+         ("Black wins 0-2", f"er|{key}|1|3|0-1")],
         [("+-", f"er|{key}|1|3|+-"), ("--", f"er|{key}|1|3|--"), ("-+", f"er|{key}|1|3|-+")],
         [("Back", f"menu|{key}")],
     ]
@@ -606,7 +622,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
     tapper = who(CHIEF)
     done, next_menu = press(service, tapper, buttons(confirm)[0].data)
     assert_telegram_html([done, next_menu])
-    assert done.edit and done.text == recorded(store, rr, 1, 3, "1/2-1/2")
+    assert done.edit and done.text == named(store, rr, recorded(store, rr, 1, 3, "1/2-1/2"))
     assert not next_menu.edit
     assert [b.data for b in buttons(next_menu)] == [f"eb|{key}|1|{board}" for board in (1, 2, 4, 5)]
     assert game(store, rr, 1, 3).result is Result.DRAW
@@ -616,7 +632,7 @@ def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteSt
 
     # A confirmation tapped again (or late) changes nothing and does not ask.
     [again, _menu] = press(service, who(CHIEF), buttons(confirm)[0].data)
-    assert again.text == recorded(store, rr, 1, 3, "1/2-1/2", message=M.RESULT_ALREADY_RECORDED)
+    assert again.text == named(store, rr, recorded(store, rr, 1, 3, "1/2-1/2", message=M.RESULT_ALREADY_RECORDED))
     # A different result tapped for a board that has one asks first.
     [question] = press(service, who(CHIEF), f"ec|{key}|1|3|1-0")  # in place of the confirmation
     assert question.edit
@@ -666,7 +682,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
     channel = [reply for reply in last if reply.chat_id == "@tiebreak_results"]
     assert len(mine) + len(channel) == len(last)
     text = text_of(mine)
-    assert text.startswith(recorded(store, slug, 1, 5, "0-1") + "\n")
+    assert text.startswith(named(store, slug, recorded(store, slug, 1, 5, "0-1")) + "\n")
     assert "Round 1 is complete.\n<b>Hanoi–Hangzhou Xiangqi Invitational 2026</b>\nStandings after round 1" in text
     assert "<pre>" in text
     assert len(standing_rows(text)) == 10
@@ -756,18 +772,19 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
     assert text_of(arbiters.arbiters(service, who(HELPER), "")) == "Only arbiters can enter results."
     assert text_of(arbiters.arbiters(service, who(CHIEF), "")) == f"Arbiters of {rr}: {CHIEF}"
     assert text_of(arbiters.arbiters(service, who(CHIEF), "add")) == escape(translator("en").gettext(M.ARBITERS_USAGE))
-    assert text_of(arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")) == (
-        f"User {HELPER} is now an arbiter of {rr}")
+    assert text_of(arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")) == named(
+        store, rr, f"User {HELPER} is now an arbiter of {rr}")
     assert store.state(rr).arbiters == {HELPER}
     assert text_of(arbiters.arbiters(service, who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
     assert text_of(arbiters.arbiters(service, who(PLAYER), "")) == "Only arbiters can enter results."
-    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == recorded(store, rr, 1, 2, "1-0")
+    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == named(store, rr, recorded(store, rr, 1, 2,
+                                                                                                   "1-0"))
     assert store.log(rr)[-1].actor == f"tg:{HELPER}"
     # A tournament arbiter is not a chief arbiter: no /arbiters add, no /import.
     assert text_of(arbiters.arbiters(service, who(HELPER), f"add {PLAYER}")) == (
         escape(translator("en").gettext(M.CHIEF_ONLY)))
-    assert text_of(arbiters.arbiters(service, who(CHIEF), f"remove {HELPER}")) == (
-        f"User {HELPER} is no longer an arbiter of {rr}")
+    assert text_of(arbiters.arbiters(service, who(CHIEF), f"remove {HELPER}")) == named(
+        store, rr, f"User {HELPER} is no longer an arbiter of {rr}")
     assert text_of(arbiters.text(service, who(HELPER), "R1 B3 1-0")) == "Only arbiters can enter results."
     assert game(store, rr, 1, 3).result is None
 
@@ -778,11 +795,12 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
 def test_withdraw(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
     assert text_of(arbiters.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Player 24, Sato, Haruto, withdrawn after round 6"
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == named(
+        store, slug, "Player 24, Sato, Haruto, withdrawn after round 6")
     assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (  # played round 4: cannot have left
         "Refused: player 23 has a result in round 4 (0-1): they withdrew after round 4 or later")
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 6")) == (
-        "Player 23, Mensah, Kwame, withdrawn after round 6")
+    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 6")) == named(
+        store, slug, "Player 23, Mensah, Kwame, withdrawn after round 6")
     withdrawals = store.state(slug).withdrawals
     assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 6}
     assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
@@ -848,18 +866,21 @@ def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None
     replies = arbiters.import_file(service, who(CHIEF, "vi"), "xiangqi-rr.toml", content)
     assert_telegram_html(replies)
     assert text_of(replies) == escape(translator("vi").format(
-        M.IMPORTED, name="Hanoi–Hangzhou Xiangqi Invitational 2026", slug="example-xiangqi-rr", players=10))
+        M.IMPORTED, name="Hanoi–Hangzhou Xiangqi Invitational 2026", slug="example-xiangqi-rr", players=10)
+        + "\n" + translator("vi").format(M.NOW_SELECTED, name="Hanoi–Hangzhou Xiangqi Invitational 2026"))
     assert store.slugs() == ["example-xiangqi-rr"]
     assert store.user(CHIEF).tournament == "example-xiangqi-rr"
     assert write_tournament_toml(store.tournament("example-xiangqi-rr")) == write_tournament_toml(
         load_tournament(XIANGQI))
     again = text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content))
-    assert again.startswith("Refused: a tournament 'example-xiangqi-rr' already exists")
+    assert again == ("Refused: a tournament example-xiangqi-rr already exists: send the file again with /import and "
+                     "another short name, e.g. /import hanoi-2")  # no command-line option in the bot (issue 20)
     assert text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content, " hanoi ")).startswith(
         "Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as hanoi;")
     assert service.selected(who(CHIEF)) == "hanoi"
     trf = text_of(arbiters.import_file(service, who(CHIEF), "chess-swiss.trf", SWISS.read_bytes()))
-    assert trf == "Imported Atlantic Open 2026 as chess-swiss; players: 24"
+    assert trf == ("Imported Atlantic Open 2026 as chess-swiss; players: 24\nYour selected tournament is now "
+                   "Atlantic Open 2026: your commands act on it (/tournaments changes it).")
     assert text_of(arbiters.import_file(service, who(CHIEF), "notes.txt", b"hello")).startswith("Refused: ")
     assert store.slugs() == ["example-xiangqi-rr", "hanoi", "chess-swiss"]
 

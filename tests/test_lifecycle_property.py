@@ -1,11 +1,13 @@
 """Whatever the store accepts, its exports re-import to the same state (issue 11.2).
 
-Hypothesis drives random sequences of the lifecycle commands an arbiter gives (pair the next
-round, enter a result, correct one, add fouls, enter a requested bye, withdraw a player, add a
-late entry, change a setting) against a real SQLite store, each request accepted or refused
-by the store exactly as the command line and the bot would have it; then the TOML export must
-read back to the very tournament the log describes, with the same standings, and the TRF
-export to the same points and places.
+Hypothesis drives random sequences of the lifecycle commands arbiters give (pair the next
+round, un-pair it, enter a result, correct one, add fouls, enter a requested bye, withdraw a
+player and take them back, add a late entry, correct or remove a player, change a setting, undo
+their last change) against a real SQLite store, each request accepted or refused by the store
+exactly as the command line and the bot would have it; then the TOML export must read back to
+the very tournament the log describes, with the same standings, and the TRF export (players
+numbered by TPN) to the same points and places.  The next round is the clock's
+(``ranking.clock``), as everywhere else.
 """
 
 from __future__ import annotations
@@ -22,21 +24,28 @@ from ranking.events import (
     bye_event,
     foul_event,
     player_added_event,
+    player_edited_event,
+    player_removed_event,
     result_event,
+    return_event,
     setting_event,
+    unpair_event,
     withdrawal_event,
 )
 from ranking.final import final_standings
-from ranking.model import ByeKind, GameKind, Player, Result, System, Tournament
+from ranking.model import ByeKind, GameKind, Player, Result, Seeding, System, Tournament
+from ranking.players import pairing_numbers
 from ranking.presets import get_preset
 from ranking.settings import parse_setting
 from ranking.tomlfile import parse_tournament_toml
 from ranking.trf import parse_trf
+from ranking.undo import undo_change
 from tiebreak.library import export_text
 from tiebreak.running import propose_pairing
 from tiebreak.store import Source, SQLiteStore
 
 SOURCE = Source("cli:property")
+OTHER = Source("tg:7")  # a second arbiter: undo takes back only one's own changes
 RESULTS = [Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW, Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT,
            Result.DOUBLE_FORFEIT]
 
@@ -53,6 +62,12 @@ actions = st.one_of(
               st.integers(0, 2500)),
     st.tuples(st.just("set"), st.sampled_from(["tiebreaks=BH,SB,WIN", "scoring=3,1,0", "playoff=1",
                                                "keep_rounds=3", "name=Renamed Open", "rules=cxa-swiss-bh"])),
+    st.tuples(st.just("unpair"), st.booleans()),
+    st.tuples(st.just("return"), st.integers(0, 14)),
+    st.tuples(st.just("edit"), st.integers(0, 14), st.integers(0, 2600), st.sampled_from(["", "GM", "WIM"])),
+    st.tuples(st.just("remove"), st.integers(0, 14)),
+    st.tuples(st.just("undo"), st.booleans()),
+    st.tuples(st.just("undo"), st.booleans()),
 )
 
 
@@ -65,18 +80,27 @@ def events(draw: st.DrawFn) -> tuple[Tournament, list[tuple]]:
     players = tuple(Player(i, f"Player {i}", rating=2400 - 7 * i, club=draw(st.sampled_from(["", "Hà Nội"])))
                     for i in range(1, size + 1))
     game = draw(st.sampled_from(["chess", "xiangqi"]))
+    seeding = draw(st.sampled_from(list(Seeding)))
     tournament = Tournament("Property Open", players, rounds, system=system, rules=rules, game=GameKind(game),
-                            records=(("slug", "prop"), ("152", "W")))
+                            records=(("slug", "prop"), ("152", "W")), seeding=seeding)
     return tournament, draw(st.lists(actions, min_size=1, max_size=60))
 
 
-def apply(store: SQLiteStore, action: tuple) -> None:
-    """One command, as the store takes it; a refused one (InputError) writes nothing."""
+def apply(store: SQLiteStore, action: tuple, number: int) -> None:
+    """One command, as the store takes it; a refused one (InputError) writes nothing.  Every
+    other command comes from the second arbiter."""
+    source = OTHER if number % 2 else SOURCE
+
     def decide(state) -> list[Event]:
         kind = action[0]
         games = sorted(state.games.items())
+        ids = sorted(state.ids)
         if kind == "pair":
             return [propose_pairing(state.snapshot()).event(state)]
+        if kind == "unpair":
+            return [unpair_event(state, force=action[1])]
+        if kind == "undo":
+            return list(undo_change(store.log("prop"), state, source.actor).events)
         if kind in ("result", "correct", "foul"):
             if not games:
                 return []
@@ -87,19 +111,24 @@ def apply(store: SQLiteStore, action: tuple) -> None:
                 return [foul_event(state, number, board, action[2], action[3])]
             event = result_event(state, number, board, action[2], correct=kind == "correct")
             return [event] if event else []
-        ids = sorted(state.ids)
         if kind == "bye":
-            paired = max(state.paired_rounds(), default=0)
-            return [bye_event(state, paired + 1 + action[2], ids[action[1] % len(ids)], action[3])]
+            return [bye_event(state, state.clock().next_round + action[2], ids[action[1] % len(ids)], action[3])]
         if kind == "withdraw":
             after = max(0, state.snapshot().rounds_with_results - action[2])
             return [withdrawal_event(state, ids[action[1] % len(ids)], after)]
+        if kind == "return":
+            return [return_event(state, ids[action[1] % len(ids)])]
+        if kind == "edit":
+            event = player_edited_event(state, ids[action[1] % len(ids)], rating=action[2], title=action[3])
+            return [event] if event else []
+        if kind == "remove":
+            return [player_removed_event(state, ids[action[1] % len(ids)])]
         if kind == "late":
             return [player_added_event(state, action[1], action[2])]
         return [setting_event(state, *parse_setting(action[1]))]
 
     with contextlib.suppress(InputError):  # refused: nothing written, as the command line says
-        store.append("prop", decide, SOURCE)
+        store.append("prop", decide, source)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -108,8 +137,8 @@ def test_whatever_the_store_accepts_its_exports_read_back(case: tuple[Tournament
     tournament, commands = case
     with SQLiteStore(":memory:") as store:
         store.create("prop", tournament, SOURCE)
-        for action in commands:
-            apply(store, action)
+        for number, action in enumerate(commands):
+            apply(store, action, number)
         stored = store.tournament("prop")
     final = final_standings(stored)
 
@@ -119,8 +148,9 @@ def test_whatever_the_store_accepts_its_exports_read_back(case: tuple[Tournament
 
     from_trf = parse_trf(export_text(stored, "trf"), source="export.trf")
     again = final_standings(from_trf)
-    assert again.points() == final.points()
-    assert again.ranks() == final.ranks()
+    tpn = pairing_numbers(stored)  # the TRF numbers the players by pairing number
+    assert again.points() == {tpn[pid]: points for pid, points in final.points().items()}
+    assert again.ranks() == {tpn[pid]: rank for pid, rank in final.ranks().items()}
 
 
 def test_the_property_explores_what_it_should(tmp_path: Path) -> None:
@@ -132,12 +162,15 @@ def test_the_property_explores_what_it_should(tmp_path: Path) -> None:
         store.create("prop", tournament, SOURCE)
         script = [("bye", 6, 0, ByeKind.HALF), ("pair",), *(("result", k, Result.WHITE_WINS) for k in range(3)),
                   ("correct", 0, Result.DRAW), ("foul", 1, "black", 2), ("withdraw", 2, 0), ("late", "Late", 1900),
-                  ("pair",), *(("result", k, Result.BLACK_WINS) for k in range(3, 7)), ("set", "tiebreaks=BH,WIN")]
+                  ("edit", 0, 2300, "GM"), ("return", 2), ("late", "Later", 1500), ("remove", 8),
+                  ("pair",), *(("result", k, Result.BLACK_WINS) for k in range(3, 7)), ("set", "tiebreaks=BH,WIN"),
+                  ("undo", False), ("unpair", True), ("undo", False), ("pair",)]
         for action in script:
-            apply(store, action)
+            apply(store, action, 0)
         kinds = [entry.event.kind.value for entry in store.log("prop")]
         stored = store.tournament("prop")
-    assert kinds.count("round-paired") == 2 and "correction" in kinds and "foul" in kinds
-    assert {"bye", "withdrawal", "player-added", "setting-changed"} <= set(kinds)
+    assert kinds.count("round-paired") == 4 and "correction" in kinds and "foul" in kinds
+    assert {"bye", "withdrawal", "player-added", "setting-changed", "player-edited", "player-returned",
+            "player-removed", "settings-restored", "round-unpaired"} <= set(kinds)
     assert parse_tournament_toml(export_text(stored, "toml")) == stored
     assert final_standings(parse_trf(export_text(stored, "trf"))).ranks() == final_standings(stored).ranks()

@@ -188,7 +188,8 @@ def test_dir_publish_swaps_in_a_complete_folder_and_updates_it(site: Path, tmp_p
     report = publish(site, settings, log=quiet)
     assert read_tree(destination) == changed_site()
     assert (report.uploaded, report.deleted, report.unchanged) == (2, 1, len(SITE) - 2)
-    assert sorted(p.name for p in destination.parent.iterdir()) == ["results"]  # no temporary folder left behind
+    # no temporary folder left behind, only the site swapped out, which the next publish brings up to date
+    assert sorted(p.name for p in destination.parent.iterdir()) == [".results.tiebreak-spare", "results"]
 
 
 def test_dir_swap_by_renames_where_an_exchange_is_not_available(
@@ -199,7 +200,7 @@ def test_dir_swap_by_renames_where_an_exchange_is_not_available(
     apply_changes(site)
     publish(site, DirSettings(path=destination), log=quiet)
     assert read_tree(destination) == changed_site()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["public", "www"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".www.tiebreak-spare", "public", "www"]
 
 
 def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
@@ -230,7 +231,7 @@ def test_dir_failure_mid_copy_leaves_the_old_folder_and_a_retry_fixes_it(
     assert report.attempts == 2
     assert read_tree(destination) == changed_site()
     assert any("No space left on device" in message and "retrying in 2 s" in message for message in messages)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["public", "www"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".www.tiebreak-spare", "public", "www"]
 
 
 def test_dir_failure_without_retries_raises_and_keeps_the_old_site(
@@ -659,6 +660,33 @@ def test_dir_links_unchanged_files_and_links_a_builds_new_ones_from_it(tmp_path:
     for name in changed_site():
         expected = published[name] if name in SITE and SITE[name] == changed_site()[name] else inodes(second)[name]
         assert now[name] == expected, name
+
+
+def test_dir_makes_the_site_in_the_folder_the_publish_before_swapped_out(tmp_path: Path) -> None:
+    """From the third publish on, the site is made in the folder the publish before swapped
+    out, brought up to date: the files it holds untouched stay, a file edited there by hand,
+    changed or gone is replaced or removed (the folders left empty too); the site is exactly
+    the build's and the spare is the site before."""
+    destination = tmp_path / "www"
+    sites = [SITE, changed_site(), {**SITE, "hanoi/players/1.html": "<!doctype html><title>Lại Lý Huynh 2</title>"},
+             {name: text for name, text in changed_site().items() if not name.startswith("hanoi/players/")}]
+    spare = tmp_path / ".www.tiebreak-spare"
+    for number, files in enumerate(sites):
+        build = built_site(tmp_path, files)
+        if number == 2:  # saved by an editor as a new file (the old one is linked from the build and the site)
+            (spare / "index.html").unlink()
+            (spare / "index.html").write_text("edited by hand in the spare", encoding="utf-8")
+        before = spare.stat().st_ino if spare.exists() else None
+        swapped_out = destination.stat().st_ino if destination.exists() else None
+        publish(build, DirSettings(path=destination), log=quiet)
+        assert read_tree(destination) == files, number
+        assert {p.relative_to(destination).as_posix() for p in destination.rglob("*") if p.is_dir()} == {
+            os.path.dirname(name) for name in files} - {""}, number  # no folder left empty
+        if before is not None:
+            assert destination.stat().st_ino == before  # the spare, brought up to date and swapped in
+        if swapped_out is not None:
+            assert spare.stat().st_ino == swapped_out and read_tree(spare) == (sites[number - 1] if number != 3
+                                                                               else sites[2])
 
 
 def test_dir_copies_a_folder_that_is_not_a_build_and_replaces_a_file_edited_by_hand(site: Path,

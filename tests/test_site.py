@@ -78,7 +78,7 @@ def expected_pages(tournaments: dict[str, Tournament]) -> set[str]:
         pages.add(folder + "index.html")
         for slug, tournament in tournaments.items():
             base = f"{folder}{slug}/"
-            pages |= {base + "index.html", base + "crosstable.html"}
+            pages |= {base + "index.html", base + "crosstable.html", base + "players.html"}
             pages |= {f"{base}round-{number}.html" for number in paired_rounds(tournament)}
             pages |= {f"{base}players/{player.id}.html" for player in tournament.players}
     return pages
@@ -232,7 +232,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
 
 def test_every_page_exists_in_every_language_and_nothing_else(site: Site) -> None:
     pages = expected_pages(site.tournaments)
-    assert len(pages) == len(LANGUAGES) * (1 + sum(2 + len(paired_rounds(t)) + len(t.players)
+    assert len(pages) == len(LANGUAGES) * (1 + sum(3 + len(paired_rounds(t)) + len(t.players)
                                                    for t in site.tournaments.values()))
     static = {relative for relative in site.files if relative.startswith("static/")}
     assert {"static/style.css", "static/tables.js"} <= static
@@ -329,7 +329,8 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
     tournament = site.tournaments[HOSTILE]
     for language in LANGUAGES:
         base = f"{prefix(language)}{HOSTILE}/"
-        pages = [base + "index.html", base + "crosstable.html", base + "players/1.html", base + "players/2.html",
+        pages = [base + "index.html", base + "crosstable.html", base + "players.html", base + "players/1.html",
+                 base + "players/2.html",
                  *(f"{base}round-{n}.html" for n in paired_rounds(tournament))]
         for relative in pages:
             assert escaped in site.text(relative), relative
@@ -340,6 +341,29 @@ def test_a_name_that_is_markup_appears_as_text(site: Site) -> None:
             assert tournament.name in site.page(relative).all_text, relative
         player = site.page(base + "players/1.html")
         assert player.all_text.count(SCRIPT_NAME) >= 2  # <title> and <h1>
+
+
+def test_every_page_is_byte_for_byte_what_stock_jinja2_renders(site: Site, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's code generator escapes ``{{ value }}`` without a ``Markup`` per value
+    (``site_builder.environment.output_escape``): the same site built with Jinja2's own
+    escaping is the same, file for file, the hostile names included."""
+    from jinja2.compiler import CodeGenerator
+
+    from site_builder import environment
+
+    monkeypatch.setattr(environment._SiteCodeGenerator, "_output_child_pre", CodeGenerator._output_child_pre)
+    monkeypatch.setattr(environment, "_ENVIRONMENTS", {})
+    stock = tmp_path / "public"
+    build_site(site.tournaments, settings(stock))
+    files = site_files(stock.resolve())
+    assert files.keys() == site.files.keys()
+    assert [name for name, path in files.items() if path.read_bytes() != site.files[name].read_bytes()] == []
+
+    def compiled(out: Path) -> list[bytes]:  # the templates' code as the build compiled it
+        return [path.read_bytes() for path in (out.parent / ".public.templates").iterdir()]
+    assert not any(b"output_escape" in code for code in compiled(stock))  # Jinja2's own escape this time
+    assert all(b"output_escape" in code for code in compiled(site.root))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -524,6 +548,35 @@ def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path,
     report = build_site(examples, settings(out))
     assert report.files == [f"{SWISS}/players/1.html"]
     assert page.read_bytes() == content
+
+
+def test_a_build_recycles_the_folder_before_the_current_one_and_is_what_a_fresh_build_makes(
+        tmp_path: Path, examples) -> None:
+    """From the third build on, the build folder is the one before the current one, renamed and
+    brought up to date (what changed since it written, linked or removed, the folders left
+    empty removed): the site is byte for byte what a fresh build makes, the previous build is
+    kept as it was, and no more than two builds stay."""
+    out = tmp_path / "public"
+    swiss = examples[SWISS]
+    variants = [examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.WHITE_WINS)},
+                {SWISS: replace_result(swiss, 7, 1, Result.BLACK_WINS)},  # the round robin archived
+                examples, {**examples, SWISS: replace_result(swiss, 7, 11, Result.BLACK_WINS)}]
+    folders: list[tuple[str, int]] = []  # each build's folder: name and inode
+    for number, tournaments in enumerate(variants):
+        build_site(tournaments, settings(out))
+        current = out.resolve()
+        folders.append((current.name, current.stat().st_ino))
+        fresh = tmp_path / f"fresh-{number}" / "public"
+        build_site(tournaments, settings(fresh))
+        assert {name: path.read_bytes() for name, path in site_files(current).items()} == \
+            {name: path.read_bytes() for name, path in site_files(fresh.resolve()).items()}, number
+        def folders_of(root: Path) -> list[str]:
+            return sorted(os.path.relpath(top, root) for top, _, _ in os.walk(root))
+        assert folders_of(current) == folders_of(fresh.resolve())  # no folder left empty
+        builds = sorted(path.name for path in tmp_path.glob(".public.build-*"))
+        assert builds == sorted({name for name, _ in folders[-2:]}), number
+        if number >= 2:  # the folder of the build before the previous one, renamed
+            assert folders[number][1] == folders[number - 2][1] and folders[number][0] != folders[number - 2][0]
 
 
 # -- atomic ----------------------------------------------------------------------------------

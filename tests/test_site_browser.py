@@ -15,6 +15,11 @@ and 1366 px (a desktop), in English, Chinese and Vietnamese:
 - a PNG of each main page is written under tests/artifacts/ (ignored by git), to look at;
 - both players of every board are on screen without scrolling sideways, and on a phone each
   board is stacked (the second player under the first);
+- at 360 x 640 and 1280 x 800 in all four languages, the standings, round, crosstable and
+  player pages keep each row's place, name, points and first tie-break (standings), both
+  players with their colours as words, points and result (rounds), name and points
+  (crosstable), result and running score (player) on screen without scrolling sideways at
+  360 px, no cell overlaps another or spills out of its box, and axe-core finds nothing;
 - every page type passes axe-core's WCAG 2.1 A and AA rules, in light and in dark mode;
 - the print layout (print media emulation, and Chromium's PDF on A4 and letter) drops the
   navigation and shows the result sheets and QR codes, nothing wider than the paper.
@@ -95,14 +100,15 @@ class Site:
     def page_types(self) -> list[tuple[str, str]]:
         """One page of each type: the index, standings (with a withdrawn player and a round in
         progress), a round being played, a coming round, a Swiss round, a crosstable, a wall
-        chart, a player's page (a withdrawn one), the team standings, a team round; and issue 22's:
-        a crosstable with annulled games (VN 21.5.1), the wall chart of two-game matches (VN
-        21.2), a CXA team round robin's standings."""
+        chart, a player's page (a withdrawn one), the team standings, a team round, the players list;
+        and issue 22's: a crosstable with annulled games (VN 21.5.1), the wall chart of two-game
+        matches (VN 21.2), a CXA team round robin's standings."""
         return [("index", "index.html"), ("standings", "live/index.html"), ("round", "live/round-4.html"),
                 ("coming-round", "live/round-7.html"), ("swiss-round", "chess-swiss/round-3.html"),
                 ("crosstable", "xiangqi-rr/crosstable.html"), ("wall-chart", "chess-swiss/crosstable.html"),
                 ("player", "live/players/8.html"), ("teams", "league/teams.html"),
-                ("team-round", "league/round-1.html"), ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
+                ("team-round", "league/round-1.html"), ("players", "chess-swiss/players.html"),
+                ("annulled-crosstable", "vn-rr-withdrawals/crosstable.html"),
                 ("match-wall-chart", "vn-match/crosstable.html"), ("cxa-teams", "cxa-team-rr/teams.html")]
 
 
@@ -424,6 +430,100 @@ def test_the_tab_strip_shows_the_current_round(site: Site, browser: WebDriver) -
             "const s = arguments[0].getBoundingClientRect(), t = arguments[1].getBoundingClientRect();"
             "return [t.left - s.left, s.right - t.right];", strip, tab)
         assert left >= -0.5 and right >= -0.5, (path, left, right)
+
+
+# -- phones: what a player reads at 360 px, in every language ---------------------------------------
+
+PHONE, DESKTOP = (360, 640), (1280, 800)
+#: page type -> (pages, the cells of each body row that must be on screen at 360 px without scrolling)
+READ_ON_A_PHONE = {
+    "standings": (("chess-swiss/index.html", "live/index.html"), ("td.place", "th.name", "td.points", "td.tb")),
+    "round": (("chess-swiss/round-3.html", "live/round-4.html", "league/round-1.html"),
+              ("td.name.w", "td.name.b", "td.pts", "td.result", ".colour-word")),
+    "crosstable": (("chess-swiss/crosstable.html", "xiangqi-rr/crosstable.html"), ("th.name", "td.points")),
+    "player": (("chess-swiss/players/1.html", "live/players/8.html"), ("th.rd", "td.name", "td.result", "td.score")),
+}
+_ROWS = """
+const [selectors, kind] = arguments;
+const width = document.documentElement.clientWidth;
+const table = document.querySelector(kind === 'round' ? 'table.pairings' : kind === 'player' ? 'table.games'
+                                     : kind === 'standings' ? 'table.standings' : 'table.crosstable');
+const problems = [];
+const label = (row, cell) => `row ${Array.from(row.parentNode.rows).indexOf(row) + 1} ${cell.className}`
+                             + ` "${cell.textContent.trim().slice(0, 30)}"`;
+const overlap = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+                          && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+let rows = 0;
+for (const t of document.querySelectorAll('table.pairings, table.games, table.standings, table.crosstable')) {
+  for (const row of t.tBodies[0].rows) {
+    rows += 1;
+    const cells = Array.from(row.children).filter(cell => cell.getClientRects().length);
+    for (const [i, cell] of cells.entries()) {
+      const box = cell.getBoundingClientRect();
+      if (cell.scrollWidth > cell.clientWidth + 1) problems.push(`${label(row, cell)} spills out of its cell`);
+      for (const other of cells.slice(i + 1)) {
+        if (overlap(box, other.getBoundingClientRect())) {
+          problems.push(`${label(row, cell)} overlaps ${label(row, other)}`);
+        }
+      }
+      const parts = Array.from(cell.children).filter(part => part.getClientRects().length);
+      for (const [j, part] of parts.entries()) {  // each line box of an element that wraps on its own
+        for (const next of parts.slice(j + 1)) {
+          if (Array.from(part.getClientRects()).some(a => Array.from(next.getClientRects()).some(b => overlap(a, b)))) {
+            const name = element => element.className || element.tagName;
+            problems.push(`${label(row, cell)}: ${name(part)} overlaps ${name(next)}`);
+          }
+        }
+      }
+    }
+    if (width < 600 && t === table) {  // at 360 px: what must be read lies on screen, in its region's view
+      const region = (t.closest('.scroll') || document.documentElement).getBoundingClientRect();
+      for (const selector of selectors) {
+        const cell = row.querySelector(selector);
+        if (selector === 'td.tb' && !t.querySelector('thead th.tb')) continue;  // a chain without tie-breaks
+        if (!cell) { if (!selector.startsWith('.')) problems.push(`row ${rows}: no ${selector}`); continue; }
+        const box = cell.getBoundingClientRect();
+        if (box.left < Math.max(0, region.left) - 0.5 || box.right > Math.min(width, region.right) + 0.5) {
+          problems.push(`${label(row, cell)} is off screen: ${Math.round(box.left)}-${Math.round(box.right)}`
+                        + ` of ${Math.round(region.left)}-${Math.round(region.right)}`);
+        }
+      }
+    }
+  }
+}
+return {rows: rows, problems: problems.slice(0, 8)};
+"""
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["360x640", "1280x800"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_shows_places_names_points_and_results_without_scrolling(site: Site, browser: WebDriver,
+                                                                         language: str, size: tuple[int, int]) -> None:
+    """At 360 x 640 (and 1280 x 800) in every language: on the standings, round, crosstable and
+    player pages, each row's place, name, points and first tie-break (standings), both players,
+    their colours as words, points and result (rounds), name and points (crosstable), round,
+    opponent, result and running score (player) lie on screen without scrolling sideways;
+    no cell overlaps another or spills out of its box; the page passes axe-core."""
+    width, height = size
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+    browser.set_script_timeout(60)
+    source = _axe_source()
+    problems = {}
+    for kind, (paths, selectors) in READ_ON_A_PHONE.items():
+        for number, path in enumerate(paths):
+            _open(browser, site.url(path, language))
+            _assert_no_sideways_scroll(browser, width)
+            found = browser.execute_script(_ROWS, list(selectors), kind)
+            assert found["rows"], f"no table rows on {browser.current_url}"
+            if found["problems"]:
+                problems[browser.current_url] = found["problems"]
+            if number == 0:  # one page of each type through axe-core
+                violations = _axe_violations(browser, source)
+                if violations:
+                    problems[f"{browser.current_url} (axe-core)"] = violations
+                _screenshot(browser, f"phone-{language}-{kind}-{width}x{height}")
+    assert not problems, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
 # -- the name filter -------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def page(site: Path, path: str) -> str:
 def test_xiangqi_cells_are_game_points_that_add_up_to_the_points(site: Path) -> None:
     rows = rows_of(page(site, "final/crosstable.html"), "Crosstable")
     for row in rows:
-        cells, points = row[2:-1], float(row[-1])
+        cells, points = row[3:], float(row[2])  # place, name, points, then the cells
         assert {cell for cell in cells if cell} <= {"2", "1", "0"}, row
         assert sum(int(cell) for cell in cells if cell) == points, row
     assert "½" not in text_of(page(site, "final/crosstable.html"))
@@ -104,7 +104,7 @@ def test_chess_keeps_1_0_and_halves(site: Path) -> None:
     results = {row[5] for row in rows_of(page(site, "swiss/round-1.html"), "Round 1")}
     assert results <= {"1-0", "0-1", "½-½", "+ −", "− +", "− −"} and "1-0" in results
     cells = {cell.split("w")[-1].split("b")[-1] for row in rows_of(page(site, "swiss/crosstable.html"), "Wall chart")
-             for cell in row[2:-1] if cell}
+             for cell in row[3:] if cell}
     assert "½" in cells and "1" in cells and "0" in cells
 
 
@@ -113,7 +113,7 @@ def test_the_wall_chart_legend_tells_byes_from_forfeits(site: Path) -> None:
     legend = text[text.index("How to read the table"):]
     assert "+ won by forfeit" in legend and "− lost by forfeit" in legend
     assert "HPB half-point bye" in legend and "12w… against the player in place 12" in legend
-    cells = [cell for row in rows_of(page(site, "swiss/crosstable.html"), "Wall chart") for cell in row[2:-1]]
+    cells = [cell for row in rows_of(page(site, "swiss/crosstable.html"), "Wall chart") for cell in row[3:]]
     assert "HPB" in cells  # a bye has no opponent and its own mark, never "+"
     assert not [cell for cell in cells if cell.endswith("+") and not re.match(r"\d+[wb]\+$", cell)]
 
@@ -147,7 +147,8 @@ def test_a_round_robins_coming_rounds_have_pages_from_the_berger_table(site: Pat
         html = page(site, f"rr/round-{number}.html")
         assert f"Round {number} has not been played yet" in text_of(html)
         rows = rows_of(html, f"Round {number}")
-        assert [(row[2], row[7]) for row in rows] == [(names[w], names[b]) for w, b in schedule[number - 1] if b]
+        assert [(row[2], row[7]) for row in rows] == [(f"red {names[w]}", f"black {names[b]}")
+                                                      for w, b in schedule[number - 1] if b]
         assert {row[5] for row in rows} == {"–"}
     tabs = re.search(r'<nav class="tabs".*?</nav>', page(site, "rr/round-5.html"), flags=re.S).group(0)
     assert tabs.count('class="coming"') == 5 and 'href="../rr/round-9.html"' in tabs
@@ -156,8 +157,9 @@ def test_a_round_robins_coming_rounds_have_pages_from_the_berger_table(site: Pat
 def test_round_pages_show_starting_number_title_rating_and_points_before_the_round(site: Path) -> None:
     rows = rows_of(page(site, "swiss/round-3.html"), "Round 3")
     first = rows[0]
-    assert first[:6] == ["1", "1", "GM Zhang, Wei", "2603", "2", "1-0"]
-    assert first[6:] == ["2", "IM Lindqvist, Erik", "2431", "5"]
+    # each name with its colour as a word before it (shown on a phone, where the headings are not)
+    assert first[:6] == ["1", "1", "white GM Zhang, Wei", "2603", "2", "1-0"]
+    assert first[6:] == ["2", "black IM Lindqvist, Erik", "2431", "5"]
 
 
 def test_the_root_index_says_how_far_each_tournament_is_newest_first(site: Path) -> None:

@@ -31,7 +31,8 @@ def _config(folder: Path, publish: str = "") -> Path:
     return config
 
 
-CACHES = {".ranks.json", ".qr.json"}  # the build's caches for the next build: their order is a set's
+# the build's caches and record for the next build: their order is a set's, the record names its store
+CACHES = {".ranks.json", ".qr.json", ".sources.json"}
 
 
 def _files(folder: Path) -> dict[str, bytes]:

@@ -203,7 +203,7 @@ def test_the_round_pages_group_the_boards_under_their_match_and_its_score(site: 
             assert table["caption"] and set(table["scopes"]) == {"col", "row"}
             boards = table["rows"][1:]
             assert [(int(row[0]), row[2], row[7]) for row in boards] == \
-                [(game.board, names[game.white], names[game.black]) for game in match.boards]
+                [(game.board, f"red {names[game.white]}", f"black {names[game.black]}") for game in match.boards]
         assert 'class="scroll"' in text
 
 

@@ -138,9 +138,9 @@ def test_two_game_matches_are_scored_in_match_points(site: Path, language: str, 
     player = page(site, language, "vn-match/players/1.html")
     assert {"zh": "第1名，场分1.5", "vi": "Hạng 1 với 1,5 điểm trận"}[language] in player
     cross = table(page(site, language, "vn-match/crosstable.html"))
-    assert cross[0][-1] == score
+    assert cross[0][2] == score  # #, name, points (on a phone's screen), then the rounds
     letter = {"zh": "红", "vi": "đỏ"}[language]  # red's mark in the wall chart
-    assert cross[1][2:4] == [f"2{letter}2 1", f"3{letter}0 2"]  # both games of each match: 2+1 and 0+2
+    assert cross[1][3:5] == [f"2{letter}2 1", f"3{letter}0 2"]  # both games of each match: 2+1 and 0+2
 
 
 def test_the_two_game_matches_toml_download_is_the_file(site: Path) -> None:
@@ -157,25 +157,26 @@ def test_the_two_game_matches_toml_download_is_the_file(site: Path) -> None:
 def test_the_crosstable_adds_up_with_annulled_games_and_vn_forfeits(site: Path, language: str) -> None:
     html = page(site, language, "vn-rr-withdrawals/crosstable.html")
     rows = Tables(html).tables[0][1:]
-    # standings order: 2, 1, 3, 4, 6, 5 (test_xiangqi_events.py); columns in the same order
+    # standings order: 2, 1, 3, 4, 6, 5 (test_xiangqi_events.py); columns in the same order, after
+    # #, name and points (kept on a phone's screen)
     annulled = rows[5]  # player 5, last: every game annulled
-    assert [cell[0] for cell in annulled[2:8]] == ["X", "X", "X", "X", "X", ""]
-    assert all("annulled" in cell[1] for cell in annulled[2:7])
-    assert annulled[-1][0] == "0"
-    column = [row[2 + 5][0] for row in rows[:5]]  # everyone's cell against player 5
+    assert [cell[0] for cell in annulled[3:9]] == ["X", "X", "X", "X", "X", ""]
+    assert all("annulled" in cell[1] for cell in annulled[3:8])
+    assert annulled[2][0] == "0"
+    column = [row[3 + 5][0] for row in rows[:5]]  # everyone's cell against player 5
     assert column == ["X"] * 5
     third = rows[2]  # player 3: ½ (2), ½ (1), self, 0 (4), X = forfeit won against 6, X = annulled (5)
-    assert [cell[0] for cell in third[2:8]] == ["½", "½", "", "0", "X", "X"]
-    assert "withdrawal" in third[6][1] and "annulled" in third[7][1]
-    assert rows[4][2 + 2][0] == "0" and "withdrawal" in rows[4][4][1]  # player 6 against 3: 0
+    assert [cell[0] for cell in third[3:9]] == ["½", "½", "", "0", "X", "X"]
+    assert "withdrawal" in third[7][1] and "annulled" in third[8][1]
+    assert rows[4][3 + 2][0] == "0" and "withdrawal" in rows[4][5][1]  # player 6 against 3: 0
     # the cells add up: a played game its points, X won by forfeit 1, annulled X nothing
     for row in rows:
         total = 0.0
-        for text, kind, _ in row[2:8]:
+        for text, kind, _ in row[3:9]:
             if kind.endswith("annulled") or not text:
                 continue
             total += 1.0 if text == "X" else float(text.replace("½", "0.5") or 0)
-        assert total == float(row[-1][0].replace(",", ".")), row
+        assert total == float(row[2][0].replace(",", ".")), row
     legend = page(site, language, "vn-rr-withdrawals/crosstable.html")
     assert {"zh": "已取消", "vi": "bị hủy"}[language] in legend
 

@@ -43,8 +43,7 @@ def test_an_archived_tournament_keeps_its_slug_in_every_case(config: Path) -> No
 def test_a_slug_ending_with_a_dot_is_refused(config: Path, slug: str) -> None:
     line = refused(tiebreak(config, "import", str(SWISS), "--slug", slug))
     assert line == (f"tiebreak: error: {SWISS}: the slug {slug!r} ends with '.', which Windows and many file servers "
-                    f"drop (it would be the folder {slug.rstrip('.')!r}): choose another --slug (in the bot: /import "
-                    "SLUG)")
+                    f"drop (it would be the folder {slug.rstrip('.')!r}): choose another --slug")
     assert stored(config) == []
 
 

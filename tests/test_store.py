@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from ranking.events import EventKind, result_event
+from ranking.events import Event, EventKind, result_event
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from ranking.trf import parse_trf, write_trf
 from tiebreak.files import load_tournament
@@ -65,10 +65,22 @@ def test_a_different_result_needs_correct_and_the_same_one_is_a_no_op(store: SQL
     store.create("t", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
     recorded = store.state("t").game(7, 1).result.value
     other = "1-0" if recorded != "1-0" else "0-1"
-    with pytest.raises(InputError, match="give --correct"):
+    with pytest.raises(InputError, match="correct it to replace it"):
         store.append("t", lambda s: [result_event(s, 7, 1, other)], CLI)
     assert store.append("t", lambda s: [e for e in [result_event(s, 7, 1, recorded)] if e], CLI) == []
     assert len(store.log("t")) == 1
+
+
+def test_a_tournaments_version_is_its_last_event_and_every_change_moves_it(store: SQLiteStore) -> None:
+    store.create("swiss", load_tournament(EXAMPLES / "chess-swiss.trf"), CLI)
+    store.create("rr", load_tournament(EXAMPLES / "xiangqi-rr.toml"), CLI)
+    first = store.versions()
+    assert list(first) == ["swiss", "rr"] and first["rr"] > first["swiss"]  # in the order they were imported
+    store.append("swiss", lambda s: [result_event(s, 7, 1, "0-1", correct=True)], CLI)
+    moved = store.versions()
+    assert moved["swiss"] == store.log("swiss")[-1].id > first["rr"] and moved["rr"] == first["rr"]
+    store.append("rr", lambda s: [Event(EventKind.ARCHIVED)], CLI)
+    assert store.versions() == {"swiss": moved["swiss"]}  # archived: not listed, as by slugs()
 
 
 def test_the_log_is_append_only(store: SQLiteStore) -> None:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
+from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, Seeding, System, Tournament, Withdrawal
 from ranking.presets import PRESETS, get_preset
 from ranking.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
@@ -88,7 +88,7 @@ def test_no_preset_no_system_no_rounds() -> None:
 
 def test_without_rules_keys_rules_are_none() -> None:
     t = parse_tournament_toml('[tournament]\nname = "Bare"\n')
-    assert t == Tournament(name="Bare", players=(), rounds=0)
+    assert t == Tournament(name="Bare", players=(), rounds=0, seeding=Seeding.RATING)  # a TOML file ranks by rating
 
 
 def test_result_spellings() -> None:
@@ -368,3 +368,46 @@ def test_errors_carry_the_path(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         load_tournament(broken)
     assert str(caught.value).startswith(f"{broken}:2: ")
+
+
+# -- settings: the [tournament] table read without writing TOML text ----------------------------------
+
+SETTING_TEXTS = ["name=Hà Nội Open 2026", "rounds=13", "game=xiangqi", "system=round-robin", "rules=cxa-swiss-bh",
+                 "rules=fide-swiss", "scoring=2,1,0", "scoring=three-point-colour", "scoring={ win = 3, draw = 1 }",
+                 "tiebreaks=BH-C1,BH,SB,DE", "tiebreaks=XYZ", "playoff=1,2:after-tiebreaks", "playoff=none",
+                 "keep_rounds=7", "bye_value_in_bh=lowest-score", "fide_edition=2023", "pairing.acceleration=baku"]
+
+
+@pytest.mark.parametrize("path", [EXAMPLES / "xiangqi-rr.toml", EXAMPLES / "chess-swiss.trf",
+                                  Path(__file__).parent / "data" / "teams" / "xiangqi-league.toml"])
+def test_a_setting_reads_the_table_as_its_toml_text_would_be_read(path: Path) -> None:
+    """``with_tournament_keys`` (every ``tiebreak set`` and every replay of a settings event)
+    reads the changed ``[tournament]`` table from its values: the same tournament, or the same
+    refusal, as writing the table as TOML text and reading that back."""
+    import tomli_w
+
+    from ranking import tomlfile
+    from ranking.settings import apply_setting, parse_setting
+
+    base = load_tournament(path)
+    for text in SETTING_TEXTS:
+        key, value = parse_setting(text)
+        try:
+            changed = apply_setting(base, key, value)
+        except InputError as error:
+            changed = error.message
+        table = tomlfile._tournament_table(base)
+        if key in ("name", "game", "system", "rules", "scoring", "tiebreaks", "playoff"):  # what apply_setting changes
+            changes = {key: value} | ({"scoring": None, "tiebreaks": None, "options": None} if key == "rules" else {})
+            for name, new in changes.items():
+                if new is None:
+                    table.pop(name, None)
+                else:
+                    table[name] = new
+        try:
+            as_text = parse_tournament_toml(tomli_w.dumps({"tournament": table}), source="the setting")
+            as_values = tomlfile._tournament_of({"tournament": table},
+                                                tomlfile._Reader("the setting", tomlfile._Lines("")))
+            assert as_values == as_text, text
+        except InputError as error:
+            assert isinstance(changed, str) and error.message.removeprefix("[tournament]: ") in changed, text

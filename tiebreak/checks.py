@@ -23,6 +23,7 @@ from __future__ import annotations
 from ranking.errors import InputError
 from ranking.final import final_standings
 from ranking.model import Tournament
+from ranking.refusals import Code, Refusal
 from ranking.trf import write_trf
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
@@ -37,14 +38,11 @@ def check_slug(slug: str) -> None:
     """Refuse a slug that would collide with the site's own paths, or is too long for a path."""
     folded = slug.casefold()
     if folded in RESERVED_SLUGS or folded.endswith(RESERVED_SUFFIXES):
-        raise InputError(f"the slug {slug!r} is taken by the site's own pages ({', '.join(sorted(RESERVED_SLUGS))}, "
-                         "names ending in .html or .json): choose another --slug (in the bot: /import SLUG)")
+        raise Refusal(Code.SLUG_RESERVED, slug=slug, reserved=", ".join(sorted(RESERVED_SLUGS)))
     if slug.endswith("."):
-        raise InputError(f"the slug {slug!r} ends with '.', which Windows and many file servers drop (it would be "
-                         f"the folder {slug.rstrip('.')!r}): choose another --slug (in the bot: /import SLUG)")
+        raise Refusal(Code.SLUG_TRAILING_DOT, slug=slug, folder=slug.rstrip("."))
     if len(slug) > MAX_SLUG_LENGTH:
-        raise InputError(f"the slug {slug[:20]!r}... has {len(slug)} characters, at most {MAX_SLUG_LENGTH}: "
-                         "choose a shorter --slug (in the bot: /import SLUG)")
+        raise Refusal(Code.SLUG_TOO_LONG, slug=f"{slug[:20]}...", length=len(slug), limit=MAX_SLUG_LENGTH)
 
 
 def check_names(tournament: Tournament) -> None:
@@ -80,5 +78,8 @@ def check_admissible(tournament: Tournament, slug: str, source: str | None = Non
         check_slug(slug)
         check_names(tournament)
         check_exportable(tournament)
+    except Refusal as error:  # typed: each caller words it (the command line, the bot)
+        error.source = source
+        raise
     except InputError as error:
         raise InputError(error.message, source=source) from None

@@ -167,7 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return commands.run(args)
     except InputError as error:
-        print(f"tiebreak: error: {error}", file=sys.stderr)
+        from tiebreak.wording import cli_text  # only for a refusal (start-up time)
+
+        print(f"tiebreak: error: {cli_text(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -4,8 +4,11 @@ carries them out).
 
     tiebreak list [--all] [--json]          tiebreak show SLUG [--json]
     tiebreak set SLUG KEY=VALUE ...         tiebreak archive SLUG | restore SLUG
-    tiebreak round SLUG [N] [--json]        tiebreak player SLUG add --name NAME [--rating R] ...
-    tiebreak bye SLUG ROUND PLAYER half|zero|full
+    tiebreak round SLUG [N] [--json]        tiebreak players SLUG [--json]
+    tiebreak player SLUG add --name NAME [--rating R] [--title T] [--federation F] [--club C]
+    tiebreak player SLUG edit ID [--name N] [--rating R] [--title T] [--federation F] [--club C]
+    tiebreak player SLUG remove ID          tiebreak return SLUG PLAYER
+    tiebreak unpair SLUG [--force]          tiebreak bye SLUG ROUND PLAYER half|zero|full
     tiebreak foul SLUG ROUND BOARD white|black [COUNT]
     tiebreak undo SLUG                      tiebreak pairings INPUT [--round N] [--format ...]
     tiebreak check FILE [--json]            tiebreak generate --players N --rounds R [--seed S] ...
@@ -17,7 +20,8 @@ import argparse
 from collections.abc import Callable
 
 #: the keys ``tiebreak set`` takes (``ranking.settings.SETTINGS``; a test keeps the two equal)
-SETTING_KEYS = ("name, rounds, game (chess, xiangqi), system (before round 1 is paired), rules (a preset), "
+SETTING_KEYS = ("name, rounds, game (chess, xiangqi), system and seeding (rating, as-numbered; before round 1 is "
+                "paired), rules (a preset), "
                 "scoring (2,1,0 or chess, xiangqi, three-point, three-point-colour), tiebreaks (BH-C1,BH,SB), "
                 "playoff (1, 1,2, 1:after-tiebreaks or none), the options fide_edition, bye_value_in_bh, "
                 "keep_rounds, de_mode, prev_mode, lots_seed, rr_withdrawal, and for Swiss pairing "
@@ -51,13 +55,29 @@ def add_running_commands(commands: argparse._SubParsersAction,
     showing.add_argument("--json", action="store_true",
                          help='{"round": N, "boards": [{"board", "white", "black", "result"}], '
                               '"byes": [{"player", "kind"}]}')
-    player = store_command("player", "add a late entry (prints the new starting number)")
+    players = store_command("players", "the initial ranking list: pairing number (TPN), starting number, title, "
+                                       "name, rating, federation, club")
+    players.add_argument("slug", metavar="SLUG")
+    players.add_argument("--json", action="store_true",
+                         help='a list of {"tpn", "id", "name", "rating", "title", "federation", "club", "withdrawn"} '
+                              "in TPN order")
+    player = store_command("player", "a late entry (add: prints the new starting number), a correction (edit) or a "
+                                     "player taken out before their first paired round (remove)")
     player.add_argument("slug", metavar="SLUG")
-    player.add_argument("action", choices=["add"])
-    player.add_argument("--name", required=True, help="the player's name, e.g. 'Nguyễn, Văn A'")
-    player.add_argument("--rating", type=int, default=0, help="the rating (default 0: unrated)")
-    player.add_argument("--federation", default="", help="a three-letter code such as VIE")
-    player.add_argument("--club", default="", help="the club")
+    player.add_argument("action", choices=["add", "edit", "remove"])
+    player.add_argument("id", metavar="ID", type=int, nargs="?", help="edit, remove: the player's starting number")
+    player.add_argument("--name", help="the player's name, e.g. 'Nguyễn, Văn A'")
+    player.add_argument("--rating", type=int, help="the rating (0: unrated)")
+    player.add_argument("--title", help="GM, IM, WGM, FM, WIM, CM, WFM, WCM ('' for none)")
+    player.add_argument("--federation", help="a three-letter code such as VIE")
+    player.add_argument("--club", help="the club")
+    unpair = store_command("unpair", "take back the latest paired round (its boards and its pairing-allocated bye)")
+    unpair.add_argument("slug", metavar="SLUG")
+    unpair.add_argument("--force", action="store_true",
+                        help="take back its results and fouls too (logged; `tiebreak undo` brings them back)")
+    back = store_command("return", "a withdrawn player comes back: paired again from the next round not yet paired")
+    back.add_argument("slug", metavar="SLUG")
+    back.add_argument("player", metavar="PLAYER", type=int, help="the starting number")
     bye = store_command("bye", "enter a requested bye (before the round is paired)")
     bye.add_argument("slug", metavar="SLUG")
     bye.add_argument("round", metavar="ROUND", type=int)
@@ -69,7 +89,9 @@ def add_running_commands(commands: argparse._SubParsersAction,
     foul.add_argument("board", metavar="BOARD", type=int)
     foul.add_argument("side", choices=["white", "black", "red"], help="red is the first mover (white) in xiangqi")
     foul.add_argument("count", metavar="COUNT", type=int, nargs="?", default=1, help="default 1")
-    undo = store_command("undo", "take back your last entry (a result, a correction, a foul or a bye)")
+    undo = store_command("undo", "take back your last change of any kind (a result, a correction, a foul, a bye, "
+                                 "a pairing, a withdrawal, a return, a late entry, a correction of a player, "
+                                 "a setting)")
     undo.add_argument("slug", metavar="SLUG")
 
     pairings = commands.add_parser(

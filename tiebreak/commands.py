@@ -25,6 +25,7 @@ from ranking.events import (
 from ranking.final import final_standings
 from ranking.model import Result, Tournament
 from ranking.playoffs import PlayoffStandings
+from ranking.refusals import Code, Refusal
 from ranking.settings import setting_text
 from ranking.spelling import WORD_JOINER, parse_result, written_result
 from ranking.standings import default_rules
@@ -39,7 +40,7 @@ from tiebreak.store import Source, Store
 from tiebreak.tables import playoff_lines, printable
 
 #: the subcommands that only read the store: they work on a read-only database too
-READ_ONLY = frozenset({"export", "log", "list", "show", "round"})
+READ_ONLY = frozenset({"export", "log", "list", "show", "round", "players"})
 
 
 def open_store(config_path: str | None, *, create: bool = False, readonly: bool = False) -> Store:
@@ -74,8 +75,14 @@ def run(args: argparse.Namespace) -> int:
         **{name: _running(name) for name in HANDLERS},
     }[args.command]
     readonly = args.command in READ_ONLY or (args.command == "playoff" and not args.game)
-    with open_store(args.config, create=args.command == "import", readonly=readonly) as store:
+    config = load_config(args.config)
+    new = args.command == "import" and not config.storage.exists()
+    with library.open_store(config, create=args.command == "import", readonly=readonly) as store:
         handler(store, args)
+    if new:  # never silently: a store made where the command ran may not be the one meant
+        where = f"the paths of {config.path} are relative to it" if config.path else (
+            "no config.toml here; --config PATH names one")
+        print(f"tiebreak: note: created a new store {config.storage} ({where})", file=sys.stderr)
     return 0
 
 
@@ -139,8 +146,8 @@ def pair_command(store: Store, args: argparse.Namespace) -> None:
         proposal = propose_pairing(tournament)
         waiting = ", ".join(f"R{number} B{board}" for number, board in proposal.unfinished[:10])
         if proposal.unfinished and proposal.system == "dutch" and not args.unfinished:
-            raise InputError(f"boards without a result: {waiting}: enter them first, or give --unfinished "
-                             "to pair anyway (an unfinished game counts as a draw for the pairing)")
+            raise Refusal(Code.BOARDS_WITHOUT_RESULT,
+                          boards=[f"R{number} B{board}" for number, board in proposal.unfinished[:10]])
         if proposal.unfinished:  # the Berger tables need no results; say so all the same
             print(f"tiebreak: note: boards without a result: {waiting}", file=sys.stderr)
         round_number = proposal.round
@@ -239,6 +246,8 @@ def log_command(store: Store, args: argparse.Namespace) -> None:
 def _log_json(logged: LoggedEvent) -> dict:
     data = dict(logged.event.data)
     data.pop("toml", None)
+    if "kind" in data:  # a bye's kind: the event's own kind keeps its key
+        data["bye_kind"] = data.pop("kind")
     return {"id": logged.id, "at": logged.at, "actor": logged.actor, "kind": logged.event.kind.value,
             "chat_id": logged.chat_id, "message_id": logged.message_id, **data}
 
@@ -251,6 +260,7 @@ def describe(logged: LoggedEvent) -> str:
         f" R{data['round']}" if "round" in data else "")
     byes = ", ".join(f"{player} {letter}" for player, letter in data.get("byes", []))
     added = data.get("player") if isinstance(data.get("player"), dict) else {}
+    with_results = sum(1 for row in data.get("games", []) if len(row) > 3 and row[3])
     details = {
         "imported": "tournament imported",
         "round-paired": f"{len(data.get('games', []))} boards" + (f"; byes: {byes}" if byes else ""),
@@ -270,6 +280,14 @@ def describe(logged: LoggedEvent) -> str:
         "player-added": f"player {added.get('id')}: {added.get('name')}",
         "archived": "hidden from the lists and the site",
         "restored": "shown again",
+        "round-unpaired": f"{len(data.get('games', []))} boards taken back"
+                          + (f", {with_results} with results" if with_results else ""),
+        "player-edited": f"player {data.get('player')}: " + ", ".join(
+            f"{key} {data.get('previous', {}).get(key)!r} -> {value!r}"
+            for key, value in data.get("changes", {}).items()),
+        "player-removed": f"player {added.get('id')}: {added.get('name')} removed",
+        "player-returned": f"player {data.get('player')} returns (withdrew after round {data.get('after_round')})",
+        "settings-restored": "the settings as they were",
     }.get(kind, "")
     if "undo" in data:
         details += f" (undoes event {data['undo']})"

@@ -37,7 +37,7 @@ def load_config(path: str | Path | None = None) -> Config:
         raise InputError(f"cannot read: {error}", source=str(file)) from None
     except tomllib.TOMLDecodeError as error:
         raise InputError(f"not valid TOML: {error}", source=str(file)) from None
-    base = file.parent
+    base = file.resolve().parent  # absolute: the same files from any working folder, and for the processes started
     storage = raw.get("storage", {}).get("path", DEFAULT_STORAGE)
     if not isinstance(storage, str) or not storage:
         raise InputError("[storage].path must be a file path such as data/tiebreak.sqlite3", source=str(file))

@@ -10,12 +10,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ranking.clock import board_results, clock_of
 from ranking.errors import InputError
 from ranking.final import FinalStandings, final_standings
-from ranking.model import Bye, Game, Tournament
+from ranking.model import Bye, Game, Result, Tournament
 from ranking.pairing import (
     next_round_pairing,
     next_team_round_pairing,
@@ -23,6 +24,8 @@ from ranking.pairing import (
     pairings_from_list,
     pairings_from_trf,
 )
+from ranking.players import by_pairing_number
+from ranking.refusals import Code, Refusal
 from ranking.tomlfile import SLUG, write_tournament_toml
 from ranking.trf import trf_refusal, write_trf
 from tiebreak.checks import check_admissible
@@ -53,7 +56,7 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
     ``/import SLUG``), else the file's own ``slug``, else one made from the file name."""
     if given is not None:
         if not _SLUG.match(given):
-            raise InputError(f"--slug {given!r}: use letters, digits, '.', '-' and '_' (e.g. hanoi-2026)")
+            raise Refusal(Code.SLUG_INVALID, slug=given)
         return given
     own = next((value for tag, value in tournament.records if tag == SLUG), None)
     if own:
@@ -98,9 +101,13 @@ def import_configured(store: Store, config: Config, source: Source | None = None
 
 
 def export_text(tournament: Tournament, format: str, final: FinalStandings | None = None) -> str:
-    """The tournament as a TRF or tournament TOML file.  The TRF's points and places are the
-    final standings (play-off places applied), the same as every page and ``--json`` shows;
-    ``final`` saves computing them again when the caller has them."""
+    """The tournament as a TRF or tournament TOML file.  The TOML keeps the starting numbers and
+    the seeding (and the initial ranking list once it is kept).  The TRF numbers the players by
+    their pairing numbers (``ranking.players.by_pairing_number``), so any pairing program pairs
+    it as Tiebreak does; its points and places are the final standings (play-off places
+    applied), the same as every page and ``--json`` shows, and a board the withdrawal rule
+    decides holds the forfeit it makes of it.  ``final`` saves computing the standings again
+    when the caller has them."""
     if format == "toml":
         return write_tournament_toml(tournament)
     if format != "trf":
@@ -109,29 +116,44 @@ def export_text(tournament: Tournament, format: str, final: FinalStandings | Non
     if refusal is not None:  # one line naming the lossless export
         raise InputError(f"{refusal} (--format toml)")
     final = final or final_standings(tournament)
-    return write_trf(tournament, points=final.points(), ranks=final.ranks())
+    numbered = by_pairing_number(with_decided_boards(tournament))
+    tpn = numbered.tpn
+    return write_trf(numbered.tournament, points={tpn[pid]: value for pid, value in final.points().items()},
+                     ranks={tpn[pid]: value for pid, value in final.ranks().items()})
 
 
-def next_round_number(tournament: Tournament) -> int:
-    """The round after the last one paired."""
-    return max((game.round for game in tournament.games), default=0) + 1
+def with_decided_boards(tournament: Tournament) -> Tournament:
+    """``tournament`` with the forfeits the withdrawal rule makes of its unplayed boards written
+    as their results (``ranking.clock.board_results``), as other programs need them."""
+    if not tournament.withdrawals:
+        return tournament
+    decided = board_results(tournament)
+    games = tuple(replace(game, result=decided[(game.round, game.board)])
+                  if game.result is None and game.board and isinstance(decided.get((game.round, game.board)), Result)
+                  else game for game in tournament.games)
+    return replace(tournament, games=games)
 
 
 def pairing_from_file(tournament: Tournament, text: str, source: str,
                       kind: str | None = None) -> tuple[int, list[Game], list[Bye]]:
     """The next round as another program paired it: a TRF holding the round (``kind`` "trf"),
     or the pairs list of JaVaFo / bbpPairings (``"pairs"``: ``-p``, a count, then ``WHITE BLACK``
-    lines); told by content when ``kind`` is None.  The file is checked against the tournament
-    and its boards are put in FIDE order (C.04.2 C)."""
-    number = next_round_number(tournament)
+    lines); told by content when ``kind`` is None.  Both number the players as the TRF export
+    does, by pairing number; the games come back in starting numbers.  The file is checked
+    against the tournament and its boards are put in FIDE order (C.04.2 C)."""
+    number = clock_of(tournament).next_round
     if kind is None:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
         kind = "pairs" if first.isdigit() else "trf"
     read = pairings_from_list if kind == "pairs" else pairings_from_trf
-    games, byes = read(tournament, text, number, source=source)
-    standings = final_standings(tournament).standings
-    games = order_boards(games, {row.player.id: row.points for row in standings.rows},
-                         {row.player.id: place for place, row in enumerate(standings.rows, start=1)})
+    numbered = by_pairing_number(tournament)
+    games, byes = read(numbered.tournament, text, number, source=source)
+    ids = numbered.id
+    games = [replace(game, white=ids[game.white], black=ids[game.black]) for game in games]
+    byes = [replace(bye, player=ids[bye.player]) for bye in byes]
+    scores = final_standings(tournament).points()
+    order = sorted(scores, key=lambda pid: (-scores[pid], numbered.tpn[pid]))  # score, then TPN (C.04.3 1.2)
+    games = order_boards(games, scores, {pid: place for place, pid in enumerate(order, start=1)})
     return number, games, byes
 
 

@@ -1,11 +1,13 @@
 """Running an event (DESIGN.md "Running an event" and "Pairing"): the use cases the command
 line and the bot share, decided here once.
 
-What a stored tournament is (``summary``, ``details``), a round's boards (``round_json``), the
-pairing of the next round (``propose_pairing``: Berger tables for round robins, the FIDE Dutch
-system for Swiss events), how a round paired elsewhere differs from the Dutch one
-(``check_imported``), and taking back an arbiter's last entry (``undo_last``).  Everything works
-on a ``Store`` and the core's values; nothing prints or talks to Telegram.
+What a stored tournament is (``summary``, ``details``), a
+round's boards (``round_json``), the pairing of the next round (``propose_pairing``: Berger
+tables for round robins, the FIDE Dutch system by pairing numbers for Swiss events), how a
+round paired elsewhere differs from the Dutch one (``check_imported``), the changes an arbiter
+makes (late entries, corrections and removals of players, returns, un-pairing) and taking back
+their last change of any kind (``undo_last``).  Everything works on a ``Store`` and the core's
+values; nothing prints or talks to Telegram.  Refusals are the core's typed ``Refusal``s.
 """
 
 from __future__ import annotations
@@ -15,34 +17,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ranking.dutch import Pairing, RoundCheck, check_round, pair_round
-from ranking.errors import InputError
-from ranking.events import Event, EventKind, LoggedEvent, TournamentState, pairing_event, player_added_event
+from ranking.clock import board_results, clock_of
+from ranking.dutch import Pairing, RoundCheck
+from ranking.events import (
+    Event,
+    LoggedEvent,
+    TournamentState,
+    pairing_event,
+    player_added_event,
+    player_edited_event,
+    player_removed_event,
+    return_event,
+    settings_events,
+    unpair_event,
+)
 from ranking.model import Bye, ByeKind, Game, Player, Tournament
 from ranking.presets import preset_of
-from ranking.settings import check_setting
+from ranking.refusals import Code, Refusal
+from ranking.settings import apply_setting
 from ranking.standings import default_rules
-from tiebreak.checks import check_names
+from ranking.swiss import check_swiss, pair_swiss
+from ranking.undo import Undo, undo_change
+from tiebreak.checks import MAX_NAME_LENGTH, check_names
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
-
-#: What ``undo_last`` can take back: an arbiter's results, corrections, fouls and byes.
-UNDOABLE = (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION, EventKind.FOUL, EventKind.BYE)
-
+from tiebreak.tables import unsafe_characters
 
 # -- what a tournament is -----------------------------------------------------------------------
-
-def paired_rounds(state: TournamentState) -> list[int]:
-    """The rounds with games or a pairing-allocated bye (requested byes entered ahead do not
-    make a round paired)."""
-    return sorted(state.rounds_with_games | {r for (r, _), bye in state.byes.items() if bye.kind is ByeKind.PAIRING})
-
-
-def current_round(state: TournamentState) -> int | None:
-    """The last paired round (None before round 1 is paired)."""
-    rounds = paired_rounds(state)
-    return rounds[-1] if rounds else None
-
 
 def summary(store: Store, slug: str) -> dict[str, Any]:
     """``tiebreak list --json``'s entry: ``{"slug", "name", "game", "system", "players", "rounds",
@@ -50,20 +51,21 @@ def summary(store: Store, slug: str) -> dict[str, Any]:
     state = store.state(slug)
     base = state.base
     return {"slug": slug, "name": base.name, "game": base.game.value, "system": base.system.value,
-            "players": len(base.players), "rounds": base.rounds, "paired_rounds": len(paired_rounds(state)),
+            "players": len(base.players), "rounds": base.rounds, "paired_rounds": len(state.clock().paired),
             "archived": store.is_archived(slug)}
 
 
 def details(store: Store, slug: str) -> dict[str, Any]:
     """``tiebreak show --json``: the summary, then ``rules`` (the preset, or null), ``tiebreaks``,
-    ``scoring``, the options, the play-off rule, the current round, results still missing in it,
-    withdrawals and the late entries' numbers are the players'."""
+    ``scoring``, the options, the play-off rule, the event's clock (``ranking.clock``: the
+    current round, the boards of it still without a result, the complete rounds, whether the
+    event is finished), withdrawals and the seeding."""
     state = store.state(slug)
     tournament = state.snapshot()
     rules = default_rules(tournament)
-    current = current_round(state)
-    open_boards = sorted(board for (number, board), game in state.games.items()
-                         if number == current and game.result is None)
+    now = state.clock()
+    current = now.current
+    open_boards = list(now.open_in(current)) if current is not None else []
     scoring = rules.scoring
     return {
         **summary(store, slug),
@@ -76,6 +78,9 @@ def details(store: Store, slug: str) -> dict[str, Any]:
         "playoff": rules.playoff.as_json() if rules.playoff is not None else None,
         "current_round": current,
         "boards_without_result": open_boards,
+        "complete_rounds": list(now.complete),
+        "finished": now.finished,
+        "seeding": tournament.seeding.value,
         "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in tournament.withdrawals],
     }
 
@@ -83,50 +88,85 @@ def details(store: Store, slug: str) -> dict[str, Any]:
 def round_json(state: TournamentState, number: int) -> dict[str, Any]:
     """``tiebreak round SLUG N --json`` (DESIGN.md): ``{"round": N, "boards": [{"board", "white",
     "black", "result"}], "byes": [{"player", "kind"}]}``, starting numbers, results as in the
-    TOML file (null while unfinished), bye kinds as the TOML file names them."""
-    boards = [{"board": board, "white": game.white, "black": game.black,
-               "result": game.result.value if game.result else None}
-              for (r, board), game in sorted(state.games.items()) if r == number]
+    TOML file (null while unfinished), bye kinds as the TOML file names them.  A board the
+    withdrawal rule decides shows the forfeit it makes of it; a board a round robin's
+    ``rr_withdrawal`` annuls also has ``"annulled": true``."""
+    decided = board_results(state.snapshot())
+    boards = []
+    for (r, board), game in sorted(state.games.items()):
+        if r != number:
+            continue
+        result = decided.get((r, board), game.result)
+        entry: dict[str, Any] = {"board": board, "white": game.white, "black": game.black,
+                                 "result": game.result.value if game.result else None}
+        if result == "annulled":
+            entry["annulled"] = True
+        elif result is not None and game.result is None:
+            entry["result"] = result.value
+        boards.append(entry)
     byes = [{"player": player, "kind": bye.kind.word} for (r, player), bye in sorted(state.byes.items()) if r == number]
     return {"round": number, "boards": boards, "byes": byes}
 
 
 def round_to_show(state: TournamentState, asked: int | None) -> int:
-    """The round ``tiebreak round`` and the bot's /round show: ``asked``, else the current one;
-    InputError saying which rounds exist otherwise."""
+    """The round ``tiebreak round`` and the bot's /round show: ``asked``, else the current one
+    (``ranking.clock``); a ``Refusal`` saying which rounds exist otherwise."""
     rounds = state.base.rounds
+    paired = state.paired_rounds()
     if asked is None:
-        current = current_round(state)
+        current = state.clock().current
         if current is None:
-            raise InputError(f"no round is paired yet (the event has {rounds} rounds)")
+            raise Refusal(Code.NOTHING_PAIRED)
         return current
     if not 1 <= asked <= max(rounds, 1):
-        raise InputError(f"round {asked}: the event has {rounds} rounds")
-    if asked not in state.rounds_with_games and not any(r == asked for r, _ in state.byes):
-        raise InputError(f"round {asked} is not paired yet (the event has {rounds} rounds; "
-                         f"paired: {_list(paired_rounds(state)) or 'none'})")
+        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=asked, rounds=rounds)
+    if asked not in paired:
+        raise Refusal(Code.ROUND_NOT_PAIRED, round=asked, paired=paired)
     return asked
 
 
 # -- late entries and settings: what the store admits ---------------------------------------------
 
-def late_entry(state: TournamentState, name: str, rating: int = 0, federation: str = "", club: str = "") -> Event:
+def late_entry(state: TournamentState, name: str, rating: int = 0, federation: str = "", club: str = "",
+               title: str = "") -> Event:
     """The event adding a late entry (``ranking.events.player_added_event``), refused as an
-    import with that player would be (``tiebreak.checks``: no control character, a name of at
-    most 100 characters), so every export still imports."""
-    event = player_added_event(state, name, rating, federation, club)
-    check_names(replace(state.base, name="", players=(Player(**event.data["player"]),), teams=()))
+    import with that player would be (no control character, a name of at most 100
+    characters), so every export still imports."""
+    event = player_added_event(state, name, rating, federation, club, title)
+    check_player(Player(**event.data["player"]))
     return event
 
 
+def player_edit(state: TournamentState, player: int, **changes: Any) -> list[Event]:
+    """The correction of a player (``ranking.events.player_edited_event``), checked as a late
+    entry is; no event when nothing changes."""
+    event = player_edited_event(state, player, **changes)
+    if event is None:
+        return []
+    check_player(replace(state.base.player(player), **event.data["changes"]))
+    return [event]
+
+
+def check_player(player: Player) -> None:
+    """What the store admits of a player entered or corrected (``tiebreak.checks``), as typed
+    refusals: a name of at most ``MAX_NAME_LENGTH`` characters, no control character."""
+    if len(player.name) > MAX_NAME_LENGTH:
+        raise Refusal(Code.NAME_TOO_LONG, length=len(player.name), limit=MAX_NAME_LENGTH)
+    for what in ("name", "club", "federation", "title"):
+        found = unsafe_characters(getattr(player, what))
+        if found:
+            raise Refusal(Code.CONTROL_CHARACTER, what=what, character=found[0])
+
+
 def changed_settings(state: TournamentState, changes: Sequence[tuple[str, Any]]) -> list[Event]:
-    """The events of ``tiebreak set`` (``ranking.settings``), each checked against what the ones
-    before it made, and the result against what an import admits."""
+    """The events of ``tiebreak set`` (``ranking.events.settings_events``), each checked against
+    what the ones before it made, and the result against what an import admits."""
+    events = settings_events(state, changes)
     tournament = state.snapshot()
     for key, value in changes:
-        tournament = check_setting(tournament, key, value)
+        tournament = apply_setting(tournament, key, value)
     check_names(replace(tournament, players=(), teams=()))
-    return [Event(EventKind.SETTING, {"key": key, "value": value}) for key, value in changes]
+    return events
 
 
 # -- pairing the next round ---------------------------------------------------------------------
@@ -158,24 +198,20 @@ class Proposal:
 
 def propose_pairing(tournament: Tournament) -> Proposal:
     """The next round's pairing: the Berger tables for a round robin, the FIDE Dutch system
-    (``ranking.dutch``, 2026 rules) for a Swiss.  InputError (one line) when every round is
-    paired or the round cannot be paired: it says who cannot be paired and why."""
-    unfinished = tuple(sorted((game.round, game.board) for game in tournament.games if game.result is None))
+    (``ranking.dutch``, 2026 rules) by the pairing numbers (``ranking.swiss``) for a Swiss.
+    A ``Refusal`` when every round is paired, an InputError (one line) when the round cannot be
+    paired: it says who cannot be paired and why."""
+    now = clock_of(tournament)
+    unfinished = now.open_boards
+    if tournament.rounds and now.next_round > tournament.rounds:
+        raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
     if tournament.system.is_round_robin:
         number, games, byes = scheduled_pairing(tournament)
         return Proposal(number, tuple(games), tuple(byes), "berger", unfinished=unfinished)
-    number = next_swiss_round(tournament)
-    if tournament.rounds and number > tournament.rounds:
-        raise InputError(f"every round is paired: the event has {tournament.rounds} rounds")
-    pairing = pair_round(tournament, number)
+    number = now.next_round
+    pairing = pair_swiss(tournament, number)
     return Proposal(number, *dutch_games(pairing), "dutch",
                     not_paired=tuple((u.player, u.reason.value) for u in pairing.unpaired), unfinished=unfinished)
-
-
-def next_swiss_round(tournament: Tournament) -> int:
-    """The round after the last one with a game or a pairing-allocated bye."""
-    used = [g.round for g in tournament.games] + [b.round for b in tournament.byes if b.kind is ByeKind.PAIRING]
-    return max(used, default=0) + 1
 
 
 def dutch_games(pairing: Pairing) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
@@ -190,84 +226,52 @@ def check_imported(tournament: Tournament, number: int) -> RoundCheck | None:
     from the Dutch system's pairing; None for round robins and team events."""
     if tournament.system.is_round_robin or tournament.teams:
         return None
-    return check_round(tournament, number)
+    return check_swiss(tournament, number)
+
+
+# -- un-pairing, players, returns ------------------------------------------------------------------
+
+def unpair(store: Store, slug: str, source: Source, force: bool = False) -> Event:
+    """Take back the latest paired round (``ranking.events.unpair_event``): refused while it has
+    results unless ``force``, which takes them back too (``undo`` brings them back)."""
+    return store.append(slug, lambda state: [unpair_event(state, force)], source)[0].event
+
+
+def remove_player(store: Store, slug: str, player: int, source: Source) -> Event:
+    """Take ``player`` out before their first paired round (``ranking.events.player_removed_event``)."""
+    return store.append(slug, lambda state: [player_removed_event(state, player)], source)[0].event
+
+
+def return_player(store: Store, slug: str, player: int, source: Source) -> Event:
+    """A withdrawn player comes back (``ranking.events.return_event``)."""
+    return store.append(slug, lambda state: [return_event(state, player)], source)[0].event
 
 
 # -- undo -------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Undone:
-    """What ``undo_last`` took back (the entry's event) and what the board or player has now:
-    ``result`` (None: no result), ``fouls`` (white's, black's) or ``bye`` (None: no bye)."""
+    """What ``undo_last`` took back: the change's main event (``entry``), and the tournament
+    after it (to say what the board, the player or the round holds now)."""
 
     entry: LoggedEvent
-    round: int
-    board: int | None = None
-    player: int | None = None
-    result: str | None = None
-    fouls: tuple[int, int] = (0, 0)
-    bye: ByeKind | None = None
+    tournament: Tournament
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return dict(self.entry.event.data)
 
 
 def undo_last(store: Store, slug: str, actor: str, source: Source) -> Undone | None:
-    """Take back ``actor``'s last entry still in force: a result (with the fouls entered on the
-    same line), a correction (the previous result comes back), a foul, or a bye.  None when
-    there is nothing to take back (or someone changed that board since)."""
-    log = store.log(slug)
-    undone = {entry.event.data.get("undo") for entry in log}
-    mine = [entry for entry in log if entry.actor == actor and entry.id not in undone
-            and "undo" not in entry.event.data and entry.event.kind in UNDOABLE]
-    if not mine:
-        return None
-    last = mine[-1]
-    if last.event.kind is EventKind.FOUL:  # a foul written on a result's line: the entry is the result
-        last = next((entry for entry in reversed(mine) if entry.event.kind is not EventKind.FOUL
-                     and entry.at == last.at and entry.message_id == last.message_id
-                     and entry.event.data.get("board") == last.event.data["board"]
-                     and entry.event.data.get("round") == last.event.data["round"]), last)
-    data = last.event.data
-    together = [entry for entry in mine if entry.event.kind is EventKind.FOUL and entry is not last
-                and entry.at == last.at and entry.message_id == last.message_id
-                and (entry.event.data["round"], entry.event.data["board"]) == (data.get("round"), data.get("board"))]
+    """Take back ``actor``'s last change still in force, of any kind (``ranking.undo``).  None
+    when this very request was applied before (a Telegram update delivered twice); a
+    ``Refusal`` when there is nothing to take back, or a later change depends on it."""
+    taken: list[Undo] = []
 
     def decide(state: TournamentState) -> list[Event]:
-        kind = last.event.kind
-        if kind is EventKind.BYE:
-            held = state.byes.get((data["round"], data["player"]))
-            if held is None or held.kind.value != data["kind"]:
-                return []
-            if data["round"] in state.rounds_with_games:
-                raise InputError(f"the bye of player {data['player']} in round {data['round']} is part of that "
-                                 "round's pairing: it cannot be taken back")
-            return [Event(EventKind.BYE_CANCELLED, {"round": data["round"], "player": data["player"],
-                                                    "previous": data.get("previous"), "undo": last.id})]
-        game = state.game(data["round"], data["board"])
-        if kind is EventKind.FOUL:
-            return [_foul_back(last)]
-        if game.result is None or game.result.value != data["result"]:
-            return []  # changed since by someone else: nothing of this entry is left to undo
-        where = {"round": data["round"], "board": data["board"], "undo": last.id}
-        if kind is EventKind.CORRECTION:
-            events = [Event(EventKind.CORRECTION, {**where, "result": data["previous"], "previous": data["result"]})]
-        else:
-            events = [Event(EventKind.ANNULMENT, {**where, "previous": data["result"]})]
-        return events + [_foul_back(foul) for foul in together]
+        taken.append(undo_change(store.log(slug), state, actor))
+        return list(taken[-1].events)
 
     if not store.append(slug, decide, source):
         return None
-    state = store.state(slug)
-    if last.event.kind is EventKind.BYE:
-        held = state.byes.get((data["round"], data["player"]))
-        return Undone(last, data["round"], player=data["player"], bye=held.kind if held else None)
-    game = state.game(data["round"], data["board"])
-    return Undone(last, data["round"], data["board"], result=game.result.value if game.result else None,
-                  fouls=(game.fouls_white, game.fouls_black))
-
-
-def _foul_back(entry: LoggedEvent) -> Event:
-    data = entry.event.data
-    return Event(EventKind.FOUL, {**data, "count": -data.get("count", 1), "undo": entry.id})
-
-
-def _list(numbers: Sequence[int]) -> str:
-    return ", ".join(str(number) for number in numbers)
+    return Undone(taken[-1].entry, store.tournament(slug))

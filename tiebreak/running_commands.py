@@ -1,7 +1,8 @@
 """What the "Running an event" subcommands do (their arguments: ``tiebreak/cli_running.py``):
-list, show, set, archive, restore, round, player add, bye, foul, undo, and ``pairings``,
-``check`` and ``generate`` (no store).  Each change is one event of the store's log; each prints one line saying what it
-did, or raises ``InputError`` (one line, exit status 2) and writes nothing.
+list, show, set, archive, restore, round, players, player add/edit/remove, unpair, return, bye,
+foul, undo, and ``pairings``, ``check`` and ``generate`` (no store).  Each change is one event of
+the store's log; each prints one line saying what it did, or raises ``InputError`` (a ``Refusal``
+of the core, worded by ``tiebreak.wording``: one line, exit status 2) and writes nothing.
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ranking.dutch import RoundCheck, check_rounds, pair_round, pairing_json, pairs_text, round_check_json
+from ranking.dutch import RoundCheck, check_rounds, pairing_json, pairs_text, round_check_json
 from ranking.errors import InputError
 from ranking.events import Event, EventKind, TournamentState, bye_event, foul_event
 from ranking.model import ByeKind, GameKind, Result, Tournament
+from ranking.players import pairing_numbers, players_json
+from ranking.refusals import Code, Refusal, number_ranges
 from ranking.rules import Options
 from ranking.settings import parse_setting, setting_text
 from ranking.spelling import written_result
 from ranking.standings import default_rules
+from ranking.swiss import pair_swiss
 from tiebreak.files import load_tournament
 from tiebreak.running import (
     Undone,
@@ -28,10 +32,14 @@ from tiebreak.running import (
     details,
     dutch_games,
     late_entry,
+    player_edit,
+    remove_player,
+    return_player,
     round_json,
     round_to_show,
     summary,
     undo_last,
+    unpair,
 )
 from tiebreak.store import Source, Store
 from tiebreak.tables import printable, render_table
@@ -77,7 +85,10 @@ def show_command(store: Store, args: argparse.Namespace, source: Source) -> None
         lines.append("options: " + ", ".join(f"{key} = {value}" for key, value in changed.items()))
     if data["playoff"]:
         lines.append(f"play-off: places {', '.join(map(str, data['playoff']['places']))}, {data['playoff']['when']}")
-    if data["current_round"] is not None:
+    lines.append(f"pairing numbers: {_SEEDING_WORDS[data['seeding']]}")
+    if data["finished"]:
+        lines.append("finished: every round is paired and every board has a result")
+    elif data["current_round"] is not None:
         waiting = data["boards_without_result"]
         lines.append(f"round {data['current_round']}: " + (
             f"boards without a result: {', '.join(map(str, waiting))}" if waiting else "every board has a result"))
@@ -95,7 +106,7 @@ def set_command(store: Store, args: argparse.Namespace, source: Source) -> None:
 def archive_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     def decide(state: TournamentState) -> list[Event]:
         if state.archived:
-            raise InputError(f"{args.slug} is already archived (`tiebreak restore {args.slug}` brings it back)")
+            raise Refusal(Code.ALREADY_ARCHIVED, slug=args.slug)
         return [Event(EventKind.ARCHIVED)]
 
     store.append(args.slug, decide, source)
@@ -106,7 +117,7 @@ def archive_command(store: Store, args: argparse.Namespace, source: Source) -> N
 def restore_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     def decide(state: TournamentState) -> list[Event]:
         if not state.archived:
-            raise InputError(f"{args.slug} is not archived")
+            raise Refusal(Code.NOT_ARCHIVED, slug=args.slug)
         return [Event(EventKind.RESTORED)]
 
     store.append(args.slug, decide, source)
@@ -119,18 +130,28 @@ def round_command(store: Store, args: argparse.Namespace, source: Source) -> Non
     if args.json:
         json_line(round_json(state, number))
     else:
-        print(round_table(state.snapshot(), number))
+        print(round_table(state.snapshot(), number, round_json(state, number)))
 
 
-def round_table(tournament: Tournament, number: int) -> str:
+def round_table(tournament: Tournament, number: int, shown: dict | None = None) -> str:
     """Round ``number``'s boards (board, both players with starting numbers, in the game's
-    colour words, the result in the event's terms) and its byes."""
+    colour words, the result in the event's terms; a board the withdrawal rule decides shows
+    its forfeit, or "annulled") and its byes."""
     names = {player.id: player.name for player in tournament.players}
     scoring = default_rules(tournament).scoring
     first = "Red" if tournament.game is GameKind.XIANGQI else "White"
     games = sorted((game for game in tournament.games if game.round == number), key=lambda game: game.board)
+    decided = {board["board"]: board for board in (shown or {}).get("boards", [])}
+
+    def result(board: int) -> str:
+        entry = decided.get(board, {})
+        if entry.get("annulled"):
+            return "annulled"
+        return written_result(Result(entry["result"]), scoring) if entry.get("result") else "-"
+
     rows = [[str(game.board), str(game.white), names[game.white],
-             written_result(game.result, scoring) if game.result else "-", str(game.black), names[game.black]]
+             written_result(game.result, scoring) if game.result and game.board not in decided else result(game.board),
+             str(game.black), names[game.black]]
             for game in games]
     lines = [f"{printable(tournament.name)}: round {number} of {tournament.rounds}"]
     if rows:
@@ -141,11 +162,77 @@ def round_table(tournament: Tournament, number: int) -> str:
     return "\n".join(lines)
 
 
+def players_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    """``tiebreak players SLUG``: the initial ranking list (``ranking.players.players_json``)."""
+    tournament = store.tournament(args.slug)
+    rows = players_json(tournament)
+    if args.json:
+        json_line(rows)
+        return
+    table = [[str(row["tpn"]), str(row["id"]), row["title"], printable(row["name"]), str(row["rating"] or ""),
+              row["federation"], printable(row["club"]), "withdrawn" if row["withdrawn"] else ""] for row in rows]
+    print(f"{printable(tournament.name)}: {len(rows)} players, {_SEEDING_WORDS[tournament.seeding.value]}")
+    if table:
+        print(render_table(["TPN", "No", "Title", "Name", "Rtg", "Fed", "Club", ""], table,
+                           [True, True, False, False, True, False, False, False]))
+
+
+_SEEDING_WORDS = {"rating": "ranked by rating, title and name (GHR 2)",
+                  "as-numbered": "the starting numbers are the pairing numbers"}
+
+
 def player_command(store: Store, args: argparse.Namespace, source: Source) -> None:
-    appended = store.append(args.slug, lambda state: [late_entry(
-        state, args.name, args.rating, args.federation, args.club)], source)
-    player = appended[0].event.data["player"]
-    print(f"{player['id']}: {printable(player['name'])} added to {args.slug} (a late entry)")
+    """``tiebreak player SLUG add|edit|remove``."""
+    if args.action == "add":
+        if args.name is None:
+            raise InputError("player add needs --name NAME")
+        appended = store.append(args.slug, lambda state: [late_entry(
+            state, args.name, args.rating or 0, args.federation or "", args.club or "", args.title or "")], source)
+        player = appended[0].event.data["player"]
+        print(f"{player['id']}: {printable(player['name'])} added to {args.slug} (a late entry); "
+              f"pairing number {_tpn(store, args.slug, player['id'])}")
+        return
+    if args.id is None:
+        raise InputError(f"player {args.action} needs the player's starting number, e.g. "
+                         f"tiebreak player {args.slug} {args.action} 12")
+    if args.action == "remove":
+        event = remove_player(store, args.slug, args.id, source)
+        print(f"player {args.id} {printable(event.data['player']['name'])} removed from {args.slug}")
+        return
+    changes = {"name": args.name, "rating": args.rating, "title": args.title, "federation": args.federation,
+               "club": args.club}
+    appended = store.append(args.slug, lambda state: player_edit(state, args.id, **changes), source)
+    if not appended:
+        print(f"player {args.id} of {args.slug}: nothing changed")
+        return
+    data = appended[0].event.data
+    shown = ", ".join(f"{key} {printable(str(data['previous'][key]))!r} -> {printable(str(value))!r}"
+                      for key, value in data["changes"].items())
+    print(f"player {args.id} of {args.slug}: {shown}; pairing number {_tpn(store, args.slug, args.id)}")
+
+
+def _tpn(store: Store, slug: str, player: int) -> int:
+    return pairing_numbers(store.tournament(slug))[player]
+
+
+def unpair_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    """``tiebreak unpair SLUG [--force]``: the latest paired round taken back."""
+    data = unpair(store, args.slug, source, args.force).data
+    results = sum(1 for row in data["games"] if row[3])
+    dropped = f"; {results} result{'s' if results != 1 else ''} taken back (`tiebreak undo` brings them back)" \
+        if results else ""
+    print(f"unpaired round {data['round']} of {args.slug}: {len(data['games'])} boards taken back{dropped}")
+
+
+def return_command(store: Store, args: argparse.Namespace, source: Source) -> None:
+    """``tiebreak return SLUG PLAYER``: a withdrawn player comes back."""
+    data = return_player(store, args.slug, args.player, source).data
+    state = store.state(args.slug)
+    name = state.base.player(args.player).name
+    kept = [number for number, _ in data["byes"]] + [number for number, _, _ in data["forfeits"]]
+    missed = f" (rounds {number_ranges(kept)} stay as the withdrawal made them)" if kept else ""
+    print(f"player {args.player} {printable(name)} returns to {args.slug}: paired again from round "
+          f"{state.clock().next_round}{missed}")
 
 
 def bye_command(store: Store, args: argparse.Namespace, source: Source) -> None:
@@ -169,24 +256,58 @@ def foul_command(store: Store, args: argparse.Namespace, source: Source) -> None
 def undo_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     done = undo_last(store, args.slug, source.actor, source)
     if done is None:
-        raise InputError(f"nothing to undo: {source.actor} has no result, foul or bye in {args.slug} still in force")
-    print(undone_line(done, store.tournament(args.slug)))
+        raise Refusal(Code.NOTHING_TO_UNDO, actor=source.actor)
+    print(undone_line(done))
 
 
-def undone_line(done: Undone, tournament: Tournament) -> str:
-    """``undone: round 3 board 5 1-0; the board now has no result``."""
-    data = done.entry.event.data
+def undone_line(done: Undone) -> str:
+    """What ``tiebreak undo`` took back and what there is now, e.g. ``undone: round 3 board 5
+    1-0; the board now has no result``."""
+    data = done.data
     kind = done.entry.event.kind
+    tournament = done.tournament
+    names = {player.id: player.name for player in tournament.players}
     scoring = default_rules(tournament).scoring
     if kind is EventKind.BYE:
-        now = _BYE_WORDS[done.bye] if done.bye else "no bye"
-        return f"undone: round {done.round} {_BYE_WORDS[ByeKind(data['kind'])]} of {done.player}; now {now}"
-    where = f"round {done.round} board {done.board}"
-    if kind is EventKind.FOUL:
-        return f"undone: {where} foul ({data['side']}); fouls on the board now: {done.fouls[0]}-{done.fouls[1]}"
-    was = written_result(Result(data["result"]), scoring)
-    now = f"has {written_result(Result(done.result), scoring)}" if done.result else "has no result"
-    return f"undone: {where} {was}; the board now {now}"
+        held = next((bye.kind for bye in tournament.byes if (bye.round, bye.player) == (data["round"], data["player"])),
+                    None)
+        now = _BYE_WORDS[held] if held else "no bye"
+        return f"undone: round {data['round']} {_BYE_WORDS[ByeKind(data['kind'])]} of {data['player']}; now {now}"
+    if kind in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION, EventKind.FOUL):
+        game = next(game for game in tournament.games if (game.round, game.board) == (data["round"], data["board"]))
+        where = f"round {data['round']} board {data['board']}"
+        if kind is EventKind.FOUL:
+            fouls = f"{game.fouls_white}-{game.fouls_black}"
+            return f"undone: {where} foul ({data['side']}); fouls on the board now: {fouls}"
+        was = written_result(Result(data["result"]), scoring)
+        now = f"has {written_result(game.result, scoring)}" if game.result else "has no result"
+        return f"undone: {where} {was}; the board now {now}"
+    player = data.get("player")
+    pid = player["id"] if isinstance(player, dict) else player
+    name = player["name"] if isinstance(player, dict) else names.get(pid, "")
+    who = f"{pid} {printable(name)}"
+    lines = {
+        EventKind.ROUND_PAIRED: lambda: f"the pairing of round {data.get('round')}; round {data.get('round')} is not "
+                                        "paired now",
+        EventKind.ROUND_UNPAIRED: lambda: f"the un-pairing of round {data.get('round')}; round {data.get('round')} "
+                                          "is paired again as it was",
+        EventKind.WITHDRAWAL: lambda: f"the withdrawal of {who}; they play on",
+        EventKind.PLAYER_RETURNED: lambda: f"the return of {who}; they are withdrawn after round "
+                                           f"{data.get('after_round')} again",
+        EventKind.PLAYER_ADDED: lambda: f"the late entry of {who}; they are no longer in the tournament",
+        EventKind.PLAYER_REMOVED: lambda: f"the removal of {who}; they are in the tournament again",
+        EventKind.PLAYER_EDITED: lambda: f"the correction of {who}: " + ", ".join(
+            f"{key} {printable(str(value))!r}" for key, value in data.get("previous", {}).items()) + " again",
+        EventKind.SETTING: lambda: f"the setting {setting_text(data['key'], data['value'])}; the settings are as "
+                                   "they were before it",
+        EventKind.PLAYOFF_RESULT: lambda: f"the play-off result {data.get('white')} - {data.get('black')} "
+                                          f"{data.get('result')}",
+        EventKind.ARBITER_ADDED: lambda: f"Telegram user {data.get('user_id')} as an arbiter",
+        EventKind.ARBITER_REMOVED: lambda: f"the removal of Telegram user {data.get('user_id')} as an arbiter",
+        EventKind.ARCHIVED: lambda: "the archiving; the tournament is listed again",
+        EventKind.RESTORED: lambda: "the restoring; the tournament is archived again",
+    }
+    return "undone: " + lines[kind]()
 
 
 def pairings_command(args: argparse.Namespace) -> int:
@@ -195,7 +316,7 @@ def pairings_command(args: argparse.Namespace) -> int:
     if tournament.system.is_round_robin:
         raise InputError(f"{tournament.name or args.input} is a round robin: its rounds follow the Berger tables "
                          "(`tiebreak import` it and `tiebreak pair SLUG`)", source=args.input)
-    pairing = pair_round(tournament, args.round)
+    pairing = pair_swiss(tournament, args.round)
     if args.format == "pairs":
         sys.stdout.write(pairs_text(pairing))
     elif args.format == "json":
@@ -297,7 +418,10 @@ HANDLERS: dict[str, Callable[[Store, argparse.Namespace, Source], None]] = {
     "archive": archive_command,
     "restore": restore_command,
     "round": round_command,
+    "players": players_command,
     "player": player_command,
+    "unpair": unpair_command,
+    "return": return_command,
     "bye": bye_command,
     "foul": foul_command,
     "undo": undo_command,

@@ -61,7 +61,7 @@ class _CoreOnly(pickle.Unpickler):
 
 def encode(state: TournamentState) -> bytes:
     fields = dict(vars(state))
-    fields["_snapshot"] = None  # a cache the state makes again
+    fields["_snapshot"] = fields["_clock"] = None  # caches the state makes again
     return pickle.dumps(fields, protocol=5)
 
 

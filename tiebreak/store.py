@@ -20,14 +20,15 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
 from ranking.errors import InputError
 from ranking.events import Event, EventKind, LoggedEvent, TournamentState
-from ranking.model import Tournament
+from ranking.model import Seeding, Tournament
+from ranking.refusals import Code, Refusal
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
 from tiebreak import snapshots
 
@@ -250,6 +251,8 @@ class Store(Protocol):
     def state(self, slug: str) -> TournamentState: ...
 
     def tournament(self, slug: str) -> Tournament: ...
+
+    def versions(self) -> dict[str, int]: ...
 
     def append(self, slug: str, decide: Decide, source: Source,
                submission: Submission | None = None) -> list[LoggedEvent]: ...
@@ -496,7 +499,7 @@ class SQLiteStore:
             for event_id, kind, data in rows:
                 event = Event(EventKind(kind), json.loads(data))
                 if event.kind is EventKind.IMPORTED:
-                    state = TournamentState(parse_tournament_toml(event.data["toml"], source=f"{slug} (stored)"))
+                    state = TournamentState(imported(event, slug))
                 else:
                     assert state is not None, "a log starts with its import"
                     state.apply(event)
@@ -511,6 +514,15 @@ class SQLiteStore:
     def tournament(self, slug: str) -> Tournament:
         with self._reading():
             return self.state(slug).snapshot()
+
+    def versions(self) -> dict[str, int]:
+        """Each listed (not archived) tournament's version, in the order they were imported: the
+        id of the last event of its log, which every change moves on (the site builds only the
+        tournaments whose version moved since its last build)."""
+        with self._reading() as connection:
+            return dict(connection.execute(
+                "SELECT t.slug, (SELECT max(e.id) FROM events e WHERE e.tournament_id = t.id) FROM tournaments t "
+                "WHERE t.archived = 0 ORDER BY t.id"))
 
     def log(self, slug: str) -> list[LoggedEvent]:
         with self._reading():
@@ -535,11 +547,9 @@ class SQLiteStore:
                 return
             taken = connection.execute("SELECT slug FROM tournaments WHERE slug = ? COLLATE NOCASE", (slug,)).fetchone()
             if taken is not None and taken[0] == slug:
-                raise InputError(f"a tournament {slug!r} already exists; choose another --slug")
+                raise Refusal(Code.SLUG_TAKEN, slug=slug)
             if taken is not None:  # one folder of the site on a host that ignores case
-                raise InputError(f"a tournament {taken[0]!r} already exists and {slug!r} differs from it only in "
-                                 "case, which many hosts ignore (one folder of the site for both); choose another "
-                                 "--slug")
+                raise Refusal(Code.SLUG_CASE, taken=taken[0], slug=slug)
             now = _now()
             tournament_id = connection.execute(
                 "INSERT INTO tournaments (slug, name, created_at) VALUES (?, ?, ?)",
@@ -548,7 +558,8 @@ class SQLiteStore:
                 "INSERT INTO players (tournament_id, player_id, name, rating, federation, club) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(tournament_id, p.id, p.name, p.rating, p.federation, p.club) for p in tournament.players])
-            event = Event(EventKind.IMPORTED, {"toml": write_tournament_toml(tournament)})
+            event = Event(EventKind.IMPORTED, {"toml": write_tournament_toml(tournament),
+                                               "seeding": tournament.seeding.value})
             event_id = self._insert(connection, tournament_id, event, source, now, source.dedupe_key)
             state = TournamentState(tournament)
             self._project(connection, tournament_id, state)
@@ -603,7 +614,8 @@ class SQLiteStore:
                  events: Sequence[Event] | None = None) -> None:
         """Keep the rounds and withdrawals tables in step with the log (same transaction):
         every round after an import, else only the rounds and players the events touched."""
-        rounds = None if events is None else {event.data["round"] for event in events if "round" in event.data}
+        rounds = None if events is None else {event.data["round"] for event in events if "round" in event.data} | {
+            forfeit[0] for event in events for forfeit in event.data.get("forfeits", ())}
         counts: dict[int, list[int]] = {}
         for (number, _), game in state.games.items():
             if rounds is None or number in rounds:
@@ -614,6 +626,9 @@ class SQLiteStore:
             "INSERT INTO rounds (tournament_id, number, boards, finished) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(tournament_id, number) DO UPDATE SET boards = excluded.boards, finished = excluded.finished",
             [(tournament_id, number, boards, finished) for number, (boards, finished) in sorted(counts.items())])
+        connection.executemany(  # a round un-paired has no boards left
+            "DELETE FROM rounds WHERE tournament_id = ? AND number = ?",
+            [(tournament_id, number) for number in sorted(rounds or ()) if number not in counts])
         players = None if events is None else {event.data["player"] for event in events
                                                if event.kind is EventKind.WITHDRAWAL}
         connection.executemany(
@@ -627,7 +642,19 @@ class SQLiteStore:
                     "INSERT INTO players (tournament_id, player_id, name, rating, federation, club) "
                     "VALUES (?, ?, ?, ?, ?, ?)", (tournament_id, p["id"], p["name"], p.get("rating", 0),
                                                   p.get("federation", ""), p.get("club", "")))
-            elif event.kind is EventKind.SETTING and event.data["key"] == "name":
+            elif event.kind is EventKind.PLAYER_REMOVED:
+                connection.execute("DELETE FROM players WHERE tournament_id = ? AND player_id = ?",
+                                   (tournament_id, event.data["player"]["id"]))
+            elif event.kind is EventKind.PLAYER_EDITED:
+                p = state.base.player(event.data["player"])
+                connection.execute("UPDATE players SET name = ?, rating = ?, federation = ?, club = ? "
+                                   "WHERE tournament_id = ? AND player_id = ?",
+                                   (p.name, p.rating, p.federation, p.club, tournament_id, p.id))
+            elif event.kind is EventKind.PLAYER_RETURNED:
+                connection.execute("UPDATE players SET withdrawn_after = NULL WHERE tournament_id = ? "
+                                   "AND player_id = ?", (tournament_id, event.data["player"]))
+            elif event.kind is EventKind.SETTINGS_RESTORED or (
+                    event.kind is EventKind.SETTING and event.data["key"] == "name"):
                 connection.execute("UPDATE tournaments SET name = ? WHERE id = ?", (state.base.name, tournament_id))
             elif event.kind in (EventKind.ARCHIVED, EventKind.RESTORED):
                 connection.execute("UPDATE tournaments SET archived = ? WHERE id = ?",
@@ -755,6 +782,16 @@ class SQLiteStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def imported(event: Event, slug: str) -> Tournament:
+    """The tournament an ``imported`` event holds.  An event logged before the initial ranking
+    list existed (no ``seeding`` beside its TOML) keeps the starting numbers as the pairing
+    numbers, as its rounds were paired."""
+    tournament = parse_tournament_toml(event.data["toml"], source=f"{slug} (stored)")
+    if "seeding" not in event.data:
+        tournament = replace(tournament, seeding=Seeding.AS_NUMBERED)
+    return tournament
 
 
 def _identity(row: tuple) -> Identity:

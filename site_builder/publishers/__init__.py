@@ -31,7 +31,7 @@ PUBLISHED = ".tiebreak-published.json"
 #: removes, only folders that have it (``site_builder.build``).
 BUILD_MARKER = ".tiebreak-build"
 #: Files at the root that are the builder's or a publisher's own bookkeeping, never published.
-SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", PUBLISHED, BUILD_MARKER})
+SKIP_AT_ROOT = frozenset({".manifest.json", ".ranks.json", ".qr.json", ".sources.json", PUBLISHED, BUILD_MARKER})
 
 Log = Callable[[str], Any]
 Counts = dict[str, Any]  # the PublishReport fields an attempt fills: uploaded, deleted, unchanged, detail

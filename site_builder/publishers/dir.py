@@ -9,7 +9,11 @@ modification time and inode).
 Nothing changed: nothing is done.  Otherwise a file the destination already has, untouched since,
 is hard-linked from it; a new or changed file is hard-linked from the build when the build is
 Tiebreak's own (the builder writes every file once and never changes it) on the same file
-system, and copied otherwise.
+system, and copied otherwise.  The folder the site is made in is the one the publish before
+swapped out (kept beside the destination, ``.<name>.tiebreak-spare``, with its record), brought
+up to date: what it holds untouched and unchanged stays, the rest is removed and linked or
+copied anew (never changed in place), so a publish costs what changed since rather than a link
+per file and a whole folder removed.
 
 The publisher replaces the folder whole, so it publishes only to a folder it made (one with
 ``.tiebreak-published.json``), a missing or empty one, or, with ``replace_existing = true``, a
@@ -18,6 +22,7 @@ done, and left as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import hashlib
@@ -95,15 +100,21 @@ class DirSettings(PublishSettings):
         link_from_build = own_build and os.stat(out_dir).st_dev == os.stat(parent).st_dev
         token = uuid.uuid4().hex[:12]
         new = parent / f".{destination.name}.tiebreak-new-{token}"
+        spare = parent / f".{destination.name}.tiebreak-spare"
+        held = _take_spare(spare, new)
         try:
-            _fill(new, out_dir, destination, files, kept, link_from_build)
-            _record(new, files, digests, {name: record[name] for name in kept})
+            entries = {name: record[name] for name in kept}
+            if held is None:
+                _fill(new, out_dir, destination, files, kept, link_from_build)
+            else:
+                entries |= _refill(new, held, out_dir, destination, files, digests, kept, link_from_build)
+            _record(new, files, digests, entries)
         except BaseException:
             shutil.rmtree(new, ignore_errors=True)
             raise
         old = parent / f".{destination.name}.tiebreak-old-{token}"
         if destination.is_dir() and not destination.is_symlink() and _exchange(new, destination):
-            shutil.rmtree(new, ignore_errors=True)  # the old site, swapped out in one step
+            _keep_spare(new, spare)  # the old site, swapped out in one step: the next publish's folder
         elif destination.exists() or destination.is_symlink():
             os.rename(destination, old)
             try:
@@ -112,6 +123,7 @@ class DirSettings(PublishSettings):
                 os.rename(old, destination)
                 shutil.rmtree(new, ignore_errors=True)
                 raise
+            _keep_spare(old, spare)
         else:
             os.rename(new, destination)
         for stale in parent.glob(f".{destination.name}.tiebreak-old-*"):
@@ -194,6 +206,75 @@ def _fill(new: Path, out_dir: Path, destination: Path, files: list[str], kept: s
             os.link(join(out_dir, name), join(new, name))
         else:
             copy_file(join(out_dir, name), join(new, name))
+
+
+def _take_spare(spare: Path, new: Path) -> dict[str, list] | None:
+    """The folder a publish before swapped out, renamed ``new`` to make this site in: what it
+    holds (its record), or None when there is none (then ``new`` does not exist)."""
+    if spare.is_symlink() or not spare.is_dir():
+        return None
+    held = _published(spare)
+    if not held:
+        shutil.rmtree(spare, ignore_errors=True)
+        return None
+    os.rename(spare, new)
+    os.unlink(new / PUBLISHED)  # first: killed now, ``new`` is a leftover the next publish removes
+    return held
+
+
+def _keep_spare(old_site: Path, spare: Path) -> None:
+    """Keep the site just swapped out as the next publish's folder, when its record says what
+    it holds; else remove it."""
+    if old_site.is_symlink() or not (old_site / PUBLISHED).is_file():
+        if old_site.is_symlink():
+            old_site.unlink()
+        else:
+            shutil.rmtree(old_site, ignore_errors=True)
+        return
+    shutil.rmtree(spare, ignore_errors=True)  # none is there: a publish takes it
+    os.rename(old_site, spare)
+
+
+def _refill(new: Path, held: dict[str, list], out_dir: Path, destination: Path, files: list[str],
+            digests: dict[str, str], kept: set[str], link_from_build: bool) -> dict[str, list]:
+    """Bring ``new`` (a site published before, ``held`` its record) up to ``files``: a file it
+    holds untouched with the same digest stays, the others are removed and linked or copied
+    as ``_fill`` would make them, files it holds that the site no longer has are removed with
+    the folders they leave empty.  The record entries of the files that stayed."""
+    join = os.path.join
+    stayed = {}
+    wanted = set(files)
+    emptied = set()
+    for name in held.keys() - wanted:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(join(new, name))
+        emptied.add(os.path.dirname(name))
+    made: set[str] = set()
+    for name in files:
+        folder = os.path.dirname(name)
+        if folder not in made:
+            os.makedirs(join(new, folder), exist_ok=True)
+            made.add(folder)
+        if _still_there(new, name, digests[name], held):
+            stayed[name] = held[name]
+            continue
+        target = join(new, name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(target)
+        if name in kept:
+            os.link(join(destination, name), target)
+        elif link_from_build:
+            os.link(join(out_dir, name), target)
+        else:
+            copy_file(join(out_dir, name), target)
+    for folder in sorted(emptied - made, key=lambda name: -name.count("/")):
+        while folder and folder not in made:
+            try:
+                os.rmdir(join(new, folder))
+            except OSError:  # not empty: its parents are not either
+                break
+            folder = os.path.dirname(folder)
+    return stayed
 
 
 def _record(folder: Path, files: list[str], digests: dict[str, str], kept: dict[str, list]) -> None:
