@@ -31,7 +31,7 @@ from ranking.spelling import WORD_JOINER, parse_result, written_result
 from ranking.standings import default_rules
 from tiebreak import library
 from tiebreak.config import load_config
-from tiebreak.files import load_tournament
+from tiebreak.files import load_tournament, write_output
 from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
 from tiebreak.notices import file_warnings, warn
 from tiebreak.running import check_imported, propose_pairing
@@ -117,14 +117,7 @@ def _imported(tournament: Tournament, slug: str) -> None:
 
 def export_command(store: Store, args: argparse.Namespace) -> None:
     text = export_text(store.tournament(args.slug), args.format)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write: {error.strerror or error}", source=args.output) from None
-        print(f"wrote {args.slug} as {args.format.upper()} to {args.output}")
-    else:
-        sys.stdout.write(text)
+    write_output(text, args.output, f"wrote {args.slug} as {args.format.upper()} to {args.output}")
 
 
 def pair_command(store: Store, args: argparse.Namespace) -> None:

@@ -12,7 +12,6 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from pathlib import Path
 
 from ranking.dutch import RoundCheck, check_rounds, pairing_json, pairs_text, round_check_json
 from ranking.errors import InputError
@@ -25,7 +24,7 @@ from ranking.settings import parse_setting, setting_text
 from ranking.spelling import written_result
 from ranking.standings import default_rules
 from ranking.swiss import pair_swiss
-from tiebreak.files import load_tournament
+from tiebreak.files import load_tournament, write_output
 from tiebreak.running import (
     Undone,
     changed_settings,
@@ -392,14 +391,7 @@ def generate_command(args: argparse.Namespace) -> int:
                                  forfeit_rate=args.forfeit_rate, bye_rate=args.bye_rate, retire_rate=args.retire_rate)
     settings.check()
     text = export_text(generate_tournament(settings), "trf")
-    if args.out:
-        try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write: {error.strerror or error}", source=args.out) from None
-        print(f"wrote {args.out}: {args.players} players, {args.rounds} rounds, seed {seed}")
-    else:
-        sys.stdout.write(text)
+    write_output(text, args.out, f"wrote {args.out}: {args.players} players, {args.rounds} rounds, seed {seed}")
     return 0
 
 

@@ -437,7 +437,9 @@ class _Bracket:
             _Group([_Term([h + 1] * h, partner, decisive=True)]),
         ]
 
-    def solve(self, *groups: _Group, then: Callable[[dict[int, int]], Sequence[_Group]] | None = None) -> dict[int, int]:
+    def solve(
+        self, *groups: _Group, then: Callable[[dict[int, int]], Sequence[_Group]] | None = None
+    ) -> dict[int, int]:
         """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8).
 
         ``groups`` are most significant first; a group's fields are packed into stages of
