@@ -1,9 +1,9 @@
 """Pairing one round by the FIDE Dutch system (C.04.3, 2026): bracket by bracket, top down.
 
 Each bracket is paired by maximum-weight matchings whose integer weights pack the criteria
-as bit fields, most significant first (the "equivalent global matching formulation" of
-our notes, DUTCH_2026_NOTES.md 4): every matching of greatest weight is then a candidate
-that is best on C4-C21 and, among those, the first one Art. 4 would generate.
+as bit fields, most significant first (one matching for the whole candidate order of
+Art. 3-4): every matching of greatest weight is then a candidate that is best on C4-C21
+and, among those, the first one Art. 4 would generate.
 
 - *Relaxed* solve: the graph holds the bracket and the next scoregroup only (enough for
   C6-C21, C8 looks one bracket ahead).  Its result stands when the players still to pair
