@@ -6,7 +6,7 @@
 The real application (``bot.app.build_application``: python-telegram-bot's HTTPXRequest, long
 polling, AIORateLimiter) runs against the fake Bot API server of tests/fake_telegram.py on
 127.0.0.1, over a SQLite store (in a temporary folder of ``--dir``, default the system's: the
-fsync cost depends on that file system) holding a generated Swiss (benchmarks/generate.py,
+fsync cost depends on that file system) holding a generated Swiss (tests/generators.py,
 1,000 players x 11 rounds by default) whose last round has no results; when ``--count`` is more
 than that round's boards, the results of the rounds before are removed too.
 

@@ -3,7 +3,7 @@
     python benchmarks/site.py [--players 1000] [--rounds 11] [--dir PATH] [--profile N]
                               [--targets dir,dir-copy,git,s3] [--check-only]
 
-Prints, for a 1,000-player 11-round Swiss (benchmarks/generate.py) in all four languages:
+Prints, for a 1,000-player 11-round Swiss (tests/generators.py) in all four languages:
 - a full build into an empty folder (target: under 10 s), with the number of pages;
 - a rebuild after one result of the last round changed (target: under 1 s), with the number
   of files rendered again (the others are hard-linked from the previous build);

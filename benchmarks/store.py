@@ -3,7 +3,7 @@
     python benchmarks/store.py [--limit N] [--players 1000] [--rounds 11]
                                [--schedule rounds|whole] [--refused EVERY] [--dir DIR] [--profile [N]]
 
-A generated Swiss (benchmarks/generate.py, 1,000 players x 11 rounds by default) goes into
+A generated Swiss (tests/generators.py, 1,000 players x 11 rounds by default) goes into
 a fresh SQLite database, then every result is entered one by one through ``store.append``
 (one transaction each, with a Telegram-style dedupe key), each followed by
 ``compute_standings(store.tournament(slug))``.  The latency of a result is the wall time of

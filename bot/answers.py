@@ -3,7 +3,7 @@
 Telegram delivers an update again when the bot did not confirm it: the bot was stopped or
 killed first (``bot/delivery.py`` confirms an update only once this module is done with it),
 or a webhook request failed.  The store applies an update once (its dedupe key,
-``bot.service.update_key``); this module makes the *answer* once too:
+``Who.dedupe_key``); this module makes the *answer* once too:
 
 - The answer to an update that changed the store or was refused (a submission) is saved with
   it (``Store.save_answer``) before it is sent; the update delivered again is answered with the
@@ -31,7 +31,7 @@ from bot import arbiters
 from bot import messages as M
 from bot.formatting import escape
 from bot.replies import Reply, replies_from_json, replies_to_json
-from bot.service import BotService, Command, Who, update_key
+from bot.service import BotService, Command, Who
 from tiebreak.store import Store
 
 log = logging.getLogger(__name__)
@@ -50,9 +50,10 @@ class Answer:
     update_id: int | None = None
 
 
-def handled(store: Store, update_id: int) -> bool:
-    """Whether the update changed the store or was recorded as a submission already."""
-    return store.applied(update_key(update_id) or "") or store.has_submission(update_id)
+def handled(store: Store, who: Who) -> bool:
+    """Whether ``who``'s update changed the store or was recorded as a submission already."""
+    return (who.update_id is not None
+            and (store.applied(who.dedupe_key or "") or store.has_submission(who.update_id)))
 
 
 def answer_once(service: BotService, who: Who, command: Command[P], *args: P.args, **kwargs: P.kwargs) -> Answer:
@@ -65,17 +66,23 @@ def answer_once(service: BotService, who: Who, command: Command[P], *args: P.arg
     saved = store.answer(update_id)
     if saved is not None:
         return Answer(replies_from_json(saved), update_id)
-    if handled(store, update_id):  # applied, but the bot was killed before it saved the answer
+    if handled(store, who):  # applied, but the bot was killed before it saved the answer
         return Answer(arbiters.handled_before(service, who))
     replies = command(service, who, *args, **kwargs)
-    if not handled(store, update_id):
+    if not handled(store, who):
         return Answer(replies)
     store.save_answer(update_id, who.chat_id, replies_to_json(replies))
     return Answer(replies, update_id)
 
 
-#: sends one reply to Telegram (``bot/handlers.py`` knows how)
+#: sends one reply through a channel (``bot/handlers.py`` knows how for Telegram, ``bot/zalo.py``
+#: for Zalo); it raises ``NotSent`` (or Telegram's errors) when the reply did not go out
 Send = Callable[[Reply], Awaitable[None]]
+
+
+class NotSent(Exception):
+    """A channel could not send a reply after its own retries: it goes out, under a line saying
+    so, before the next answer to that chat."""
 
 
 async def deliver(service: BotService, who: Who, answer: Answer, send: Send) -> bool:
@@ -111,6 +118,9 @@ async def _send_all(replies: Sequence[Reply], send: Send) -> bool:
             try:
                 await send(reply)
                 break
+            except NotSent as error:  # the channel retried already
+                log.warning("could not send a reply (%s); it goes out with the next answer to that chat", error)
+                return False
             except BadRequest as error:  # e.g. "message is not modified" when the same edit comes again
                 log.info("Telegram refused a reply: %s", error)
                 break

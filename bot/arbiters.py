@@ -103,7 +103,8 @@ def handled_before(request: Request) -> list[Reply]:
         written = _writer(state.base)
         for entry in request.store.log(slug):
             data = entry.event.data
-            if (entry.actor, entry.chat_id, entry.message_id) != (f"tg:{who.user_id}", who.chat_id, who.message_id) \
+            source = request.source
+            if (entry.actor, entry.chat_id, entry.message_id) != (source.actor, source.chat_id, source.message_id) \
                     or entry.event.kind not in (EventKind.RESULT, EventKind.FORFEIT, EventKind.CORRECTION):
                 continue
             game = state.game(data["round"], data["board"])
@@ -652,12 +653,33 @@ def arbiters(request: TournamentRequest, argument: str) -> list[Reply]:
     words = argument.split()
     if not words:
         users = sorted(request.service.settings.arbiters | request.state().arbiters)
-        return request.say(M.ARBITERS_LIST, slug=request.slug, users=", ".join(map(str, users)) or "-")
+        return request.say(M.ARBITERS_LIST, slug=request.slug,
+                           users=", ".join(_user_name(request, user) for user in users) or "-")
     if not request.is_chief:
         return request.refused(request.slug, "not a chief arbiter", M.CHIEF_ONLY)
-    user = whole_number(words[1]) if len(words) == 2 and words[0] in ("add", "remove") else None
+    user = _user_number(request, words[1]) if len(words) == 2 and words[0] in ("add", "remove") else None
     if user is None:
         return request.say(M.ARBITERS_USAGE)
     kind = EventKind.ARBITER_ADDED if words[0] == "add" else EventKind.ARBITER_REMOVED
     request.store.append(request.slug, lambda state: [Event(kind, {"user_id": user})], request.source)
-    return request.confirm(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED, user=user, slug=request.slug)
+    return request.confirm(M.ARBITER_ADDED if words[0] == "add" else M.ARBITER_REMOVED,
+                           user=_user_name(request, user), slug=request.slug)
+
+
+def _user_number(request: TournamentRequest, text: str) -> int | None:
+    """The bot's number of a user named by their Telegram id (``123456789``) or by another
+    channel and its id (``zalo:6ef1a2b3``: ``Store.channel_id``)."""
+    channel, _, external = text.partition(":")
+    if external and channel.lower() in OTHER_CHANNELS:
+        return request.store.channel_id(channel.lower(), external)
+    return whole_number(text)
+
+
+def _user_name(request: TournamentRequest, user: int) -> str:
+    """A user as ``/arbiters`` shows them: a Telegram id, or ``zalo:<id>``."""
+    address = request.store.channel_address(user)
+    return f"{address[0]}:{address[1]}" if address else str(user)
+
+
+#: the chat channels whose users ``/arbiters add`` names as ``channel:id``
+OTHER_CHANNELS = ("zalo",)

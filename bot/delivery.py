@@ -99,12 +99,14 @@ def webhook_secret() -> str:
     return given
 
 
-async def run(application: Application, settings: BotSettings) -> None:
-    """Run the bot until SIGTERM or SIGINT: initialise it (``getMe``), then poll or serve the
-    webhook (``[bot].webhook_url``); raises ``StartError`` for what stops it."""
-    stopping = asyncio.Event()
+async def run(application: Application, settings: BotSettings, stopping: asyncio.Event | None = None) -> None:
+    """Run the bot until SIGTERM or SIGINT (or until ``stopping`` is set, when given: the
+    caller then handles the signals): initialise it (``getMe``), then poll or serve the webhook
+    (``[bot].webhook_url``); raises ``StartError`` for what stops it."""
+    signals = () if stopping is not None else (signal.SIGTERM, signal.SIGINT)
+    stopping = stopping or asyncio.Event()
     loop = asyncio.get_running_loop()
-    for number in (signal.SIGTERM, signal.SIGINT):
+    for number in signals:
         loop.add_signal_handler(number, stopping.set)
     try:
         try:
@@ -123,7 +125,7 @@ async def run(application: Application, settings: BotSettings) -> None:
         finally:
             await application.shutdown()
     finally:
-        for number in (signal.SIGTERM, signal.SIGINT):
+        for number in signals:
             loop.remove_signal_handler(number)
 
 

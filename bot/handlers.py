@@ -14,6 +14,7 @@ import asyncio
 import functools
 import io
 import logging
+from collections.abc import Awaitable, Callable
 from typing import ParamSpec
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
@@ -30,12 +31,9 @@ from telegram.ext import (
     filters,
 )
 
-from bot import answers, arbiters, callbacks, downloads, players, running
-from bot import messages as M
-from bot.callbacks import Action
-from bot.limits import Admission
+from bot import answers, arbiters, callbacks, conversation, downloads, players, running
 from bot.replies import Reply
-from bot.service import BotService, ButtonCommand, Command, Who
+from bot.service import TELEGRAM, BotService, Command, Who
 from tiebreak.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -74,6 +72,10 @@ async def answer(update: Update, context: Context, command: Command[P], *args: P
 
 async def send_reply(context: Context, update: Update, reply: Reply) -> None:
     """Send (or edit) one reply; a reply to another chat (the channel, a subscriber) goes there."""
+    service = service_of(context)
+    if conversation.channel_of(service, reply.chat_id) != TELEGRAM:  # e.g. a subscriber on Zalo
+        await conversation.forward(service, reply)
+        return
     query = update.callback_query
     chat_id = update.effective_chat.id if update.effective_chat else None
     markup = InlineKeyboardMarkup([[InlineKeyboardButton(button.text, callback_data=button.data)
@@ -90,169 +92,24 @@ async def send_reply(context: Context, update: Update, reply: Reply) -> None:
                                        disable_web_page_preview=True)
 
 
-# -- players' commands ----------------------------------------------------------------------------
+# -- commands: each runs the conversation's (``bot.conversation.COMMANDS``) ------------------------
 
-async def on_start(update: Update, context: Context) -> None:
-    """/start [SLUG]: the help; a deep link selects tournament SLUG."""
-    await answer(update, context, players.start, arguments(context))
-
-
-async def on_help(update: Update, context: Context) -> None:
-    await answer(update, context, players.start)
-
-
-async def on_tournaments(update: Update, context: Context) -> None:
-    await answer(update, context, players.tournaments)
+def on_command(name: str) -> Callable[[Update, Context], Awaitable[None]]:
+    """The handler of command ``/name``: the conversation's command with the words after it."""
+    async def handler(update: Update, context: Context) -> None:
+        await answer(update, context, conversation.COMMANDS[name], arguments(context))
+    handler.__name__ = handler.__qualname__ = f"on_{name}"
+    return handler
 
 
-async def on_standings(update: Update, context: Context) -> None:
-    """/standings [N]"""
-    await answer(update, context, players.standings, arguments(context))
-
-
-async def on_round(update: Update, context: Context) -> None:
-    """/round [N]"""
-    await answer(update, context, players.round, arguments(context))
-
-
-async def on_teams(update: Update, context: Context) -> None:
-    await answer(update, context, players.teams)
-
-
-async def on_playoff(update: Update, context: Context) -> None:
-    """/playoff: the play-offs; /playoff WHITE BLACK RESULT: an arbiter enters a play-off result."""
-    if arguments(context).strip():
-        await answer(update, context, arbiters.playoff_result, arguments(context))
-    else:
-        await answer(update, context, players.playoff)
-
-
-async def on_player(update: Update, context: Context) -> None:
-    """/player NAME|NUMBER: a player's card; /player add|edit|remove ...: an arbiter's change."""
-    words = arguments(context)
-    if words.split(" ", 1)[0].lower() in ("add", "edit", "remove"):
-        await answer(update, context, running.change_player, words)
-    else:
-        await answer(update, context, players.player, words)
-
-
-async def on_iam(update: Update, context: Context) -> None:
-    """/iam NUMBER"""
-    await answer(update, context, players.iam, arguments(context))
-
-
-async def on_me(update: Update, context: Context) -> None:
-    await answer(update, context, players.me)
-
-
-async def on_subscribe(update: Update, context: Context) -> None:
-    await answer(update, context, players.subscribe)
-
-
-async def on_unsubscribe(update: Update, context: Context) -> None:
-    await answer(update, context, players.subscribe, False)
-
-
-async def on_language(update: Update, context: Context) -> None:
-    """/language [NAME]"""
-    await answer(update, context, players.language, arguments(context))
-
-
-# -- arbiters' commands ------------------------------------------------------------------------------
-
-async def on_enter(update: Update, context: Context) -> None:
-    await answer(update, context, arbiters.enter)
-
-
-async def on_undo(update: Update, context: Context) -> None:
-    await answer(update, context, running.undo)
-
-
-async def on_pair(update: Update, context: Context) -> None:
-    await answer(update, context, running.pair)
-
-
-async def on_unpair(update: Update, context: Context) -> None:
-    await answer(update, context, running.unpair_round)
-
-
-async def on_return(update: Update, context: Context) -> None:
-    """/return NUMBER|NAME"""
-    await answer(update, context, running.return_withdrawn, arguments(context))
-
-
-async def on_addplayer(update: Update, context: Context) -> None:
-    """/addplayer NAME[; RATING[; FEDERATION[; CLUB]]]"""
-    await answer(update, context, running.add_player, arguments(context))
-
-
-async def on_bye(update: Update, context: Context) -> None:
-    """/bye NUMBER [ROUND] [half|zero|full]"""
-    await answer(update, context, running.bye, arguments(context))
-
-
-async def on_archive(update: Update, context: Context) -> None:
-    await answer(update, context, running.archive)
-
-
-async def on_restore(update: Update, context: Context) -> None:
-    """/restore SLUG"""
-    await answer(update, context, running.restore, arguments(context))
+#: every command and its handler (``bot/app.py``'s MENU lists those Telegram offers in its menu)
+COMMANDS = {name: on_command(name) for name in conversation.COMMANDS}
+on_teams, on_playoff = COMMANDS["teams"], COMMANDS["playoff"]
 
 
 async def on_unknown_command(update: Update, context: Context) -> None:
     """A command no handler above takes."""
     await answer(update, context, running.unknown_command, update.effective_message.text or "")
-
-
-async def on_withdraw(update: Update, context: Context) -> None:
-    """/withdraw NUMBER [ROUND]"""
-    await answer(update, context, arbiters.withdraw, arguments(context))
-
-
-async def on_import(update: Update, context: Context) -> None:
-    """/import without a file (with one, the caption of a document: ``on_document``)."""
-    await answer(update, context, arbiters.import_help)
-
-
-async def on_export(update: Update, context: Context) -> None:
-    await answer(update, context, arbiters.export)
-
-
-async def on_arbiters(update: Update, context: Context) -> None:
-    """/arbiters [add|remove USER]"""
-    await answer(update, context, arbiters.arbiters, arguments(context))
-
-
-#: every command and its handler (``bot/app.py``'s MENU lists those Telegram offers in its menu)
-COMMANDS = {
-    "start": on_start,
-    "help": on_help,
-    "tournaments": on_tournaments,
-    "standings": on_standings,
-    "round": on_round,
-    "teams": on_teams,
-    "playoff": on_playoff,
-    "player": on_player,
-    "iam": on_iam,
-    "me": on_me,
-    "subscribe": on_subscribe,
-    "unsubscribe": on_unsubscribe,
-    "language": on_language,
-    "enter": on_enter,
-    "undo": on_undo,
-    "pair": on_pair,
-    "unpair": on_unpair,
-    "return": on_return,
-    "withdraw": on_withdraw,
-    "import": on_import,
-    "export": on_export,
-    "arbiters": on_arbiters,
-    "addplayer": on_addplayer,
-    "bye": on_bye,
-    "archive": on_archive,
-    "restore": on_restore,
-}
 
 
 # -- messages, documents, buttons --------------------------------------------------------------------
@@ -283,32 +140,8 @@ async def on_document(update: Update, context: Context) -> None:
         await answer(update, context, arbiters.import_file, name, fetch, argument, document.file_size)
 
 
-#: every kind of inline button and the command that answers a press (``bot/callbacks.py``)
-BUTTONS: dict[Action, ButtonCommand] = {
-    Action.SELECT: players.select,
-    Action.LANGUAGE: players.choose_language,
-    Action.MENU: arbiters.board_menu,
-    Action.BOARD: arbiters.choose_board,
-    Action.RESULT: arbiters.choose_result,
-    Action.CONFIRM: arbiters.confirm_result,
-    Action.REPLACE: arbiters.replace_result,
-    Action.KEEP: arbiters.keep_result,
-    Action.PAIR: running.confirm_pairing,
-    Action.NO_PAIR: running.cancel_pairing,
-    Action.UNPAIR: running.confirm_unpair,
-    Action.NO_UNPAIR: running.cancel_unpair,
-}
-
-
-def press(service: BotService, who: Who, data: str) -> list[Reply]:
-    """The replies to a pressed inline button, by its ``callback_data`` (Telegram-free, like
-    the commands); data no button of the bot carries (forged, damaged, of an older version) is
-    "not understood"."""
-    try:
-        pressed = callbacks.decode(data)
-    except ValueError:
-        return players.not_understood(service, who)
-    return BUTTONS[pressed.action](service, who, pressed)
+#: the replies to a pressed inline button, by its ``callback_data`` (``bot.conversation.press``)
+press = conversation.press
 
 
 async def on_button(update: Update, context: Context) -> None:
@@ -343,16 +176,7 @@ async def on_error(update: object, context: Context) -> None:
     if not isinstance(update, Update) or update.effective_chat is None:
         return
     service, who = service_of(context), who_of(update)
-    tr = service.tr(who)
-    try:
-        if who.update_id is not None and answers.handled(service.store, who.update_id):
-            text = tr.gettext(M.ERROR_AFTER_RECORDING)
-        elif isinstance(error, StoreError):
-            text = tr.format(M.STORE_UNAVAILABLE, problem=error.problem)
-        else:
-            text = tr.gettext(M.INTERNAL_ERROR)
-    except StoreError as unreadable:
-        text = tr.format(M.STORE_UNAVAILABLE, problem=unreadable.problem)
+    text = conversation.error_text(service, who, error)
     try:
         await context.bot.send_message(update.effective_chat.id, text)
     except Exception:  # the error may be the network itself
@@ -366,15 +190,12 @@ async def on_any_update(update: Update, context: Context) -> None:
     if user is None:
         return
     service = service_of(context)
-    admission = service.limiter.admit(user.id, lambda: user.id in service.arbiter_ids())
-    if admission is Admission.READ:
+    refusal = conversation.admission(service, who_of(update))
+    if refusal is None:
         return
-    if admission is Admission.TELL and update.effective_chat is not None:
-        who = who_of(update)
-        text = service.tr(who).format(M.SLOW_DOWN, limit=service.settings.rate_limit,
-                                      seconds=service.limiter.wait(user.id))
+    if refusal and update.effective_chat is not None:
         try:
-            await context.bot.send_message(update.effective_chat.id, text)
+            await context.bot.send_message(update.effective_chat.id, conversation.plain_text(refusal[0].text))
         except TelegramError as error:
             log.info("could not tell a user to slow down: %s", error)
     raise ApplicationHandlerStop

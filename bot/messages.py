@@ -219,6 +219,11 @@ FILE_OVER_LIMIT = N_("The file is too large (more than {limit} MB); files up to 
 SLOW_DOWN = N_("Please slow down: the bot reads up to {limit} messages a minute from each player. "
                "It will read your messages again in {seconds} s.")
 CHIEF_ONLY = N_("Only the arbiters named in the bot's configuration can do this.")
+# Translators: below a message whose choices are numbered 1, 2, ... {last} (a chat without buttons,
+# such as Zalo): the user answers with one number.
+ANSWER_BY_NUMBER = N_("Answer with a number from 1 to {last}.")
+# Translators: a chat that cannot carry files (such as Zalo) asked for one, e.g. with /export.
+NO_FILES_HERE = N_("Files cannot be sent in this chat: ask for them on Telegram, or ask the organiser.")
 IMPORT_HELP = N_("To import a tournament, send its TRF or TOML file with the caption /import, optionally "
                  "followed by a short name for it, e.g. /import hanoi-open")
 # Translators: {slug} is the tournament's short name, {players} a number.

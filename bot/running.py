@@ -194,7 +194,7 @@ def undo(request: TournamentRequest) -> list[Reply]:
     """/undo: take back the arbiter's last change still in force, of any kind, and say what
     there is now; refused (in the arbiter's language) when a later change depends on it."""
     try:
-        done = undo_last(request.store, request.slug, f"tg:{request.who.user_id}", request.source)
+        done = undo_last(request.store, request.slug, request.source.actor, request.source)
     except InputError as error:
         if isinstance(error, Refusal) and error.code is Code.NOTHING_TO_UNDO:
             return request.say(M.NOTHING_TO_UNDO)

@@ -6,14 +6,14 @@ after a change.  A command (``bot/players.py``, ``bot/arbiters.py``) is a functi
 ``chief_only``, ``arbiters_button``) answers a refused request itself and otherwise hands the
 body a ``Request``: who asks, in which language, and (``TournamentRequest``) about which
 tournament.  ``Request.say`` builds the usual one-message reply.  Results go through the
-store's event log (``tiebreak.store``) with the Telegram user, chat and message.
+store's event log (``tiebreak.store``) with the channel, user, chat and message.
 """
 
 from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Concatenate, ParamSpec, TypeAlias
 
@@ -69,16 +69,47 @@ class BotSettings:
                    int(section.get("webhook_port", 8443)), int(upload * MEGABYTE), rate)
 
 
+TELEGRAM = "tg"  # the channel name of Telegram in the event log (``tg:<user id>``)
+
+
 @dataclass(frozen=True)
 class Who:
-    """The person behind an update and where it came from."""
+    """The person behind a message and where it came from, on any channel.
+
+    ``user_id`` and ``chat_id`` are the bot's numbers (a Telegram id itself; for another channel
+    the number ``Store.channel_id`` gives its id), which the bot's tables use; ``sender`` and
+    ``chat`` are the channel's own ids as the event log records them (None: the numbers);
+    ``update_id`` numbers the update for the saved answers (``bot/answers.py``); ``private``:
+    a one-to-one chat (None: Telegram's rule, a positive chat id)."""
 
     user_id: int
     chat_id: int
     language_code: str | None = None
-    message_id: int | None = None
+    message_id: int | str | None = None
     update_id: int | None = None
     text: str | None = None  # what they sent (a message's text or a file's caption), for the submissions
+    channel: str = TELEGRAM
+    sender: str | None = None
+    chat: str | None = None
+    private: bool | None = None
+
+    @property
+    def actor(self) -> str:
+        """``tg:123``, ``zalo:abc``: the channel and its own id of the user, as the log records it."""
+        return f"{self.channel}:{self.sender if self.sender is not None else self.user_id}"
+
+    @property
+    def dedupe_key(self) -> str | None:
+        """The message's ``Source.dedupe_key``: the store applies a message once."""
+        if self.channel == TELEGRAM:
+            return update_key(self.update_id)
+        if self.message_id is None:
+            return None
+        return f"{self.channel}-message:{self.chat if self.chat is not None else self.chat_id}:{self.message_id}"
+
+    @property
+    def in_private(self) -> bool:
+        return self.private if self.private is not None else self.chat_id > 0
 
 
 @dataclass
@@ -93,6 +124,9 @@ class BotService:
     #: slug -> (the tournament as the log had it, its final standings): computed once per change of the log
     _finals: dict[str, tuple[Tournament, FinalStandings]] = field(default_factory=dict, init=False, repr=False)
     limiter: RateLimiter = field(init=False, repr=False)  # players' messages a minute (bot.limits)
+    #: the running channel adapters by name (``tg``, ``zalo``): each sends a reply to one of its
+    #: chats, for the replies another channel's message leads to (``bot.conversation.forward``)
+    channels: dict[str, Callable[[Reply], Awaitable[None]]] = field(default_factory=dict, repr=False)
     _arbiters: tuple[float, frozenset[int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -113,7 +147,7 @@ class BotService:
     def prefs(self, who: Who) -> UserPrefs:
         """The user's preferences; their private chat is remembered on the way (for /subscribe)."""
         prefs = self.store.user(who.user_id)
-        if prefs.chat_id != who.chat_id and who.chat_id > 0:
+        if prefs.chat_id != who.chat_id and who.in_private:
             prefs = replace(prefs, chat_id=who.chat_id)
             self.store.save_user(prefs)
         return prefs
@@ -155,7 +189,7 @@ class BotService:
 
     def source(self, who: Who) -> Source:
         """Who, where and which update, as the event log records them (an update counts once)."""
-        return Source(f"tg:{who.user_id}", who.chat_id, who.message_id, update_key(who.update_id))
+        return Source(who.actor, who.chat if who.chat is not None else who.chat_id, who.message_id, who.dedupe_key)
 
     def tournament_of_key(self, key: int) -> str | None:
         """The slug of the tournament a button names by its key; None for no such tournament
@@ -224,7 +258,7 @@ class Request:
     def refused(self, slug: str | None, reason: str, message: str, /, text: str | None = None,
                 **values: object) -> list[Reply]:
         """Refuse the request for want of a right (or a tournament): record it as a rejected
-        submission (DESIGN.md "Storage") with ``reason``, and answer ``message``."""
+        submission (docs/architecture.md#storage) with ``reason``, and answer ``message``."""
         self.store.record_submission(self.source, text or self.who.text or "", slug, 0, 1, reason,
                                      self.who.update_id)
         return self.say(message, **values)

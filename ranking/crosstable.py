@@ -306,7 +306,7 @@ def _withdrawals_fit(withdrawn: list[tuple[int, int]], index: dict[int, int], op
     """Whether the ``### tiebreak withdrawn`` records (``index``: start number to row) change
     nothing the crosstable holds: each names a player once, within the rounds, with no game
     after it (``ranking.trf_extras`` reads the ``0000 - Z`` entries after it as the withdrawal,
-    which ranks as those zero-point byes, RULES.md 5; ``_read_players`` does not count them as
+    which ranks as those zero-point byes, docs/rules.md#withdrawals; ``_read_players`` does not count them as
     byes)."""
     players = [pid for pid, _ in withdrawn]
     if len(set(players)) != len(players):

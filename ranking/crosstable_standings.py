@@ -121,7 +121,7 @@ def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | 
 def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = None,
                          points: tuple[float, float, float] | None = None, edition: str | None = None,
                          after_round: int | None = None) -> dict[str, Any] | None:
-    """The standings of ``table`` in the JSON shape of DESIGN.md, as ``final_standings`` gives
+    """The standings of ``table`` in the JSON shape of docs/architecture.md#json, as ``final_standings`` gives
     them for the file's own rules with ``tiebreaks`` (``--tiebreaks``), ``points`` (win, draw,
     loss; ``--points``), ``edition`` (``"2024"`` or ``"2026"``; ``--fide-edition``) and
     ``after_round`` (``--after-round``) applied; None where the model must compute them.

@@ -38,7 +38,7 @@ class EventKind(enum.StrEnum):
     WITHDRAWAL = "withdrawal"
     ARBITER_ADDED = "arbiter-added"  # a Telegram user allowed to enter results in this tournament
     ARBITER_REMOVED = "arbiter-removed"
-    PLAYOFF_RESULT = "playoff-result"  # a play-off game's result (RULES.md 6), rounds of the play-off
+    PLAYOFF_RESULT = "playoff-result"  # a play-off game's result (docs/rules.md#play-offs), rounds of the play-off
     SETTING = "setting-changed"  # a setting of the tournament (ranking.settings): name, rounds, rules, ...
     PLAYER_ADDED = "player-added"  # a late entry
     BYE_CANCELLED = "bye-cancelled"  # a requested bye taken back (undo)
@@ -301,7 +301,8 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
 
 def forfeit_for_withdrawn(game: Game, withdrawn: set[int]) -> Result | None:
     """The result a game of ``withdrawn`` players must have (the game is a forfeit under the
-    withdrawal rule, FIDE C.07 16.1, VN 21.5.2): None when neither player withdrew."""
+    withdrawal rule, FIDE C.07 16.1, VN 21.5.2, docs/rules.md#withdrawals): None when neither
+    player withdrew."""
     white, black = game.white in withdrawn, game.black in withdrawn
     if white and black:
         return Result.DOUBLE_FORFEIT

@@ -2,7 +2,7 @@
 the exported files), computed in this one place.
 
 They are the standings of the tie-break chain (``ranking.standings``, C.07 4.2) with the places
-a play-off decided applied on top, when the rules name play-off places (RULES.md 6, C.07 3).
+a play-off decided applied on top, when the rules name play-off places (docs/rules.md#play-offs, C.07 3).
 
 >>> from ranking.model import Player, Game, Result, Tournament
 >>> t = Tournament("Mini", (Player(1, "A"), Player(2, "B")), 1, (Game(1, 1, 2, Result.BLACK_WINS),))
@@ -50,7 +50,7 @@ class FinalStandings:
         return {row.player.id: row.rank for row in self.rows}
 
     def as_json(self) -> dict[str, Any]:
-        """The JSON shape of DESIGN.md, with the play-off keys when there is a play-off rule."""
+        """The JSON shape of docs/architecture.md#json, with the play-off keys when there is a play-off rule."""
         return self.playoffs.as_json() if self.playoffs is not None else self.standings.as_json()
 
 
@@ -58,7 +58,7 @@ def final_standings(tournament: Tournament, rules: Rules | None = None,
                     after_round: int | None = None) -> FinalStandings:
     """The standings after ``after_round`` (default: the last round with a result) under
     ``rules`` (default: the tournament's own, completed by the FIDE default chain), with the
-    places decided by a play-off applied (RULES.md 6)."""
+    places decided by a play-off applied (docs/rules.md#play-offs)."""
     rules = rules or default_rules(tournament)
     standings = compute_standings(tournament, rules, after_round)
     if rules.playoff is None:

@@ -347,7 +347,7 @@ class Tournament:
     game: GameKind = GameKind.CHESS
     rules: Rules | None = None
     records: tuple[tuple[str, str], ...] = field(default=())
-    playoff_games: tuple[Game, ...] = ()  # rounds counted from 1 within the play-off (RULES.md 6)
+    playoff_games: tuple[Game, ...] = ()  # rounds counted from 1 within the play-off (docs/rules.md#play-offs)
     # Team events (CXA 13.2, 14.5-14.8; FIDE C.07 11-13): teams with rosters; matches are formed
     # from the members' games, or given by totals or as forfeits in ``team_matches``.
     teams: tuple[Team, ...] = ()

@@ -120,8 +120,8 @@ def cut_values(items: list[tuple[float, Any, bool]], low: int, high: int, keep: 
     has VURs the VUR element with the lowest contribution is cut instead when it is not lower
     (C.07 16.5.1; on a tie the VUR).  Median-n (14.3/14.4 "in that order") makes all n low
     cuts first, one at a time, each applying 16.5.1 to the elements still present, then the n
-    high cuts (plain highest values, RULES.md 3.1).  Cuts stop when they would leave fewer
-    than ``keep`` values (``keep_rounds``, RULES.md 3).
+    high cuts (plain highest values, docs/rules.md#c07-readings).  Cuts stop when they would leave fewer
+    than ``keep`` values (``keep_rounds``, docs/rules.md#options).
     """
     if not (low or high):
         return sum(item[0] for item in items)

@@ -1,4 +1,4 @@
-"""Play-offs for named places (RULES.md 6, FIDE C.07 art. 3, seed 001).
+"""Play-offs for named places (docs/rules.md#play-offs, FIDE C.07 art. 3, seed 001).
 
 Event rules may decide some places (usually 1st) by play-off, before or after tie-breaks
 (C.07 3.1.1-3.1.2).  C.07 only lists what the rules must say; the format is the seed
@@ -179,7 +179,7 @@ def playoff_status(standings: Standings, rule: PlayoffRule, games: Iterable[Game
 
     A group is the set of players tied on points ("before-tiebreaks") or on points and
     every tie-break ("after-tiebreaks") that covers a named place, when it has two or
-    more players (RULES.md 6).  With ``only_when_complete`` (the default) nothing is
+    more players (docs/rules.md#play-offs).  With ``only_when_complete`` (the default) nothing is
     reported before the tournament's last round: a play-off follows the tournament.
     """
     return list(_evaluate(standings, rule, games, only_when_complete)[0])
@@ -187,7 +187,7 @@ def playoff_status(standings: Standings, rule: PlayoffRule, games: Iterable[Game
 
 def apply_playoffs(standings: Standings, rule: PlayoffRule, games: Iterable[Game] = (),
                    *, only_when_complete: bool = True) -> PlayoffStandings:
-    """Standings with decided play-offs ranking their places (RULES.md 6, C.07 3).
+    """Standings with decided play-offs ranking their places (docs/rules.md#play-offs, C.07 3).
 
     Each group's rows are reordered by its tiers; a tier of several players (play-off not
     yet decided) shares the best place of the tier and is marked "play-off required".

@@ -1,4 +1,4 @@
-"""Named rule presets (RULES.md section 4): a scoring system, a tie-break chain and options;
+"""Named rule presets (docs/rules.md#presets): a scoring system, a tie-break chain and options;
 and the team presets (match scoring, team chain).
 
 Each preset cites the article it implements; ``tiebreak presets`` lists them and every field
@@ -151,7 +151,7 @@ def get_preset(name: str) -> Rules:
         raise InputError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}") from None
 
 
-# -- team presets (RULES.md 4) ----------------------------------------------------------------
+# -- team presets (docs/rules.md#presets) ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class TeamPreset:
     description: str
 
 
-#: RULES.md 4 team presets.
+#: The team presets (docs/rules.md#presets).
 TEAM_PRESETS: dict[str, TeamPreset] = {
     "fide-team": TeamPreset(
         TeamScoring(), TeamRules(("GP", "EDE", "EMGSB")),

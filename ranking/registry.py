@@ -10,7 +10,7 @@ in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with on
   order by, best first (ascending), when the value alone does not order (SUMRANK).
 - ``ORDER``: ``compute(sheet, spec, group) -> tiers``: splits a tied group into tiers, best
   first (DE, DEB, PREV, PS-D, LOT, EDE, BC, ...); the standings report the place inside the
-  group (DESIGN.md "Command line").
+  group (docs/architecture.md#command-line).
 
 Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``) and the cuts and medians of C.07 14
 and 16.5 (``cut_total``), whose arithmetic is ``ranking.ordering``'s, which the columnar

@@ -40,7 +40,7 @@ def categorise(kinds: Sequence[Kind], free: Sequence[bool] = ()) -> list[tuple[i
 
     ``free`` marks the free rounds of a round robin (the round a player or team sits out in an
     odd field): in a round robin forfeits are the only unplayed rounds (C.07 15.2-15.3,
-    RULES.md 3.1), so a free round has category 0 and is no VUR.
+    docs/rules.md#c07-readings), so a free round has category 0 and is no VUR.
     """
     return ordering.categories([ordering.PLAYED if free and free[number] else _CLASSES[kind]
                                for number, kind in enumerate(kinds)])

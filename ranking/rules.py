@@ -1,6 +1,6 @@
 """Scoring systems and the options that change how tie-breaks are computed.
 
-RULES.md section 1 (scoring) and section 3 (options).  A ``Rules`` value is a scoring
+docs/rules.md#scoring and docs/rules.md#options.  A ``Rules`` value is a scoring
 system, a tie-break chain and options; presets (``ranking.presets``) are named ``Rules``.
 """
 
@@ -28,7 +28,7 @@ class Outcome(enum.IntEnum):
 
 @dataclass(frozen=True)
 class Scoring:
-    """Points for each result (RULES.md 1).
+    """Points for each result (docs/rules.md#scoring).
 
     ``draw_first``/``draw_second`` give colour-dependent draws (CXA 13.3: first mover 1,
     second mover 2); byes default to win (PAB, full-point bye), draw (half-point bye) and
@@ -143,7 +143,7 @@ class Edition(enum.StrEnum):
 
 
 class ByeValue(enum.StrEnum):
-    """What an unplayed round contributes to the player's own BH/SB (RULES.md 3)."""
+    """What an unplayed round contributes to the player's own BH/SB (docs/rules.md#options)."""
 
     FIDE = "fide"  # C.07 16.3-16.5: the dummy opponent
     LOWEST_SCORE = "lowest-score"  # CXA 14.4: the lowest final score in the field
@@ -161,7 +161,7 @@ class PreviousMode(enum.StrEnum):
 
 
 class RoundRobinWithdrawal(enum.StrEnum):
-    """What a withdrawal does to a round robin's results (RULES.md 5)."""
+    """What a withdrawal does to a round robin's results (docs/rules.md#withdrawals)."""
 
     KEEP = "keep"  # FIDE: results stand, unplayed games are forfeits (C.07 15.2)
     ANNUL_AT_MOST_HALF = "annul-at-most-half"  # VN 21.5.1: half or fewer played -> all annulled
@@ -170,7 +170,7 @@ class RoundRobinWithdrawal(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Options:
-    """Options of RULES.md 3 that change a tie-break."""
+    """Options of docs/rules.md#options that change a tie-break."""
 
     fide_edition: Edition = Edition.FIDE_2026
     bye_value_in_bh: ByeValue = ByeValue.FIDE
@@ -206,7 +206,7 @@ class Options:
         return replace(options, **changes)
 
 
-# -- play-offs (RULES.md 6, FIDE C.07 3) --------------------------------------------------------
+# -- play-offs (docs/rules.md#play-offs, FIDE C.07 3) --------------------------------------------------------
 
 
 class PlayoffWhen(enum.StrEnum):
@@ -233,7 +233,7 @@ class PlayoffFormat(enum.StrEnum):
 
 @dataclass(frozen=True)
 class PlayoffRule:
-    """Which places a play-off decides (C.07 3.1.1) and when (3.1.2; RULES.md 6).
+    """Which places a play-off decides (C.07 3.1.1) and when (3.1.2; docs/rules.md#play-offs).
 
     >>> PlayoffRule.from_mapping({"places": [1, 2], "when": "after-tiebreaks"}).places
     (1, 2)
@@ -292,10 +292,10 @@ class Rules:
     tiebreaks: tuple[str, ...] = ()
     options: Options = field(default_factory=Options)
     description: str = ""
-    playoff: PlayoffRule | None = None  # places decided by a play-off (RULES.md 6)
+    playoff: PlayoffRule | None = None  # places decided by a play-off (docs/rules.md#play-offs)
 
 
-# -- teams (RULES.md 1 "Teams", CXA 13.2, 14.7-14.8, FIDE C.07 11-13) ---------------------------------
+# -- teams (docs/rules.md#teams, CXA 13.2, 14.7-14.8, FIDE C.07 11-13) ---------------------------------
 
 
 @dataclass(frozen=True)
@@ -305,7 +305,7 @@ class TeamScoring:
     Unplayed matches score (MP, GP); when not given: a pairing-allocated or full-point bye and a
     forfeit win count as a won match with every board won, a half-point bye as a drawn match with every
     board drawn, a zero-point bye and a forfeit loss as a lost match with nothing
-    (RULES.md 1; FIDE C.07 12: "PAB counts as a win on every board").
+    (docs/rules.md#scoring; FIDE C.07 12: "PAB counts as a win on every board").
     """
 
     match_win: float = 2.0
@@ -368,7 +368,7 @@ class ShortTeams(enum.StrEnum):
 class TeamRules:
     """The primary score (``"MP"`` then GP, or ``"GP"`` then MP), the team tie-break chain and options.
 
-    ``options`` are the individual ones of RULES.md 3 that apply (``fide_edition``,
+    ``options`` are the individual ones of docs/rules.md#options that apply (``fide_edition``,
     ``de_mode``, ``keep_rounds``).  ``individual`` ranks the members for SUMPTS/SUMRANK
     (default: the game scoring with the FIDE Swiss chain); ``members`` is how many members'
     places SUMRANK adds (0: the number of boards).  ``round_robin``: forfeits count as played

@@ -3,7 +3,7 @@
 A player's scorecard is the card chess-results shows: per round the opponent, colour, result
 and points, and the running score, with the performance figures of FIDE C.07 10 (ARO, TPR).
 A team's scorecard gives each round's opponent and its match and game points.  Both are read
-from the same scoresheets as the standings (withdrawals applied first, RULES.md 5), so a card
+from the same scoresheets as the standings (withdrawals applied first, docs/rules.md#withdrawals), so a card
 cannot disagree with them.  ``legend`` and ``team_legend`` say what each code of a chain is.
 
 >>> from ranking.model import Player, Game, Result, Tournament
@@ -42,12 +42,12 @@ class CardRound(NamedTuple):
 
     ``board``, ``opponent`` (a starting number), ``white`` (True: the player had white, red in
     xiangqi) and ``result`` (from white's side, None while unfinished) describe the round's game
-    as the standings count it: a game left unplayed by a withdrawal is a forfeit, and so is one
-    the file never listed (VN 21.5.1); ``annulled`` marks a game a withdrawal annulled (VN
-    21.5.1), which counts nothing.  ``bye`` is the round's bye when there is no game.  ``points``
-    are what the round counts in the standings and ``score`` the running score after it; both
-    are None while the game is unfinished.  A round without game or bye (an absence) has neither
-    ``opponent`` nor ``bye``.
+    as the standings count it: a game left unplayed by a withdrawal is a forfeit
+    (docs/rules.md#withdrawals), and so is one the file never listed (VN 21.5.1); ``annulled``
+    marks a game a withdrawal annulled (VN 21.5.1), which counts nothing.  ``bye`` is the round's
+    bye when there is no game.  ``points`` are what the round counts in the standings and
+    ``score`` the running score after it; both are None while the game is unfinished.  A round
+    without game or bye (an absence) has neither ``opponent`` nor ``bye``.
 
     A named tuple, as ``ranking.scoresheet.RoundRecord``: a site builds one per player and
     round, and a tuple costs a tenth of a frozen dataclass to make and to pickle.

@@ -235,7 +235,7 @@ class Scoresheet:
     def _categorise(sides: list[_Side], round_robin: bool = False) -> list[RoundRecord]:
         """The records of one player's rounds, with their FIDE C.07 16.2 categories.  In a round
         robin the round without an opponent (the free round of an odd field) is no unplayed
-        round (C.07 15.2-15.3, RULES.md 3.1)."""
+        round (C.07 15.2-15.3, docs/rules.md#c07-readings)."""
         categories = categorise([side[0] for side in sides],
                                 [round_robin and side[1] == NO_OPPONENT for side in sides])
         return [_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points, game_points, rated,
@@ -264,7 +264,7 @@ class Scoresheet:
         return min(self.scores, default=0.0)
 
     def is_free_round(self, record: RoundRecord) -> bool:
-        """The round a player sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): not an
+        """The round a player sits out in a round robin (C.07 15.2-15.3, docs/rules.md#c07-readings): not an
         unplayed round; it adds nothing to BH, FB, SB, AOB, KS or STD (its points, if the event
         awards any, count in the score and in WIN only)."""
         return self.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING

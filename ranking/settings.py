@@ -2,7 +2,7 @@
 
 Each change is an event of the log (``ranking.events``, kind ``setting-changed``) holding the
 key and its value as plain JSON; replaying it applies ``apply_setting``.  The values mean what
-the same keys mean in a tournament TOML file (DESIGN.md "Tournament file") and are checked the
+the same keys mean in a tournament TOML file (docs/architecture.md#files) and are checked the
 same way (``ranking.tomlfile.with_tournament_keys``), so an export of the changed tournament
 reads back the same.
 

@@ -1,5 +1,5 @@
 """How arbiters spell results, in every language Tiebreak speaks: one reading shared by the
-bot's result messages (``bot/parsing.py``) and ``tiebreak result`` (DESIGN.md: "``tiebreak
+bot's result messages (``bot/parsing.py``) and ``tiebreak result`` (docs/architecture.md#command-line: "``tiebreak
 result`` accepts every result spelling the bot accepts").
 
 Pure text functions.  ``normalise`` makes the text NFKC with one kind of dash and slash,

@@ -53,7 +53,7 @@ class Standings:
         return self.rules.tiebreaks
 
     def as_json(self) -> dict[str, Any]:
-        """The JSON shape of DESIGN.md (``tiebreak standings --json``)."""
+        """The JSON shape of docs/architecture.md#json (``tiebreak standings --json``)."""
         return {
             "tournament": self.tournament.name,
             "after_round": self.after_round,
@@ -94,7 +94,7 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
                       after_round: int | None = None) -> Standings:
     """Rank the players after ``after_round`` (default: the last round with a result).
 
-    Withdrawals are applied first (``ranking.withdrawals``, RULES.md 5).
+    Withdrawals are applied first (``ranking.withdrawals``, docs/rules.md#withdrawals).
 
     Players equal on points and on every tie-break share the better place (1, 2, 2, 4).
     """

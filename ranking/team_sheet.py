@@ -2,7 +2,7 @@
 
 ``TeamSheet`` turns a ``TeamEvent`` into one ``TeamRecord`` per team and round: the opponent,
 match and game points, board results and, for unplayed rounds, their FIDE C.07 16.2 category.
-RULES.md 1 "Teams": game points (GP, 局分) are the sum of the board results; match points
+docs/rules.md#teams: game points (GP, 局分) are the sum of the board results; match points
 (MP, 场分) go to the team with more game points, 2/1/0 by default (CXA 13.2, FIDE C.07 11.1).
 """
 
@@ -92,7 +92,7 @@ class TeamSheet:
         return self.cache[key]  # type: ignore[return-value]
 
     def is_free_round(self, record: TeamRecord) -> bool:
-        """The round a team sits out in a round robin (C.07 15.2-15.3, RULES.md 3.1): no
+        """The round a team sits out in a round robin (C.07 15.2-15.3, docs/rules.md#c07-readings): no
         unplayed round; it adds nothing to BH:MP, BH:GP, the ESB family or the board
         tie-breaks (any points the event awards for it count in MP and GP)."""
         return (self.rules.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
@@ -202,7 +202,7 @@ class TeamSheet:
     def _categorise(self, sides: list[tuple]) -> list[TeamRecord]:
         """The records of one team's rounds, with their FIDE C.07 16.2 categories, as for
         players: in a round robin the free round of an odd field is no unplayed round
-        (C.07 15.2-15.3, RULES.md 3.1)."""
+        (C.07 15.2-15.3, docs/rules.md#c07-readings)."""
         round_robin = self.rules.round_robin
         categories = categorise([side[0] for side in sides],
                                 [round_robin and side[1] == NO_OPPONENT and not side[0].is_forfeit for side in sides])

@@ -1,4 +1,4 @@
-"""The team tie-breaks (RULES.md 2, FIDE C.07 11-13, CXA 14.5-14.8): one small function per
+"""The team tie-breaks (docs/rules.md#tie-break-codes, FIDE C.07 11-13, CXA 14.5-14.8): one small function per
 code, registered in ``TEAM_REGISTRY``.
 
 Scored tie-breaks return one value per team (index order of ``TeamSheet.teams``), or
@@ -61,7 +61,7 @@ def _opponent_scores(sheet: TeamSheet, spec: TeamSpec, which: str) -> list[list[
     """Per team, per round: (the opponent's ``which`` score as BH/ESB count it, the round, VUR
     for the cuts) (C.07 8.1, 16).
 
-    In a round robin (C.07 15.2-15.3, RULES.md 3.1) the free round of an odd field adds
+    In a round robin (C.07 15.2-15.3, docs/rules.md#c07-readings) the free round of an odd field adds
     nothing (no 16.4 dummy), and a forfeited match is a match played against the scheduled
     opponent, so it is no VUR for the cuts (16.5.1) either; ``/P`` does the same in a Swiss."""
     seen, own_scores = sheet.seen(which), sheet.score(which)

@@ -35,7 +35,7 @@ def _counts_as_game(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) 
 
 
 def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
-    """Games for type-B tie-breaks (WON, BPG, BWG; RULES.md 3.1).
+    """Games for type-B tie-breaks (WON, BPG, BWG; docs/rules.md#c07-readings).
 
     2026 edition, C.07 15.2: in a round robin a forfeit win counts as a game and a forfeit
     loss stays unplayed.  2024 edition: games over the board only, as for REP (7.6) and the
@@ -61,7 +61,7 @@ def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSp
 
 
 def _dummy_score(sheet: Scoresheet, record: RoundRecord, own: float, seen: list[float]) -> float:
-    """The opponent's score counted for an unplayed round (C.07 16.4, RULES.md 3).
+    """The opponent's score counted for an unplayed round (C.07 16.4, docs/rules.md#options).
 
     2024 edition: the player's own score.  2026 edition: capped by the scheduled opponent's
     adjusted score for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2).
@@ -87,7 +87,7 @@ def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], s
     """Per player, per round: the opponent's score as BH/SB/FB count it (C.07 8.1, 9.1, 16).
 
     The free round of a round robin contributes nothing: no 16.4 dummy (C.07 15.2-15.3,
-    RULES.md 3.1)."""
+    docs/rules.md#c07-readings)."""
     fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
     round_robin = sheet.round_robin
     result = []
@@ -127,7 +127,7 @@ def _seen_scores(sheet: Scoresheet) -> list[float]:
 
 def _fore_view(sheet: Scoresheet) -> tuple[list[list[RoundRecord]], list[float], list[float]]:
     """Rounds, scores and scores seen by opponents as Fore Buchholz counts them (C.07 8.3,
-    RULES.md 3.1): every game paired in the last round, whatever happened (forfeits, and a
+    docs/rules.md#c07-readings): every game paired in the last round, whatever happened (forfeits, and a
     result not known yet, included), is a played draw against the scheduled opponent.  It is
     never a dummy nor a VUR, so a requested bye before it is category 16.2.3, not .5;
     last-round byes keep their points and their category."""
@@ -164,7 +164,7 @@ def _fore_view(sheet: Scoresheet) -> tuple[list[list[RoundRecord]], list[float],
 def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 8.1 with art. 16 for a Swiss's unplayed rounds (16.4 dummy, 16.5.1 cuts,
     Median-n low cuts first); in a round robin forfeits are games and the free round of an odd
-    field adds nothing (15.2-15.3, RULES.md 3.1)."""
+    field adds nothing (15.2-15.3, docs/rules.md#c07-readings)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec))
 
 
@@ -187,7 +187,7 @@ def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[
 def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 8.3: Buchholz with every game paired in the final round a played draw against
     the scheduled opponent, forfeits included (never a dummy nor a VUR); final-round byes keep
-    their points and their 16.4 dummy, computed from the FB scores (RULES.md 3.1)."""
+    their points and their 16.4 dummy, computed from the FB scores (docs/rules.md#c07-readings)."""
     return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec, fore=True))
 
 
@@ -209,7 +209,7 @@ def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list
            "sum of each opponent's score times the share of the game won (1, 1/2, 0)", modifiers="CMP")
 def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 9.1; a cut drops the 14.1.1 least significant product, or the VUR product
-    with the lowest contribution when it is not lower (16.5.1, RULES.md 3.1); a round robin's
+    with the lowest contribution when it is not lower (16.5.1, docs/rules.md#c07-readings); a round robin's
     free round adds nothing (15.2-15.3)."""
     contributions = _cached_contributions(sheet, spec)
     if not (spec.cut or spec.median):
@@ -225,7 +225,7 @@ def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 9.2, 14.5: the limit is half the points of the games each player is
     scheduled to play; in a round robin that is (N-1) games per cycle, not every round (the
-    free round of an odd field is no game, RULES.md 3.1)."""
+    free round of an odd field is no game, docs/rules.md#c07-readings)."""
     seen = _seen_scores(sheet)
     games = sheet.rounds
     if sheet.round_robin:
@@ -297,7 +297,7 @@ def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
         total = 0.0
         for record in rows:
             if record.kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
-                continue  # a round robin's free round is no round of play (RULES.md 3.1)
+                continue  # a round robin's free round is no round of play (docs/rules.md#c07-readings)
             if record.opponent == NO_OPPONENT:
                 difference = record.points - sheet.draw_value
             else:

@@ -1,4 +1,4 @@
-"""The tournament TOML file (DESIGN.md "Tournament file"): read with tomllib, written with tomli-w.
+"""The tournament TOML file (docs/architecture.md#files): read with tomllib, written with tomli-w.
 
 Layout::
 
@@ -301,7 +301,7 @@ def _str(
 
 
 def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
-    """Read a tournament TOML file (DESIGN.md "Tournament file") into a Tournament.
+    """Read a tournament TOML file (docs/architecture.md#files) into a Tournament.
 
     ``rules`` names a preset (``ranking.presets.get_preset``); ``scoring`` and
     ``tiebreaks`` replace the preset's, ``options`` change the options named.  Without a
@@ -756,7 +756,7 @@ def _check_schedule(
 ) -> None:
     """One opponent (or one bye) per player per round; after withdrawing nothing but zero byes,
     and games (paired before the withdrawal, or in a round robin's schedule) without a result
-    or lost by forfeit (RULES.md 5).
+    or lost by forfeit (docs/rules.md#withdrawals).
 
     Several games between the same two players in one round are allowed: they form a match
     (CXA 14.2, VN 21.2).

@@ -1,4 +1,4 @@
-"""What a withdrawal does to the results (RULES.md section 5), applied before standings.
+"""What a withdrawal does to the results (docs/rules.md#withdrawals), applied before standings.
 
 - Swiss (FIDE C.07 16.1, VN 21.5.2): results stand; every later round is a zero-point bye;
   a game already paired against the withdrawn player and not played is won by forfeit.

@@ -1,4 +1,4 @@
-"""The site's command line (DESIGN.md "Site"):
+"""The site's command line (docs/architecture.md#site):
 
     python -m site_builder build [--config config.toml] [--out DIR] [--only SLUG ...]
     python -m site_builder publish [--config config.toml] [--only SLUG ...]

@@ -72,7 +72,7 @@ class TournamentPages:
     @cached_property
     def final(self) -> FinalStandings:
         """The final standings: with a play-off rule, the places its play-offs decided
-        (RULES.md 6), as the command line, the bot and the exported files show them."""
+        (docs/rules.md#play-offs), as the command line, the bot and the exported files show them."""
         return final_standings(self.tournament, self.rules)
 
     @property

@@ -1,9 +1,11 @@
-"""Hypothesis runs the same examples every time; fixtures the bot's tests share: a store in a
+"""Hypothesis runs the same examples every time; the tests are marked by what they use
+(``process``, ``browser``, ``slow``: ``markers.py``); fixtures the bot's tests share: a store in a
 temporary folder, and the bot over it with the xiangqi round robin's round 1 paired (a module
 defines its own ``store`` or ``service`` when it needs another)."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from dataclasses import replace
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from markers import mark_by_use, processes_are_marked
 
 from bot import running
 from bot.service import BotService, BotSettings, Who
@@ -41,3 +44,20 @@ def service(store: SQLiteStore) -> BotService:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
     running.pair(service, Who(CHIEF, CHIEF))
     return service
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    mark_by_use(items, config.args)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the collection made (modules, tests, their parameters) lives until the end: the
+    garbage collector stops scanning it again on each collection during the run (a tenth of
+    the fast tests' CPU time)."""
+    gc.freeze()
+
+
+@pytest.fixture(autouse=True)
+def _processes_are_marked(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test that starts a process without the ``process`` marker fails (``markers.py``)."""
+    yield from processes_are_marked(request.node)

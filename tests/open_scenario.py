@@ -19,14 +19,14 @@ them.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import cli
 
 DATA = Path(__file__).resolve().parent / "data" / "open"
 FIELD = DATA / "open-40.toml"
@@ -77,14 +77,10 @@ Command = Callable[[Sequence[str]], tuple[int, str, str]]
 
 
 def in_process(config: Path) -> Command:
-    """The ``tiebreak`` command line called in this process, with ``--config config``."""
-    from tiebreak.cli import main
-
+    """The ``tiebreak`` command line called in this process (``tests/cli.py``), with ``--config config``."""
     def command(args: Sequence[str]) -> tuple[int, str, str]:
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            status = main([*args, "--config", str(config)])
-        return status, out.getvalue(), err.getvalue()
+        done = cli.tiebreak(*args, "--config", config)
+        return done.returncode, done.stdout, done.stderr
 
     return command
 

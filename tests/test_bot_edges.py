@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import html
 import itertools
-import subprocess
-import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 from conftest import CHIEF, SLUG, XIANGQI
 from fake_telegram import FakeTelegram, running
@@ -212,12 +211,9 @@ def test_a_result_line_with_a_bidi_control_is_refused(service: BotService, store
 
 def test_the_command_line_does_not_read_a_result_with_a_bidi_control(tmp_path: Path) -> None:
     (tmp_path / "config.toml").write_text('[storage]\npath = "store.sqlite3"\n', encoding="utf-8")
-    run = [sys.executable, "-m", "ranking"]
-    imported = subprocess.run([*run, "import", str(XIANGQI), "--slug", "xq"], capture_output=True, text=True,
-                              cwd=tmp_path, timeout=120)
+    imported = cli.tiebreak("import", XIANGQI, "--slug", "xq", cwd=tmp_path)
     assert imported.returncode == 0, imported.stderr
-    result = subprocess.run([*run, "result", "xq", "1", "1", "\u202e0-1", "--correct"], capture_output=True,
-                            text=True, cwd=tmp_path, timeout=120)
+    result = cli.tiebreak("result", "xq", "1", "1", "\u202e0-1", "--correct", cwd=tmp_path)
     assert result.returncode == 2 and "Traceback" not in result.stderr
     with SQLiteStore(tmp_path / "store.sqlite3") as store:
         assert store.state("xq").games[(1, 1)].result.value == "1-0"  # as imported

@@ -577,7 +577,7 @@ def test_a_redelivered_update_is_applied_once(service: BotService, store: SQLite
 @pytest.mark.parametrize("message", ["R1 B9 1-0", "R1 B2 0-1"], ids=["only-problems", "replace-question"])
 def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotService, store: SQLiteStore, rr: str,
                                                                     message: str) -> None:
-    """DESIGN.md: "a Telegram update delivered twice is applied once".  The store's dedupe key
+    """docs/architecture.md#storage: "a Telegram update delivered twice is applied once".  The store's dedupe key
     rides on the first event appended, so an update that appended none is handled afresh."""
     arbiters.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
@@ -653,7 +653,7 @@ def test_callback_data_fit_in_64_bytes_at_the_limits() -> None:
 
 def test_results_entered_by_taps_are_recorded_as_submissions(service: BotService, store: SQLiteStore,
                                                              rr: str) -> None:
-    """DESIGN.md "Storage": every accepted or rejected submission is recorded with its Telegram
+    """docs/architecture.md#storage: every accepted or rejected submission is recorded with its Telegram
     user, chat and message; a result confirmed by a tap is a submission like a text line."""
     key = store.tournament_key(rr)
     press(service, who(CHIEF), f"ec|{key}|1|3|1-0")

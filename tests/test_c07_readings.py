@@ -1,15 +1,14 @@
-"""The readings of FIDE C.07 that RULES.md 3.1 fixes, on the hand-made cases of
-tests/data/c07_readings (copied from shared/validation/c07_readings): every value of its
+"""The readings of FIDE C.07 that docs/rules.md#c07-readings fixes, on the hand-made cases of
+tests/data/c07_readings: every value of its
 README, in both editions."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.rules import Edition, Options, Rules
@@ -91,10 +90,8 @@ def test_round_robin_forfeits_in_type_b_tiebreaks(edition: Edition) -> None:
 
 @pytest.mark.parametrize(("edition", "flag"), [(Edition.FIDE_2024, "2024"), (Edition.FIDE_2026, "2026")])
 def test_the_command_line_edition_reaches_round_robin_forfeits(edition: Edition, flag: str) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "ranking", "standings", str(DATA / "ex2_rr_forfeits.trf"),
-         "--tiebreaks", "WON,BPG,BWG", "--fide-edition", flag, "--json"],
-        capture_output=True, text=True, timeout=60)
+    result = cli.tiebreak("standings", DATA / "ex2_rr_forfeits.trf", "--tiebreaks", "WON,BPG,BWG",
+                          "--fide-edition", flag, "--json")
     assert result.returncode == 0, result.stderr
     rows = {row["id"]: row["tiebreaks"] for row in json.loads(result.stdout)["standings"]}
     won, bpg, bwg, _, _ = EX2[edition]

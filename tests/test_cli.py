@@ -1,4 +1,5 @@
-"""The ``tiebreak`` command as DESIGN.md fixes it, run as a real process."""
+"""The ``tiebreak`` command as docs/architecture.md#command-line fixes it, run in-process
+(``tests/cli.py``); the installed script and ``python -m ranking`` run as real processes once."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.presets import PRESETS
@@ -20,7 +22,7 @@ CJK = DATA / "cli" / "cjk.toml"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args], capture_output=True, text=True, timeout=60)
+    return cli.tiebreak(*args)
 
 
 def standings_json(*args: str) -> dict:
@@ -94,7 +96,13 @@ def test_python_dash_m_and_the_console_script_are_the_same_program() -> None:
         pytest.fail("the tiebreak console script is not installed (pip install -e .)")
     direct = subprocess.run([script, "standings", str(SWISS16), "--json"], capture_output=True, text=True)
     assert direct.returncode == 0
-    assert direct.stdout == run("standings", str(SWISS16), "--json").stdout
+    module = subprocess.run([sys.executable, "-m", "ranking", "standings", str(SWISS16), "--json"],
+                            capture_output=True, text=True, timeout=60)
+    assert direct.stdout == module.stdout == run("standings", str(SWISS16), "--json").stdout
+    broken = [sys.executable, "-m", "ranking", "standings", str(DATA / "cli" / "broken.trf")]
+    for program in (broken, [script, *broken[3:]]):  # the exit status of the real programs
+        result = subprocess.run(program, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and result.stdout == "" and len(result.stderr.splitlines()) == 1
 
 
 def test_presets_and_tiebreaks_list_the_registry() -> None:

@@ -1,24 +1,22 @@
-"""``tiebreak pairings`` (issue 12, DESIGN.md "Pairing"): the FIDE Dutch system on a file, with
-no store, through the installed command."""
+"""``tiebreak pairings`` (issue 12, docs/architecture.md#command-line): the FIDE Dutch system on a file, with
+no store, through the command in-process (``tests/cli.py``)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 from test_dutch_replay import SET, expected_pairs, truncated
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "ranking" / "examples" / "chess-swiss.trf"
-TIEBREAK = Path(sys.executable).parent / "tiebreak"
 
 
 def pairings(*args: str) -> subprocess.CompletedProcess[str]:
-    command = [str(TIEBREAK)] if TIEBREAK.exists() else [sys.executable, "-m", "tiebreak.cli"]
-    return subprocess.run([*command, "pairings", *args], capture_output=True, text=True, timeout=120)
+    return cli.tiebreak("pairings", *args)
 
 
 def test_the_pairs_format_is_the_javafo_list_and_json_names_the_players(tmp_path: Path) -> None:

@@ -1,15 +1,16 @@
-"""Running an event from the command line (DESIGN.md "Running an event"), through the
-installed ``tiebreak`` command as a real process."""
+"""Running an event from the command line (docs/architecture.md#command-line), through the
+``tiebreak`` command run in-process (``tests/cli.py``; tests/test_cli.py runs the installed
+script itself)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.tomlfile import write_tournament_toml
@@ -17,19 +18,15 @@ from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "ranking" / "examples"
-TIEBREAK = Path(sys.executable).parent / "tiebreak"
 
 
 def tiebreak(config: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    command = [str(TIEBREAK)] if TIEBREAK.exists() else [sys.executable, "-m", "tiebreak.cli"]
-    return subprocess.run([*command, *args, "--config", str(config)], capture_output=True, text=True,
-                          timeout=120, input=stdin, cwd=config.parent)
+    return cli.tiebreak(*args, "--config", config, input=stdin, cwd=config.parent)
 
 
 def pairings(*args: str) -> subprocess.CompletedProcess[str]:
     """``tiebreak pairings`` (no store, no --config)."""
-    command = [str(TIEBREAK)] if TIEBREAK.exists() else [sys.executable, "-m", "tiebreak.cli"]
-    return subprocess.run([*command, "pairings", *args], capture_output=True, text=True, timeout=120)
+    return cli.tiebreak("pairings", *args)
 
 
 def refused(result: subprocess.CompletedProcess[str], message: str) -> None:
@@ -323,7 +320,7 @@ def test_fouls_and_undo(config: Path, xiangqi: str) -> None:
 @pytest.mark.parametrize("command", ["list", "show", "set", "archive", "restore", "round", "player", "bye", "foul",
                                      "undo", "pair", "pairings", "result"])
 def test_every_command_has_help(config: Path, command: str) -> None:
-    shown = subprocess.run([sys.executable, "-m", "tiebreak.cli", command, "--help"], capture_output=True, text=True)
+    shown = cli.tiebreak(command, "--help")
     assert shown.returncode == 0 and f"usage: tiebreak {command}" in shown.stdout
 
 
@@ -338,30 +335,24 @@ def test_set_help_names_every_setting() -> None:
 # -- 11.10: the smaller ones ----------------------------------------------------------------------
 
 def test_tiebreaks_wrap_to_the_terminal_and_explain_one_code(tmp_path: Path) -> None:
-    import os
-
-    env = {**os.environ, "COLUMNS": "80"}
-    listing = subprocess.run([str(TIEBREAK), "tiebreaks"], capture_output=True, text=True, env=env)
+    listing = cli.tiebreak("tiebreaks", env={"COLUMNS": "80"})
     assert listing.returncode == 0
     from tiebreak.tables import display_width
 
     assert max(display_width(line) for line in listing.stdout.splitlines()) <= 80
-    one = subprocess.run([str(TIEBREAK), "tiebreaks", "BH-C1"], capture_output=True, text=True)
+    one = cli.tiebreak("tiebreaks", "BH-C1")
     assert one.stdout.splitlines()[0] == "BH-C1: Buchholz without the lowest opponent's score"
     assert "FIDE C.07 8.1" in one.stdout
-    team = subprocess.run([str(TIEBREAK), "tiebreaks", "EDE"], capture_output=True, text=True)
+    team = cli.tiebreak("tiebreaks", "EDE")
     assert team.stdout.startswith("EDE: Extended direct encounter")
-    refused(subprocess.run([str(TIEBREAK), "tiebreaks", "XX"], capture_output=True, text=True),
-            "unknown tie-break 'XX'")
+    refused(cli.tiebreak("tiebreaks", "XX"), "unknown tie-break 'XX'")
 
 
 def test_a_cut_that_leaves_nothing_is_said(tmp_path: Path) -> None:
-    shown = subprocess.run([str(TIEBREAK), "standings", str(EXAMPLES / "chess-swiss.trf"), "--tiebreaks", "BH-C9,SB"],
-                           capture_output=True, text=True)
+    shown = cli.tiebreak("standings", EXAMPLES / "chess-swiss.trf", "--tiebreaks", "BH-C9,SB")
     assert shown.returncode == 0
     assert "warning: BH-C9 cuts 9 values but there are 7 rounds: it is 0 for everyone" in shown.stderr
-    fine = subprocess.run([str(TIEBREAK), "standings", str(EXAMPLES / "chess-swiss.trf")], capture_output=True,
-                          text=True)
+    fine = cli.tiebreak("standings", EXAMPLES / "chess-swiss.trf")
     assert fine.stderr == ""
 
 
@@ -404,10 +395,8 @@ def test_the_standings_warn_alike_on_the_columnar_and_the_full_path(tmp_path: Pa
     wrong.write_text("\n".join(lines) + "\n", encoding="utf-8")
     expected = f"tiebreak: warning: {wrong}:{number}: player 1 has 5.5 points printed, but the results give 6\n"
     for output in ([], ["--json"]):
-        shown = subprocess.run([str(TIEBREAK), "standings", str(wrong), *extra, *output], capture_output=True,
-                               text=True)
+        shown = cli.tiebreak("standings", wrong, *extra, *output)
         assert shown.returncode == 0
         assert shown.stderr == expected
-    cut = subprocess.run([str(TIEBREAK), "standings", str(EXAMPLES / "chess-swiss.trf"), "--tiebreaks", "BH-C9,SB",
-                          "--json"], capture_output=True, text=True)
+    cut = cli.tiebreak("standings", EXAMPLES / "chess-swiss.trf", "--tiebreaks", "BH-C9,SB", "--json")
     assert "warning: BH-C9 cuts 9 values but there are 7 rounds: it is 0 for everyone" in cut.stderr

@@ -1,7 +1,7 @@
 """Replaying every round of the 2026 reference set (bbpPairings v6.0.0): 129 of 129 identical.
 
-Each round r of each file is truncated as a pairing program's replay does (README of
-the set, "Replaying a round"): rounds 1..r-1 are kept, of round r only the entries known
+Each round r of each file is truncated as the set's README says ("Replaying a round"):
+rounds 1..r-1 are kept, of round r only the entries known
 before pairing (H, Z, F byes and ``0000 - -`` absences), every other line as it is.  The
 engine's pairs, as (white, black) plus (bye, 0), must equal the file's, colours included.
 """

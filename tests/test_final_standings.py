@@ -1,6 +1,6 @@
 """One "final standings" for every presenter: once a play-off has decided places, the command
 line's TRF export, the bot's /export, ``tiebreak standings SLUG --json``, the site's
-``standings.json`` and the site's TRF all rank the play-off players the same (RULES.md 6).
+``standings.json`` and the site's TRF all rank the play-off players the same (docs/rules.md#play-offs).
 
 Before the house issue the two TRF exports computed the standings without the play-off and
 ranked the two play-off players equal (both 1st), while the JSON said 1st and 2nd.
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
+
+import cli
 
 from bot import arbiters
 from bot.service import BotService, BotSettings, Who
@@ -23,8 +24,7 @@ CHIEF = 1
 
 
 def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run([sys.executable, "-m", "tiebreak.cli", *args, "--config", str(config)],
-                            capture_output=True, text=True, timeout=60)
+    result = cli.tiebreak(*args, "--config", config)
     assert result.returncode == 0, result.stderr
     return result
 

@@ -1,15 +1,14 @@
 """``tiebreak standings`` prints, to the byte, what it printed before the columnar path existed
 (issue 13): the outputs in ``tests/data/golden`` were saved from the command as it was then,
-and the generated tournaments' outputs by their SHA-256.  The command runs as a real process,
-so each case goes whichever way the command takes (columnar or full)."""
+and the generated tournaments' outputs by their SHA-256.  The command runs whole (in-process,
+``tests/cli.py``), so each case goes whichever way the command takes (columnar or full)."""
 
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 from generators import generate_swiss
 
@@ -46,10 +45,9 @@ GENERATED = {
 
 
 def standings(path: Path, options: list[str]) -> bytes:
-    done = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), *options],
-                          capture_output=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr.decode()
-    return done.stdout
+    done = cli.tiebreak("standings", path, *options)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.encode("utf-8")
 
 
 @pytest.mark.parametrize(("name", "option"), [(name, option) for name in INPUTS for option in OPTIONS])

@@ -1,4 +1,4 @@
-"""The house rules of the code, checked on the source (DESIGN.md "Packages").
+"""The house rules of the code, checked on the source (docs/architecture.md#packages).
 
 Imports flow one way: ``ranking`` (the pure core) <- ``tiebreak`` (the application) <- ``bot``
 and ``site_builder``, which never import each other; tests may import benchmarks' helpers'
@@ -13,6 +13,7 @@ Every module is parsed with ``ast``; nothing is imported, so a broken module can
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("ranking", "tiebreak", "bot", "site_builder")
 TOP_LEVEL = ("tests", "benchmarks")
 
-#: what a package must never import (its own name excepted): the walls of DESIGN.md
+#: what a package must never import (its own name excepted): the walls of docs/architecture.md#packages
 WALLS: dict[str, frozenset[str]] = {
     "ranking": frozenset({"sqlite3", "argparse", "getpass", "tiebreak", "bot", "site_builder"}),
     "tiebreak": frozenset({"bot", "site_builder"}),
@@ -30,7 +31,7 @@ WALLS: dict[str, frozenset[str]] = {
     "tests": frozenset({"benchmarks"}),
 }
 
-#: The one deliberate crossing: ``python -m ranking`` is the ``tiebreak`` command (DESIGN.md:
+#: The one deliberate crossing: ``python -m ranking`` is the ``tiebreak`` command (docs/architecture.md#packages:
 #: ``ranking/__main__.py`` is only the shim), so the shim calls the application's entry point.
 #: No other module imports it, so it closes no loop.
 SHIMS = frozenset({"ranking.__main__"})
@@ -115,9 +116,15 @@ def imports_of(name: str, path: Path, modules: set[str]) -> list[Import]:
 
 
 def all_imports() -> list[Import]:
+    return list(_imports_under(ROOT))
+
+
+@functools.cache
+def _imports_under(root: Path) -> tuple[Import, ...]:
+    """Every project import under ``root``, parsed once for the tests of this module."""
     files = project_files()
     modules = set(files)
-    return [found for name, path in files.items() for found in imports_of(name, path, modules)]
+    return tuple(found for name, path in files.items() for found in imports_of(name, path, modules))
 
 
 def project_edges(imports: list[Import]) -> dict[str, set[str]]:

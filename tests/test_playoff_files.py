@@ -1,12 +1,13 @@
-"""Play-offs (RULES.md 6) through the tournament file and the command line."""
+"""Play-offs (docs/rules.md#play-offs) through the tournament file and the command line."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
+
+import cli
 
 from ranking.model import Game, Result
 from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
@@ -16,8 +17,7 @@ FILE = Path(__file__).parent / "data" / "playoffs" / "tied-for-first.toml"
 
 
 def standings_json(path: Path) -> dict:
-    result = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
-                            capture_output=True, text=True, timeout=60)
+    result = cli.tiebreak("standings", path, "--json")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -45,8 +45,7 @@ def test_the_play_off_rule_and_games_round_trip_through_toml() -> None:
 
 
 def test_the_table_says_play_off_required() -> None:
-    result = subprocess.run([sys.executable, "-m", "ranking", "standings", str(FILE)],
-                            capture_output=True, text=True, timeout=60)
+    result = cli.tiebreak("standings", FILE)
     assert "play-off required for places 1-2 (match): " in result.stdout
     assert "play-off round 1:" in result.stdout
 
@@ -56,8 +55,7 @@ def test_an_arbiter_enters_the_play_off_from_the_command_line(tmp_path: Path) ->
     config.write_text('[storage]\npath = "db.sqlite3"\n')
 
     def tiebreak(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
-                              capture_output=True, text=True, timeout=60)
+        return cli.tiebreak(*args, "--config", config)
 
     assert tiebreak("import", str(FILE), "--slug", "po").returncode == 0
     assert "play-off required for places 1-2 (match)" in tiebreak("playoff", "po").stdout

@@ -1,4 +1,4 @@
-"""Play-offs for named places (RULES.md 6, FIDE C.07 art. 3, seed 001)."""
+"""Play-offs for named places (docs/rules.md#play-offs, FIDE C.07 art. 3, seed 001)."""
 
 from __future__ import annotations
 

@@ -6,10 +6,10 @@ configuration is read, and ``sh -c '...'`` runs a pipeline."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking import InputError
@@ -63,8 +63,7 @@ def test_the_site_command_says_so_in_one_line(tmp_path: Path) -> None:
     config.write_text("\n".join(["[storage]", 'path = "store.sqlite3"', "[site]", 'languages = ["en"]',
                                  "[publish]", 'target = "command"', 'command = "deploy {out} && echo done"',
                                  "[[tournaments]]", f"file = {json.dumps(str(EXAMPLE))}", ""]), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(config)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    done = cli.site_builder("publish", "--config", config, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     [line] = done.stderr.splitlines()
     assert line.startswith("python -m site_builder: error: [publish]: command = 'deploy {out} && echo done': && is "

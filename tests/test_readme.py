@@ -14,6 +14,8 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def test_generated_tables_are_current() -> None:
     assert render(README) == README, "run `make readme` to regenerate the README tables"
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert render(rules) == rules, "run `make readme` to regenerate the tables of docs/rules.md"
 
 
 def test_every_code_and_preset_is_documented() -> None:

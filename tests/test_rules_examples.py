@@ -1,4 +1,4 @@
-"""The worked examples of RULES.md section 7 and of the seed texts (ZS, CXA, VN)."""
+"""The worked examples of docs/rules.md#worked-examples and of the seed texts (ZS, CXA, VN)."""
 
 from __future__ import annotations
 

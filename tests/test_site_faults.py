@@ -16,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.model import Player, Tournament
@@ -267,8 +268,7 @@ def test_the_publish_command_says_which_download_it_left_out_and_publishes_the_r
     players[0] = dataclasses.replace(players[0], rating=12000)  # beyond TRF's four columns
     with SQLiteStore(tmp_path / "store.sqlite3") as store:  # as a store filled before the import checked it
         store.create("broken", dataclasses.replace(example, players=tuple(players)), Source("test"))
-    done = subprocess.run([sys.executable, "-m", "site_builder", "publish", "--config", str(config)],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    done = cli.site_builder("publish", "--config", config, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "python -m site_builder: left out broken/" in done.stderr  # its TRF (or all of it, if unreadable)
     assert "published" in done.stdout

@@ -199,8 +199,8 @@ def test_translations_keep_the_placeholders_and_are_plain_text(language: str) ->
 
 
 def test_the_chess_and_xiangqi_terms() -> None:
-    """RULES.md's names: CXA 对手分 (BH), 小分 (SB), 胜局, 直胜, 后走局数, 累进分, 犯规; VN hệ số (SB),
-    điểm đối thủ (BH), ván thắng, đối đầu trực tiếp; Spanish desempate, encuentro directo."""
+    """The names of docs/rules.md#tie-break-codes: CXA 对手分 (BH), 小分 (SB), 胜局, 直胜, 后走局数, 累进分,
+    犯规; VN hệ số (SB), điểm đối thủ (BH), ván thắng, đối đầu trực tiếp; Spanish desempate, encuentro directo."""
     def name(language: str, code: str) -> str:
         return SITE_CATALOGUE.translations(language).gettext(REGISTRY[code].name)
 

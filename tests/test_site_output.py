@@ -1,7 +1,9 @@
 """A site build replaces only what a build made (issue 21): an existing folder with other files,
 or a link to one, given as the output is refused in one line and left as it was; ``--out .``
 is refused the same way; a full disk during a build is one line, exit status 1, and the site
-online stays the previous one.  The command runs as a real process, as an arbiter runs it."""
+online stays the previous one.  The command runs in-process (``tests/cli.py``: its exit status,
+output and errors as a process gives them); a real process where the fault is the process's
+own (a full disk, a file size limit)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from site_builder import BuildError, SiteSettings, build_site
@@ -30,13 +33,17 @@ def write_config(folder: Path, out_dir: str = "public") -> Path:
     return config
 
 
-def site_build(config: Path, *args: str, cwd: Path | None = None, prelude: str = "",
-               limit=None) -> subprocess.CompletedProcess[str]:
-    """``python -m site_builder build --config CONFIG ARGS`` in a process of its own; ``prelude``
-    is Python run in that process first (e.g. a write that fails as on a full disk)."""
+def site_build(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m site_builder build --config CONFIG ARGS`` in the configuration's folder, in-process."""
+    return cli.site_builder("build", "--config", config, *args, cwd=config.parent)
+
+
+def site_build_process(config: Path, prelude: str) -> subprocess.CompletedProcess[str]:
+    """``python -m site_builder build --config CONFIG`` in a process of its own; ``prelude`` is
+    Python run in that process first (a write that fails as on a full disk, a file size limit)."""
     program = f"{prelude}\nimport sys\nfrom site_builder.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-    return subprocess.run([sys.executable, "-c", program, "build", "--config", str(config), *args],
-                          capture_output=True, text=True, timeout=180, cwd=cwd or config.parent, preexec_fn=limit)
+    return subprocess.run([sys.executable, "-c", program, "build", "--config", str(config)],
+                          capture_output=True, text=True, timeout=180, cwd=config.parent)
 
 
 def one_line(result: subprocess.CompletedProcess[str], status: int) -> str:
@@ -168,7 +175,7 @@ def test_a_full_disk_during_a_build_is_one_line_and_the_site_online_stays(tmp_pa
     before = files_of(site)
     changed = tmp_path / "config.toml"
     changed.write_text(changed.read_text(encoding="utf-8").replace('["en"]', '["en", "zh"]'), encoding="utf-8")
-    line = one_line(site_build(config, prelude=fault), 1)
+    line = one_line(site_build_process(config, fault), 1)
     assert line.startswith(f"python -m site_builder: build failed: cannot write the site {tmp_path / 'public'}: "
                            + problem)
     assert line.endswith("(the site online is unchanged)")
@@ -197,9 +204,7 @@ def test_the_dir_publisher_refuses_a_folder_it_did_not_make_unless_told(tmp_path
     config = write_config(tmp_path)
     config.write_text(config.read_text(encoding="utf-8")
                       + f'[publish]\ntarget = "dir"\npath = {json.dumps(str(www))}\n', encoding="utf-8")
-    program = "import sys\nfrom site_builder.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-    publishing = [sys.executable, "-c", program, "publish", "--config", str(config)]
-    refused = subprocess.run(publishing, capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    refused = cli.site_builder("publish", "--config", config, cwd=tmp_path)
     line = one_line(refused, 2)
     assert line == (f"python -m site_builder: error: [publish]: path = {str(www)!r} holds files the dir publisher "
                     "did not put there (it has no .tiebreak-published.json), and a publish replaces the folder "
@@ -209,7 +214,7 @@ def test_the_dir_publisher_refuses_a_folder_it_did_not_make_unless_told(tmp_path
     assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith(".www")) == []
 
     config.write_text(config.read_text(encoding="utf-8") + "replace_existing = true\n", encoding="utf-8")
-    told = subprocess.run(publishing, capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    told = cli.site_builder("publish", "--config", config, cwd=tmp_path)
     assert told.returncode == 0, told.stderr
     assert (www / SLUG / "index.html").is_file() and not (www / "notes.txt").exists()
     assert (www / ".tiebreak-published.json").is_file()

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from dataclasses import replace
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+import cli
 import pytest
 from babel.messages.pofile import read_po
 
@@ -255,8 +254,8 @@ def test_a_decided_play_off_shows_the_decided_places(site: Path, tournaments: di
 @pytest.mark.parametrize("slug", [PLAYOFF, LEAGUE])
 def test_standings_json_is_the_clis_json(site: Path, slug: str) -> None:
     path = PLAYOFF_FILE if slug == PLAYOFF else LEAGUE_FILE
-    completed = subprocess.run([sys.executable, "-m", "ranking", "standings", str(path), "--json"],
-                               capture_output=True, text=True, timeout=120, check=True, cwd=ROOT)
+    completed = cli.tiebreak("standings", path, "--json", cwd=ROOT)
+    assert completed.returncode == 0, completed.stderr
     assert json.loads((site / slug / "standings.json").read_text(encoding="utf-8")) == json.loads(completed.stdout)
     assert (site / slug / "standings.json").read_text(encoding="utf-8") == completed.stdout
 

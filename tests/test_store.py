@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -115,8 +115,7 @@ def test_a_request_delivered_twice_is_applied_once(store: SQLiteStore) -> None:
 # -- the command line ------------------------------------------------------------------------
 
 def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args, "--config", str(config)],
-                          capture_output=True, text=True, timeout=60)
+    return cli.tiebreak(*args, "--config", config)
 
 
 @pytest.fixture

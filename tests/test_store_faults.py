@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -24,10 +25,16 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "ranking" / "examples"
 SWISS = EXAMPLES / "chess-swiss.trf"
 
 
-def tiebreak(config: Path, *args: str, bound_by_permissions: bool = False,
-             limit: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
-    """``tiebreak ARGS --config CONFIG``; ``bound_by_permissions``: when the tests run as root
-    (who may write into any folder), without the capabilities that override file permissions."""
+def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``tiebreak ARGS --config CONFIG``, in-process (``tests/cli.py``)."""
+    return cli.tiebreak(*args, "--config", config, cwd=config.parent)
+
+
+def tiebreak_process(config: Path, *args: str, bound_by_permissions: bool = False,
+                     limit: Callable[[], None] | None = None) -> subprocess.CompletedProcess[str]:
+    """``tiebreak ARGS --config CONFIG`` as a real process (a limit, a capability);
+    ``bound_by_permissions``: when the tests run as root (who may write into any folder),
+    without the capabilities that override file permissions."""
     command = [sys.executable, "-m", "ranking", *args, "--config", str(config)]
     if bound_by_permissions and os.geteuid() == 0:
         if shutil.which("setpriv") is None:
@@ -69,10 +76,10 @@ def test_a_read_only_data_folder_still_serves_the_commands_that_read(folder: Pat
     data.chmod(0o555)
     for args in (["log", "open"], ["export", "open", "--format", "trf"], ["standings", "open", "--json"],
                  ["playoff", "open"]):
-        result = tiebreak(config, *args, bound_by_permissions=True)
+        result = tiebreak_process(config, *args, bound_by_permissions=True)
         assert "Traceback" not in result.stderr, args
         assert result.returncode in (0, 2) and "database" not in result.stderr, (args, result.stderr)
-    written = tiebreak(config, "withdraw", "open", "5", bound_by_permissions=True)
+    written = tiebreak_process(config, "withdraw", "open", "5", bound_by_permissions=True)
     one_line_error(written, str(data / "store.sqlite3"), "cannot be written", "read-only")
 
 
@@ -87,7 +94,8 @@ def test_a_full_disk_is_one_line_and_writes_nothing(folder: Path) -> None:
     def small_disk() -> None:  # no write beyond the first kilobyte of a file: as on a full disk
         resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
 
-    result = tiebreak(config, "import", str(EXAMPLES / "xiangqi-rr.toml"), "--slug", "rr", limit=small_disk)
+    result = tiebreak_process(config, "import", str(EXAMPLES / "xiangqi-rr.toml"), "--slug", "rr",
+                              limit=small_disk)
     one_line_error(result, str(database))
     with sqlite3.connect(database) as connection:
         assert connection.execute("SELECT count(*) FROM events").fetchone()[0] == before

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "ranking" / "examples"
 
 FULL_DISK = """
@@ -29,7 +31,9 @@ sys.exit(main(sys.argv[1:]))
 
 
 def tiebreak(folder: Path, *args: str, full: bool = False) -> subprocess.CompletedProcess[str]:
-    program = [sys.executable, "-c", FULL_DISK] if full else [sys.executable, "-m", "ranking"]
+    if not full:  # the other commands in-process (tests/cli.py)
+        return cli.tiebreak(*args, "--config", folder / "config.toml", cwd=folder)
+    program = [sys.executable, "-c", FULL_DISK]
     return subprocess.run([*program, *args, "--config", str(folder / "config.toml")], capture_output=True,
                           text=True, timeout=120, cwd=folder)
 

@@ -1,4 +1,4 @@
-"""Team events on the command line (DESIGN.md "Team events", issue 15 items 4 and 5):
+"""Team events on the command line (docs/architecture.md#command-line, issue 15 items 4 and 5):
 ``--teams --team-tiebreaks CODES --fide-edition 2024|2026 --json``, the team chain of a TRF-2026
 ``212``/``202``, and the team records read and written as TRF-2026 has them (``320`` values,
 ``240`` team byes, ``362`` in the columns of ``162``, a forfeited ``330`` match on its boards), up
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -36,8 +36,7 @@ CHAIN = "MPVGP,BH:MP/C1,EMGSB,EDEBT"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args], capture_output=True, text=True, timeout=60,
-                          cwd=cwd)
+    return cli.tiebreak(*args, cwd=cwd)
 
 
 def team_json(path: Path, *options: str) -> dict:

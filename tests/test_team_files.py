@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -18,7 +18,7 @@ LEAGUE = Path(__file__).parent / "data" / "teams" / "xiangqi-league.toml"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "ranking", *args], capture_output=True, text=True, timeout=60)
+    return cli.tiebreak(*args)
 
 
 def test_team_standings_come_from_the_members_games() -> None:
@@ -91,7 +91,6 @@ def test_a_team_round_robin_is_paired_board_by_board_from_the_berger_tables(tmp_
     config.write_text('[storage]\npath = "db.sqlite3"\n')
     file = tmp_path / "empty.toml"
     file.write_text(write_tournament_toml(empty), encoding="utf-8")
-    tiebreak = [sys.executable, "-m", "ranking"]
-    assert subprocess.run([*tiebreak, "import", str(file), "--slug", "lg", "--config", str(config)]).returncode == 0
-    paired = subprocess.run([*tiebreak, "pair", "lg", "--config", str(config)], capture_output=True, text=True)
+    assert run("import", str(file), "--slug", "lg", "--config", str(config)).returncode == 0
+    paired = run("pair", "lg", "--config", str(config))
     assert "paired round 1 of lg: 6 boards" in paired.stdout

@@ -11,11 +11,10 @@ a ``362`` record in the 9-column layout of ``162``).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
+import cli
 import pytest
 
 from ranking.errors import InputError
@@ -56,14 +55,7 @@ def t310(number: str, name: str, *roster: str) -> str:
 
 
 def cli_teams(path: Path) -> list[dict]:
-    done = subprocess.run(
-        [sys.executable, "-m", "ranking", "standings", str(path), "--teams", "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        check=False,
-    )
+    done = cli.tiebreak("standings", path, "--teams", "--json", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)["teams"]
 

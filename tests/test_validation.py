@@ -1,4 +1,4 @@
-"""Every published value in tests/data/validation (copied from shared/validation).
+"""Every published value in tests/data/validation (``tests/data/validation/INDEX.md`` lists them).
 
 - FIDE TEC "Exercises in Tie-Breaking" (IA Mario Held): every individual value, including
   the places that direct encounter gives, under the C.07 text they were computed for

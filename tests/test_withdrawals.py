@@ -1,4 +1,4 @@
-"""RULES.md section 5: what a withdrawal does to the results."""
+"""docs/rules.md#withdrawals: what a withdrawal does to the results."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ``tiebreak`` command (also ``python -m ranking``), as DESIGN.md specifies it.
+"""The ``tiebreak`` command (also ``python -m ranking``), as docs/architecture.md#command-line specifies it.
 
     tiebreak standings INPUT [--after-round N] [--rules PRESET] [--points W,D,L|NAME]
                              [--tiebreaks CODES] [--fide-edition 2024|2026] [--json]
@@ -8,6 +8,7 @@
     tiebreak import FILE [--slug S] | export SLUG --format trf|toml | pair SLUG [--trf FILE]
     tiebreak result SLUG ROUND BOARD RESULT [--correct] | withdraw SLUG PLAYER [--after-round N]
     tiebreak log SLUG | standings SLUG          (these take --config PATH, default ./config.toml)
+    tiebreak arbiter link SLUG [--label NAME] | arbiter revoke SLUG LABEL | arbiter links SLUG
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
 
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     from ranking.rules import Edition  # the full command line only (start-up time)
 
     class Parser(argparse.ArgumentParser):
-        """argparse, with a usage error in one line (DESIGN.md "Errors") that names the help."""
+        """argparse, with a usage error in one line (docs/architecture.md#command-line) that names the help."""
 
         def error(self, message: str) -> NoReturn:
             self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (`{self.prog} --help` says more)\n")
@@ -131,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     from tiebreak.cli_running import add_running_commands  # the full command line only (start-up time)
 
     add_running_commands(commands, store_command)
+    from tiebreak.cli_links import add_link_commands  # the full command line only (start-up time)
+
+    add_link_commands(commands)
     return parser
 
 
@@ -329,7 +333,7 @@ def standings_command(args: argparse.Namespace) -> int:
 
 def team_standings_of(tournament: Tournament, path: str, tiebreaks: str | None, fide_edition: str | None,
                       after_round: int | None) -> TeamStandings:
-    """DESIGN.md "Team events": the team standings under the chain ``--team-tiebreaks`` (else the
+    """docs/architecture.md#command-line: the team standings under the chain ``--team-tiebreaks`` (else the
     file's: TOML ``team_tiebreaks``, TRF-2026 ``212``/``202`` with team codes, else the team
     preset's) and the C.07 edition ``--fide-edition``."""
     from ranking.codes import split_codes  # team files only (start-up time)

@@ -1,4 +1,4 @@
-"""The command line of DESIGN.md's "Running an event" and "Pairing": the subcommands' arguments
+"""The command line of docs/architecture.md#command-line: the subcommands' arguments
 (only argparse here, so ``tiebreak standings`` starts fast; ``tiebreak/running_commands.py``
 carries them out).
 

@@ -30,6 +30,7 @@ from ranking.settings import setting_text
 from ranking.spelling import WORD_JOINER, parse_result, written_result
 from ranking.standings import default_rules
 from tiebreak import library
+from tiebreak.cli_links import arbiter_command
 from tiebreak.config import load_config
 from tiebreak.files import load_tournament, write_output
 from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
@@ -73,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         "log": log_command,
         "playoff": playoff_command,
         **{name: _running(name) for name in HANDLERS},
+        "arbiter": lambda store, args: arbiter_command(store, args, _source()),
     }[args.command]
     readonly = args.command in READ_ONLY or (args.command == "playoff" and not args.game)
     config = load_config(args.config)

@@ -1,4 +1,4 @@
-"""config.toml: the parts the store and the command line read (DESIGN.md "config.toml").
+"""config.toml: the parts the store and the command line read (docs/architecture.md#configtoml).
 
 Paths in the file are relative to the file's own folder.  A missing default ``config.toml``
 means the defaults; a missing file named on the command line is an error.

@@ -1,8 +1,9 @@
-"""Generate the README's tie-break and preset tables from the registry, so they cannot drift.
+"""Generate the tie-break and preset tables of the README and ``docs/rules.md`` from the
+registry, so they cannot drift.
 
-``python -m tiebreak.docs README.md`` rewrites the text between the markers
-``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``; a test fails when the README
-differs from what this module generates.
+``python -m tiebreak.docs README.md docs/rules.md`` (``make readme``) rewrites the text between
+the markers ``<!-- generated:NAME -->`` and ``<!-- /generated:NAME -->``; a test fails when a
+file differs from what this module generates.
 """
 
 from __future__ import annotations
@@ -80,8 +81,8 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[0] if argv else "README.md")
-    path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")
+    for path in map(Path, argv or ["README.md"]):
+        path.write_text(render(path.read_text(encoding="utf-8")), encoding="utf-8")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Read a tournament file: a FIDE TRF (TRF-16 / TRF-2026) or a tournament TOML file.
 
-The format is told by content (DESIGN.md "Command line": "detected by content"): a TOML
+The format is told by content (docs/architecture.md#command-line: "detected by content"): a TOML
 file has a ``[tournament]`` table, a TRF has records such as ``001 `` or ``012 ``.  The
 file name's extension only decides when the content does not.  Reading a file and telling its
 format load neither reader, so the command line's columnar path (``ranking.crosstable``) can

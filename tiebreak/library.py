@@ -39,10 +39,11 @@ _SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of a program the bot or the site starts (a site build, a publisher's
-    git, rsync or command): this process's without ``TELEGRAM_*`` (the bot's token above all),
-    which none of them needs."""
+    git, rsync or command): this process's without ``TELEGRAM_*`` and ``ZALO_*`` (the chat
+    channels' tokens and secrets above all), which none of them needs."""
     environment = os.environ if environment is None else environment
-    return {name: value for name, value in environment.items() if not name.upper().startswith("TELEGRAM_")}
+    return {name: value for name, value in environment.items()
+            if not name.upper().startswith(("TELEGRAM_", "ZALO_"))}
 
 
 def open_store(config: Config, *, create: bool = True, readonly: bool = False) -> Store:

@@ -1,4 +1,4 @@
-"""Running an event (DESIGN.md "Running an event" and "Pairing"): the use cases the command
+"""Running an event (docs/architecture.md#command-line): the use cases the command
 line and the bot share, decided here once.
 
 What a stored tournament is (``summary``, ``details``), a
@@ -86,7 +86,7 @@ def details(store: Store, slug: str) -> dict[str, Any]:
 
 
 def round_json(state: TournamentState, number: int) -> dict[str, Any]:
-    """``tiebreak round SLUG N --json`` (DESIGN.md): ``{"round": N, "boards": [{"board", "white",
+    """``tiebreak round SLUG N --json`` (docs/architecture.md#json): ``{"round": N, "boards": [{"board", "white",
     "black", "result"}], "byes": [{"player", "kind"}]}``, starting numbers, results as in the
     TOML file (null while unfinished), bye kinds as the TOML file names them.  A board the
     withdrawal rule decides shows the forfeit it makes of it; a board a round robin's

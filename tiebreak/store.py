@@ -80,7 +80,7 @@ MIGRATIONS: tuple[str, ...] = (
         BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
     """,
     # 2: the bot's users (language, selected tournament, /iam, /subscribe) and every
-    # submission it received, accepted or rejected (DESIGN.md "Storage").
+    # submission it received, accepted or rejected (docs/architecture.md#storage).
     """
     CREATE TABLE bot_users (
         user_id INTEGER PRIMARY KEY,
@@ -142,7 +142,59 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 6: snapshots of the derived state (tiebreak.snapshots): a new process replays from them.
     snapshots.TABLE,
+    # 7: the entry page's personal links (tiebreak.links): only a hash of each secret is kept;
+    # a label names one link in force per tournament; a revoked link stays, for the log's sake
+    # (its changes are logged as web:<id>).  ``web_keys``: the key that signs the page's forms.
+    """
+    CREATE TABLE entry_links (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament TEXT NOT NULL,
+        label TEXT NOT NULL,
+        secret_sha256 TEXT NOT NULL UNIQUE,
+        created_at TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        revoked_at TEXT
+    );
+    CREATE UNIQUE INDEX entry_links_in_force ON entry_links (tournament, label) WHERE revoked_at IS NULL;
+    CREATE TABLE web_keys (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 8: chat channels other than Telegram (issue 23).  ``channel_ids`` gives each of their users
+    # and chats a number of the bot's own (``CHANNEL_ID_BASE``: beyond every Telegram id), which
+    # the tables above use; ``inbox`` keeps every message received before it is handled
+    # (``done``), once per channel message, so a process killed in between handles it on restart
+    # and a message delivered twice is received once; ``offered_choices`` the numbered choices a
+    # text-only chat was last offered (the user answers with a number).
+    """
+    CREATE TABLE channel_ids (
+        number INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        external TEXT NOT NULL,
+        UNIQUE (channel, external)
+    );
+    CREATE TABLE inbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel TEXT NOT NULL,
+        message_key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        at TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (channel, message_key)
+    );
+    CREATE INDEX inbox_waiting ON inbox (channel, id) WHERE done = 0;
+    CREATE TABLE offered_choices (
+        chat_id INTEGER PRIMARY KEY,
+        choices TEXT NOT NULL
+    );
+    """,
 )
+
+#: the numbers ``Store.channel_id`` gives the users and chats of channels other than Telegram
+#: are ``-(CHANNEL_ID_BASE + n)``: Telegram's user and chat ids stay within 52 bits of magnitude,
+#: so the two never meet, and every table keyed by a Telegram id serves every channel
+CHANNEL_ID_BASE = 2 ** 53
 
 #: the tables of a Tiebreak database at schema version 1 (a database without them is foreign)
 _OWN_TABLES = frozenset({"tournaments", "players", "rounds", "events", "sqlite_sequence"})
@@ -208,19 +260,33 @@ class Identity:
 
 
 @dataclass(frozen=True)
+class EntryLink:
+    """A personal link to the entry page (``tiebreak.links``): ``id`` names it in the log
+    (``web:<id>``); the secret itself is never stored, only its SHA-256."""
+
+    id: int
+    tournament: str
+    label: str
+    created_at: str
+    created_by: str
+    revoked_at: str | None = None
+
+
+@dataclass(frozen=True)
 class Source:
-    """Who asked and from where: ``actor`` is ``tg:<user id>`` or ``cli:<user>``; a Telegram
-    update also gives its chat and message, and a ``dedupe_key`` so a repeat applies once."""
+    """Who asked and from where: ``actor`` is ``tg:<user id>``, ``zalo:<user id>`` (a chat
+    channel and its own id of the user) or ``cli:<user>``; a chat message also gives its chat and
+    message (the channel's own ids), and a ``dedupe_key`` so a repeat applies once."""
 
     actor: str
-    chat_id: int | None = None
-    message_id: int | None = None
+    chat_id: int | str | None = None
+    message_id: int | str | None = None
     dedupe_key: str | None = None
 
 
 @dataclass
 class Submission:
-    """A submission (DESIGN.md "Storage") recorded in the transaction of the events it led to,
+    """A submission (docs/architecture.md#storage) recorded in the transaction of the events it led to,
     so a process killed between the two leaves both or neither; ``decide`` fills in the counts."""
 
     text: str
@@ -287,6 +353,30 @@ class Store(Protocol):
     def mark_answer(self, update_id: int, sent: bool) -> None: ...
 
     def unsent_answers(self, chat_id: int) -> list[tuple[int, str]]: ...
+
+    def channel_id(self, channel: str, external: str) -> int: ...
+
+    def channel_address(self, number: int) -> tuple[str, str] | None: ...
+
+    def receive(self, channel: str, message_key: str, body: str) -> int | None: ...
+
+    def waiting(self, channel: str) -> list[tuple[int, str]]: ...
+
+    def finish(self, inbox_id: int) -> None: ...
+
+    def offer_choices(self, chat_id: int, choices: str) -> None: ...
+
+    def offered_choices(self, chat_id: int) -> str | None: ...
+
+    def add_link(self, slug: str, label: str, secret_sha256: str, actor: str) -> EntryLink: ...
+
+    def revoke_link(self, slug: str, label: str) -> EntryLink | None: ...
+
+    def link_by_secret(self, secret_sha256: str) -> EntryLink | None: ...
+
+    def links(self, slug: str) -> list[EntryLink]: ...
+
+    def web_key(self, name: str, make: Callable[[], str]) -> str: ...
 
     def close(self) -> None: ...
 
@@ -718,7 +808,7 @@ class SQLiteStore:
 
     def record_submission(self, source: Source, text: str, tournament: str | None, accepted: int,
                           rejected: int, detail: str = "", update_id: int | None = None) -> None:
-        """Keep every submission, accepted or not, with who, where and when (DESIGN.md)."""
+        """Keep every submission, accepted or not, with who, where and when (docs/architecture.md#storage)."""
         with self._transaction() as connection:
             self._submit(connection, source, Submission(text, tournament, update_id, accepted, rejected, detail))
 
@@ -768,6 +858,111 @@ class SQLiteStore:
                 "SELECT update_id, replies FROM answers WHERE chat_id = ? AND sent = 0 ORDER BY update_id",
                 (chat_id,))]
 
+    # -- other chat channels (issue 23) ------------------------------------------------------
+
+    def channel_id(self, channel: str, external: str) -> int:
+        """The bot's number for user or chat ``external`` of ``channel`` (e.g. ``zalo``), the
+        same at every call: ``-(CHANNEL_ID_BASE + n)``, never a Telegram id."""
+        with self._reading() as connection:
+            row = connection.execute("SELECT number FROM channel_ids WHERE channel = ? AND external = ?",
+                                     (channel, external)).fetchone()
+        if row is None:
+            with self._transaction() as connection:
+                connection.execute("INSERT OR IGNORE INTO channel_ids (channel, external) VALUES (?, ?)",
+                                   (channel, external))
+                row = connection.execute("SELECT number FROM channel_ids WHERE channel = ? AND external = ?",
+                                         (channel, external)).fetchone()
+        return -(CHANNEL_ID_BASE + row[0])
+
+    def channel_address(self, number: int) -> tuple[str, str] | None:
+        """The channel and its own id behind a number of ``channel_id``; None for a Telegram id."""
+        if number > -CHANNEL_ID_BASE:
+            return None
+        with self._reading() as connection:
+            row = connection.execute("SELECT channel, external FROM channel_ids WHERE number = ?",
+                                     (-number - CHANNEL_ID_BASE,)).fetchone()
+        return (row[0], row[1]) if row else None
+
+    def receive(self, channel: str, message_key: str, body: str) -> int | None:
+        """Keep a message received on ``channel`` until it is handled (``finish``); its inbox
+        number, or None when that message (``message_key``: the channel's own ids) came before."""
+        with self._transaction() as connection:
+            cursor = connection.execute("INSERT OR IGNORE INTO inbox (channel, message_key, body, at) "
+                                        "VALUES (?, ?, ?, ?)", (channel, message_key, body, _now()))
+            return cursor.lastrowid if cursor.rowcount else None
+
+    def waiting(self, channel: str) -> list[tuple[int, str]]:
+        """The messages of ``channel`` received and not yet handled, in order of arrival."""
+        with self._reading() as connection:
+            return [(row[0], row[1]) for row in connection.execute(
+                "SELECT id, body FROM inbox WHERE channel = ? AND done = 0 ORDER BY id", (channel,))]
+
+    def finish(self, inbox_id: int) -> None:
+        """The message was handled and its answer sent (or kept to go out later)."""
+        with self._transaction() as connection:
+            connection.execute("UPDATE inbox SET done = 1 WHERE id = ?", (inbox_id,))
+
+    def offer_choices(self, chat_id: int, choices: str) -> None:
+        """The choices (JSON) chat ``chat_id`` was last offered, replacing those before."""
+        with self._transaction() as connection:
+            connection.execute("INSERT INTO offered_choices (chat_id, choices) VALUES (?, ?) "
+                               "ON CONFLICT(chat_id) DO UPDATE SET choices = excluded.choices", (chat_id, choices))
+
+    def offered_choices(self, chat_id: int) -> str | None:
+        with self._reading() as connection:
+            row = connection.execute("SELECT choices FROM offered_choices WHERE chat_id = ?", (chat_id,)).fetchone()
+        return row[0] if row else None
+
+    # -- the entry page's links (tiebreak.links) -----------------------------------------------
+
+    _LINK = "SELECT id, tournament, label, created_at, created_by, revoked_at FROM entry_links "
+
+    def add_link(self, slug: str, label: str, secret_sha256: str, actor: str) -> EntryLink:
+        """Keep a new link to ``slug``'s entry page; a ``StoreError`` never, an ``InputError``
+        when a link in force already has ``label`` (or ``slug`` is not stored)."""
+        with self._transaction() as connection:
+            self._tournament_id(slug)
+            if connection.execute(self._LINK + "WHERE tournament = ? AND label = ? AND revoked_at IS NULL",
+                                  (slug, label)).fetchone():
+                raise InputError(f"{slug} already has a link labelled {label!r}: revoke it first "
+                                 f"(`tiebreak arbiter revoke {slug} {label}`) or give another --label")
+            cursor = connection.execute(
+                "INSERT INTO entry_links (tournament, label, secret_sha256, created_at, created_by) "
+                "VALUES (?, ?, ?, ?, ?)", (slug, label, secret_sha256, _now(), actor))
+            return _link(connection.execute(self._LINK + "WHERE id = ?", (cursor.lastrowid,)).fetchone())
+
+    def revoke_link(self, slug: str, label: str) -> EntryLink | None:
+        """Revoke the link in force labelled ``label``; None when there is none."""
+        with self._transaction() as connection:
+            row = connection.execute(self._LINK + "WHERE tournament = ? AND label = ? AND revoked_at IS NULL",
+                                     (slug, label)).fetchone()
+            if row is None:
+                return None
+            connection.execute("UPDATE entry_links SET revoked_at = ? WHERE id = ?", (_now(), row[0]))
+            return _link(connection.execute(self._LINK + "WHERE id = ?", (row[0],)).fetchone())
+
+    def link_by_secret(self, secret_sha256: str) -> EntryLink | None:
+        """The link whose secret has this SHA-256 (revoked or not), or None."""
+        with self._reading() as connection:
+            row = connection.execute(self._LINK + "WHERE secret_sha256 = ?", (secret_sha256,)).fetchone()
+        return _link(row) if row else None
+
+    def links(self, slug: str) -> list[EntryLink]:
+        """Every link of ``slug``, revoked ones too, oldest first."""
+        with self._reading() as connection:
+            return [_link(row) for row in connection.execute(self._LINK + "WHERE tournament = ? ORDER BY id",
+                                                             (slug,))]
+
+    def web_key(self, name: str, make: Callable[[], str]) -> str:
+        """The key kept under ``name``; the first call keeps ``make()`` (all processes agree)."""
+        with self._reading() as connection:
+            row = connection.execute("SELECT value FROM web_keys WHERE name = ?", (name,)).fetchone()
+        if row is not None:
+            return row[0]
+        with self._transaction() as connection:
+            connection.execute("INSERT OR IGNORE INTO web_keys (name, value) VALUES (?, ?)", (name, make()))
+            return connection.execute("SELECT value FROM web_keys WHERE name = ?", (name,)).fetchone()[0]
+
     def submissions(self) -> list[dict]:
         with self._reading():
             cursor = self._connection.execute("SELECT * FROM submissions ORDER BY id")
@@ -792,6 +987,10 @@ def imported(event: Event, slug: str) -> Tournament:
     if "seeding" not in event.data:
         tournament = replace(tournament, seeding=Seeding.AS_NUMBERED)
     return tournament
+
+
+def _link(row: tuple) -> EntryLink:
+    return EntryLink(*row)
 
 
 def _identity(row: tuple) -> Identity:

@@ -119,7 +119,7 @@ def team_table(teams) -> str:
 _SCORE_FIELDS = {"MP": "match_points", "GP": "game_points"}
 
 def playoff_lines(playoffs, standings: Standings) -> str:
-    """What the play-offs of RULES.md 6 still need, or how they decided the places."""
+    """What the play-offs of docs/rules.md#play-offs still need, or how they decided the places."""
     names = {row.player.id: row.player.name for row in standings.rows}
     lines = []
     for group in playoffs.groups:

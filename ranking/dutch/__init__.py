@@ -2,10 +2,10 @@
 
 Rules: C.04.3 FIDE (Dutch) System approved by the FIDE Council on 28/10/2025, with C.04.1
 (basic rules), C.04.2 (general handling rules) and C.04.7 (acceleration) of the same date;
-the README's "Pairings" section says how we read them where engines differed.  Verified
-against bbpPairings v6.0.0, a FIDE-endorsed engine, on the 129 rounds of
-``tests/data/pairings-dutch-2026`` and the 832 of ``tests/data/pairings-dutch-fresh``.
-Everything here is pure: a ``Tournament`` in, frozen values out.
+``docs/rules.md#dutch-system`` is our reading.  Verified against bbpPairings v6.0.0, a
+FIDE-endorsed engine, on the 129 rounds of ``tests/data/pairings-dutch-2026`` and the 832 of
+``tests/data/pairings-dutch-fresh``.  Everything here is pure: a ``Tournament`` in, frozen
+values out.
 
 >>> from ranking.model import Player, Tournament
 >>> t = Tournament("Mini", tuple(Player(i, f"P{i}") for i in range(1, 6)), rounds=3,

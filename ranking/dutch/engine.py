@@ -1,9 +1,9 @@
 """Pairing one round by the FIDE Dutch system (C.04.3, 2026): bracket by bracket, top down.
 
 Each bracket is paired by maximum-weight matchings whose integer weights pack the criteria
-as bit fields, most significant first (one matching for the whole candidate order of
-Art. 3-4): every matching of greatest weight is then a candidate that is best on C4-C21
-and, among those, the first one Art. 4 would generate.
+as bit fields, most significant first (the "equivalent global matching formulation" of
+docs/rules.md#the-matching-formulation): every matching of greatest weight is then a candidate
+that is best on C4-C21 and, among those, the first one Art. 4 would generate.
 
 - *Relaxed* solve: the graph holds the bracket and the next scoregroup only (enough for
   C6-C21, C8 looks one bracket ahead).  Its result stands when the players still to pair
@@ -286,9 +286,9 @@ class _Bracket:
     def criteria(self) -> list[_Term]:
         """The fields of C4-C21 (C.04.3 2.2-2.4), most significant first.
 
-        Readings (as bbpPairings v6, FIDE-endorsed, reads them): C8 counts the next
-        bracket's pairs, then its paired players' scores; C9 applies to a bracket whose only
-        downfloater gets the PAB (``_pair_bracket``); C10/C11 count every player (after C3 only pairs with
+        Readings (docs/rules.md#where-engines-differ, as bbpPairings v6 reads them): C8 counts
+        the next bracket's pairs, then its paired players' scores; C9 applies to a bracket whose
+        only downfloater gets the PAB (``_pair_bracket``); C10/C11 count every player (after C3 only pairs with
         a topscorer can fail them); C13 fails a pair whose two players prefer the same colour
         at least strongly, unless both absolutely; C18/C20 count an unpaired MDP as a
         larger score difference than any pair's.

@@ -398,8 +398,7 @@ def _game_points(game: Game, pid: int, scoring: Scoring) -> tuple[Fraction, bool
 
 
 def _game_value(scoring: Scoring, outcome: int, white: bool) -> Fraction:
-    """Points for a played game with outcome 2 (win), 1 (draw) or 0 (loss), as the event's
-    scoring gives them (FIDE 1/½/0, CXA 13 2/1/0, 3/1/0)."""
+    """Points for a played game with outcome 2 (win), 1 (draw) or 0 (loss) (docs/rules.md#scoring)."""
     if outcome == 2:
         return _fraction(scoring.win)
     if outcome == 0:
