@@ -1156,7 +1156,7 @@ def write_trf(
     if t.rounds:
         lines += [f"142 {t.rounds}", f"XXR {t.rounds}"]
     if t.rules is not None and t.rules.scoring != CHESS:
-        lines += [_162(t.rules.scoring), _xxs(t.rules.scoring)]
+        lines += [*_162(t.rules.scoring), _xxs(t.rules.scoring)]
     lines += _pairing_lines(t, kept)
     chain = t.rules.tiebreaks if t.rules is not None else ()
     team_chain = bool(t.teams) and bool(t.team_tiebreaks or t.team_primary)
@@ -1362,17 +1362,21 @@ def _fmt(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
-def _162(s: Scoring) -> str:
+def _162(s: Scoring) -> list[str]:
     """TRF-2026 ``162`` for what it can say of a scoring system (W win, forfeit win and
     full-point bye; D draw and half-point bye; L loss; A zero-point bye and forfeit loss;
     P pairing-allocated bye), each code in columns 6, 15, 24, ... and its points in the four
-    after; ``XXS``, written after it, says the rest exactly to readers that know it."""
+    after; ``XXS``, written after it, says the rest exactly to readers that know it.  Nothing
+    (an empty list) when a value does not fit those four columns: ``XXS`` alone says it."""
     codes = [("W", s.win), ("D", s.draw), ("L", s.loss)]
     if s.zero_bye or s.forfeit_loss_points:
         codes.append(("A", s.zero_bye))
     if s.pairing_bye_points != s.win:
         codes.append(("P", s.pairing_bye_points))
-    return "162" + "".join(f"  {code}{_columns(value, 4, f'162 {code}')}  " for code, value in codes).rstrip()
+    try:
+        return ["162" + "".join(f"  {code}{_columns(value, 4, f'162 {code}')}  " for code, value in codes).rstrip()]
+    except InputError:
+        return []
 
 
 def _pairing_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
