@@ -48,7 +48,9 @@ _EXPORTS: dict[str, str] = {
     "FinalStandings": "ranking.final", "final_standings": "ranking.final",
     "collection_paused": "ranking.standings",
     "TeamStandings": "ranking.teams", "team_standings": "ranking.teams",
-    "team_event_of": "ranking.teams", "board_points": "ranking.team_sheet",
+    "team_event_of": "ranking.teams",
+    # points: what a game or a bye is worth
+    "board_points": "ranking.points", "bye_points": "ranking.points", "game_points": "ranking.points",
     # scorecards and legends
     "Scorecard": "ranking.scorecards", "CardRound": "ranking.scorecards", "player_scorecards": "ranking.scorecards",
     "TeamScorecard": "ranking.scorecards", "TeamCardRound": "ranking.scorecards",
@@ -60,6 +62,7 @@ _EXPORTS: dict[str, str] = {
     # the event log
     "Event": "ranking.events", "EventKind": "ranking.events", "LoggedEvent": "ranking.events",
     "TournamentState": "ranking.events",
+    "needs_correction": "ranking.events",
     "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
     "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
     "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
@@ -75,7 +78,7 @@ _EXPORTS: dict[str, str] = {
     "Refusal": "ranking.refusals", "Code": "ranking.refusals",
     # settings and result spellings
     "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
-    "parse_result": "ranking.spelling", "written_result": "ranking.spelling",
+    "parse_result": "ranking.spelling", "written_result": "ranking.spelling", "written_points": "ranking.spelling",
     # files as text
     "parse_trf": "ranking.trf", "write_trf": "ranking.trf", "trf_refusal": "ranking.trf",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
@@ -123,6 +126,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         annulment_event,
         bye_event,
         foul_event,
+        needs_correction,
         pairing_event,
         player_added_event,
         player_edited_event,
@@ -173,6 +177,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         players_json,
     )
     from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
+    from ranking.points import board_points, bye_points, game_points
     from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset, rules_source
     from ranking.refusals import Code, Refusal
     from ranking.registry import Tiebreak
@@ -204,7 +209,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         team_scorecards,
     )
     from ranking.settings import SETTINGS, parse_setting
-    from ranking.spelling import parse_result, written_result
+    from ranking.spelling import parse_result, written_points, written_result
     from ranking.standings import (
         StandingRow,
         Standings,
@@ -214,7 +219,6 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         parse_chain,
     )
     from ranking.swiss import check_swiss, pair_swiss
-    from ranking.team_sheet import board_points
     from ranking.team_tiebreaks import TEAM_REGISTRY
     from ranking.teams import TeamStandings, team_event_of, team_standings
     from ranking.tiebreaks import REGISTRY

@@ -23,8 +23,8 @@ from babel.messages.pofile import read_po
 
 from ranking.model import Game, Result, Tournament
 from ranking.playoffs import apply_playoffs
+from ranking.points import board_points
 from ranking.standings import compute_standings, default_rules
-from ranking.team_sheet import board_points
 from ranking.team_tiebreaks import TEAM_REGISTRY
 from ranking.teams import team_event_of, team_standings
 from site_builder import SITE_CATALOGUE, SiteSettings, build_site
