@@ -409,5 +409,5 @@ def test_a_round_of_matches_paired_elsewhere_is_imported_as_two_games_each(cli: 
     ok(cli, "import", str(DATA / "vn-match-new.toml"))
     (tmp_path / "round-1.txt").write_text("3\n1 3\n4 2\n5 0\n", encoding="utf-8")
     shown = ok(cli, "pair", "vn-match-new", "--pairs", str(tmp_path / "round-1.txt"))
-    assert shown.rstrip().endswith("the same pairing as the FIDE Dutch system gives (colours included)")
+    assert shown.rstrip().endswith("identical to the FIDE Dutch system's pairing (2 boards, bye 5, colours included)")
     assert [row[:3] for row in boards(cli, "vn-match-new", 1)] == ROUND_1
