@@ -3,7 +3,7 @@
     python benchmarks/pairing.py [--sizes 100,300,1000] [--rounds 9]
 
 For each size, a Swiss event is generated (``tests/generators.py``: byes, forfeits,
-withdrawals), its last round is removed and paired again by ``ranking.dutch.pair_round``.
+withdrawals), its last round is removed and paired again by ``ranking.pairing.dutch.pair_round``.
 Prints CPU seconds (``time.process_time``), wall seconds and the process's peak resident
 memory after the round (``resource.getrusage``, generation included) per round; with
 ``--tracemalloc`` the round is paired a second time to print the peak memory Python
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generators import generate_swiss
 
-from ranking.dutch import pair_round
-from ranking.model import ByeKind, Tournament
+from ranking.event.model import ByeKind, Tournament
+from ranking.pairing.dutch import pair_round
 
 TARGETS = {100: 0.5, 300: 6.0}
 

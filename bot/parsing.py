@@ -56,8 +56,8 @@ import enum
 import re
 from dataclasses import dataclass
 
-from ranking.model import Result
-from ranking.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
+from ranking.event.model import Result
+from ranking.scoring.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
 
 __all__ = [
     "MAX_BOARD",

@@ -33,7 +33,7 @@ from ranking import (
     team_event_of,
     written_result,
 )
-from ranking.clock import board_results
+from ranking.event.clock import board_results
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -350,7 +350,7 @@ def _stage_result(stage: PlayoffStage, names: dict[int, str], scoring: Scoring, 
 
 
 def _stage_name(stage: PlayoffStage, tr: Translator) -> str:
-    """A stage of ``ranking.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
+    """A stage of ``ranking.standings.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
     name = stage.name
     armageddon = name.endswith(" armageddon")
     name = name.removesuffix(" armageddon")

@@ -33,8 +33,8 @@ import pytest
 from generators import generate_swiss
 
 from ranking.errors import InputError
-from ranking.events import EventKind, result_event
-from ranking.model import Result, Tournament
+from ranking.event.log import EventKind, result_event
+from ranking.event.model import Result, Tournament
 from tiebreak.store import Source, SQLiteStore
 
 WRITER = Path(__file__).parent / "data" / "store" / "writer.py"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ranking import Result
-from ranking.events import result_event
+from ranking.event.log import result_event
 from tiebreak import snapshots
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore

@@ -21,10 +21,10 @@ terminal shows (names read from a file, or stored before these checks) shows the
 from __future__ import annotations
 
 from ranking.errors import InputError
-from ranking.final import final_standings
-from ranking.model import Tournament
-from ranking.refusals import Code, Refusal
-from ranking.trf import write_trf
+from ranking.event.model import Tournament
+from ranking.event.refusals import Code, Refusal
+from ranking.formats.trf import write_trf
+from ranking.standings.final import final_standings
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
 

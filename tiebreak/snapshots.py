@@ -21,7 +21,7 @@ import sqlite3
 import sys
 
 from ranking import Bye, Game, Options, Player, Rules, Scoring, Team, TeamBye, TeamMatch, Tournament, Withdrawal
-from ranking.events import TournamentState
+from ranking.event.log import TournamentState
 
 log = logging.getLogger(__name__)
 

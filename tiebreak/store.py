@@ -1,6 +1,6 @@
 """The tournament store: SQLite (WAL) holding an append-only event log per tournament.
 
-State is derived from the log (``ranking.events``): a correction is a new event, never an
+State is derived from the log (``ranking.event.log``): a correction is a new event, never an
 UPDATE that loses the old value.  Every write is one transaction that first re-reads the
 latest state, checks the request against it and appends, so two processes entering results
 at once lose nothing, and a process killed mid-write leaves each event wholly there or not at
@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Protocol
 
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, LoggedEvent, TournamentState
-from ranking.model import Seeding, Tournament
-from ranking.refusals import Code, Refusal
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.event.log import Event, EventKind, LoggedEvent, TournamentState
+from ranking.event.model import Seeding, Tournament
+from ranking.event.refusals import Code, Refusal
+from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
 from tiebreak import snapshots
 
 log = logging.getLogger(__name__)
