@@ -1,4 +1,4 @@
-"""The store under crashes and concurrent writers (tiebreak/store.py).
+"""The store under crashes and concurrent writers (tiebreak/store/).
 
 - SIGKILL at random moments of a process entering results (single results and
   multi-event batches, and imports) never leaves a torn batch, a corrupt database, a

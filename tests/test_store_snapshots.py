@@ -1,4 +1,4 @@
-"""Snapshots of the derived state in the store (tiebreak/snapshots.py): a new process does not
+"""Snapshots of the derived state in the store (tiebreak/store/snapshots.py): a new process does not
 parse the import event again, a later event is replayed on top, a snapshot of another layout
 or a tampered one is never used, and what a process sees is the log's state every time."""
 
@@ -13,9 +13,8 @@ import pytest
 
 from ranking import Result
 from ranking.event.log import result_event
-from tiebreak import snapshots
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
+from tiebreak.store import Source, SQLiteStore, snapshots
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "ranking" / "examples" / "chess-swiss.trf"
 
@@ -37,7 +36,7 @@ def path(tmp_path: Path) -> Path:
 def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("the import event was parsed again")
-    monkeypatch.setattr("tiebreak.store.parse_tournament_toml", refuse)
+    monkeypatch.setattr("tiebreak.store.log.parse_tournament_toml", refuse)
 
 
 def enter(store: SQLiteStore, round_number: int, board: int, result: Result) -> None:
