@@ -13,6 +13,7 @@ import pytest
 
 from ranking import Result
 from ranking.event.log import result_event
+from ranking.event.model import Tournament
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore, snapshots
 
@@ -97,6 +98,14 @@ def test_a_snapshot_of_another_layout_is_ignored(path: Path) -> None:
     connection.close()
     with SQLiteStore(path) as store:
         assert store.tournament("open") == open_games(load_tournament(EXAMPLE))
+
+
+
+def test_a_class_that_moves_to_another_module_changes_the_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pickles name classes by module: snapshots taken before a class moved are set aside by
+    their layout, not left to fail to load (and be warned about) at every start."""
+    monkeypatch.setattr(Tournament, "__module__", "ranking.model")  # where it was before issue 26
+    assert snapshots._layout() != snapshots.LAYOUT
 
 
 class Evil:

@@ -40,8 +40,11 @@ TABLE = """
 
 def _layout() -> str:
     classes = (Tournament, Player, Game, Bye, Withdrawal, Team, TeamMatch, TeamBye, Rules, Scoring, Options)
-    parts = [(cls.__qualname__, [field.name for field in dataclasses.fields(cls)]) for cls in classes]
-    parts.append(("TournamentState", sorted(vars(TournamentState(Tournament("", (), 0))))))
+    # the modules too: a pickle names each class by its module, so a class that moved makes older
+    # snapshots unreadable, and they are set aside by their layout rather than failing to load
+    parts = [(cls.__module__, cls.__qualname__, [field.name for field in dataclasses.fields(cls)])
+             for cls in classes]
+    parts.append((TournamentState.__module__, "TournamentState", sorted(vars(TournamentState(Tournament("", (), 0))))))
     return hashlib.sha256(repr((1, parts)).encode()).hexdigest()[:16]
 
 
