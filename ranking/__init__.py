@@ -81,7 +81,7 @@ _EXPORTS: dict[str, str] = {
     "parse_trf": "ranking.formats.trf", "write_trf": "ranking.formats.trf", "trf_refusal": "ranking.formats.trf",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
     "apply_withdrawals": "ranking.event.withdrawals", "WithdrawalEffects": "ranking.event.withdrawals",
-    "parse_tournament_toml": "ranking.formats.tomlfile", "write_tournament_toml": "ranking.formats.tomlfile",
+    "parse_tournament_toml": "ranking.formats.tomlfile", "write_tournament_toml": "ranking.formats.toml_export",
     # pairing
     "berger_table": "ranking.pairing.pairings", "round_robin_schedule": "ranking.pairing.pairings",
     "pair_swiss": "ranking.pairing.swiss", "check_swiss": "ranking.pairing.swiss",
@@ -175,7 +175,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.event.settings import SETTINGS, parse_setting
     from ranking.event.undo import Undo, undo_change
     from ranking.event.withdrawals import WithdrawalEffects, apply_withdrawals
-    from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+    from ranking.formats.toml_export import write_tournament_toml
+    from ranking.formats.tomlfile import parse_tournament_toml
     from ranking.formats.trf import parse_trf, trf_refusal, write_trf
     from ranking.pairing.pairings import berger_table, round_robin_schedule
     from ranking.pairing.swiss import check_swiss, pair_swiss

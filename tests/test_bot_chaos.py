@@ -28,7 +28,7 @@ from generators import generate_swiss
 from bot import messages as M
 from bot.formatting import escape
 from ranking.event.log import EventKind
-from ranking.formats.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.store import SQLiteStore
 
 CHIEF, STRANGER = 1001, 3003

@@ -22,7 +22,8 @@ from bot.formatting import MESSAGE_LIMIT, escape
 from bot.service import BotService, Who
 from ranking.event.log import EventKind
 from ranking.event.model import Result
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf import parse_trf
 from ranking.scoring.spelling import written_result
 from ranking.standings.individual import default_rules

@@ -21,7 +21,7 @@ from bot_process import TOKEN, BotProcess, free_port, write_config
 from fake_telegram import FakeTelegram
 
 from ranking.event.log import EventKind
-from ranking.formats.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.files import load_tournament
 from tiebreak.store import SQLiteStore
 

@@ -24,7 +24,8 @@ from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
 from ranking.event.log import EventKind
 from ranking.event.model import ByeKind, Game, Player, Result, System, Tournament
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf import parse_trf
 from ranking.scoring.spelling import written_result
 from ranking.standings.individual import compute_standings, default_rules

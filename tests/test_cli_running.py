@@ -13,7 +13,7 @@ from pathlib import Path
 import cli
 import pytest
 
-from ranking.formats.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,7 +29,8 @@ from ranking.crosstable import read_toml, read_trf
 from ranking.crosstable_standings import CODES, crosstable_standings, parse_chain, split_chain
 from ranking.errors import InputError
 from ranking.event.model import System, Team, Tournament
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf import parse_trf, write_trf
 from ranking.scoring.rules import Rules, Scoring
 from ranking.standings import ordering

@@ -12,7 +12,7 @@ import cli
 import pytest
 from generators import generate_swiss
 
-from ranking.formats.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.trf import write_trf
 
 ROOT = Path(__file__).parents[1]

@@ -13,7 +13,8 @@ import pytest
 
 from ranking.errors import InputError
 from ranking.event.log import Event, EventKind, result_event
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf import parse_trf, write_trf
 from tiebreak.files import load_tournament
 from tiebreak.store import MIGRATIONS, Source, SQLiteStore

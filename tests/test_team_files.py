@@ -10,7 +10,8 @@ import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.standings.team import team_event_of, team_standings
 from tiebreak.files import load_tournament
 

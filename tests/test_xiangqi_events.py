@@ -29,7 +29,8 @@ from ranking import (
     team_standings,
     write_trf,
 )
-from ranking.formats.tomlfile import with_tournament_keys, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.toml_settings import with_tournament_keys
 from ranking.scoring.rules import CHESS, RoundRobinWithdrawal
 from ranking.tiebreaks.lots import results_seed
 from tiebreak.cli import main

@@ -18,7 +18,8 @@ from ranking.event.clock import board_results, clock_of
 from ranking.event.model import Bye, Game, Result, Tournament
 from ranking.event.players import by_pairing_number
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.tomlfile import SLUG, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import SLUG
 from ranking.formats.trf import trf_refusal, write_trf
 from ranking.pairing.pairings import (
     next_round_pairing,

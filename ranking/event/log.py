@@ -21,7 +21,7 @@ from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament, 
 from ranking.event.players import RE_RANK_UNTIL, kept_ranking, title_of
 from ranking.event.refusals import Code, Refusal
 from ranking.event.settings import apply_setting, check_setting
-from ranking.formats.tomlfile import restore_settings, settings_table
+from ranking.formats.toml_settings import restore_settings, settings_table
 from ranking.scoring.rules import CHESS
 from ranking.scoring.spelling import written_result
 

@@ -25,7 +25,7 @@ from typing import Any
 from ranking.errors import InputError
 from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.tomlfile import with_tournament_keys
+from ranking.formats.toml_settings import with_tournament_keys
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, Rules, Scoring
 from ranking.tiebreaks.codes import split_codes
 

@@ -1,4 +1,5 @@
-"""The tournament TOML file (docs/architecture.md#files): read with tomllib, written with tomli-w.
+"""The tournament TOML file (docs/architecture.md#files), read with tomllib (written by
+``ranking.formats.toml_export``, its entries checked together by ``ranking.formats.toml_checks``).
 
 Layout::
 
@@ -40,10 +41,8 @@ import re
 import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
-
-import tomli_w
 
 from ranking.errors import InputError
 from ranking.event.model import (
@@ -61,16 +60,14 @@ from ranking.event.model import (
     TeamMatch,
     Tournament,
     Withdrawal,
-    numbered_boards,
 )
 from ranking.event.overview import HEADER_RECORDS
+from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
 from ranking.formats.trf import TEAM_SCORING, infer_system, team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
-from ranking.tiebreaks.individual import REGISTRY
-from ranking.tiebreaks.presets import PRESETS, get_preset, get_team_preset, preset_of
+from ranking.tiebreaks.presets import get_preset, get_team_preset
 
-__all__ = ["parse_tournament_toml", "restore_settings", "settings_table", "with_tournament_keys",
-           "write_tournament_toml"]
+__all__ = ["parse_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
@@ -721,88 +718,6 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
     return tuple(withdrawals)
 
 
-def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool) -> None:
-    """Each game once, each board once.  Two games of one pair in one round are one game
-    listed twice, unless the event scores matches (``scoring.match``: the games of a pair in a
-    round form its match, CXA 14.2, VN 21.2); two games on one board of a round would be one
-    game in the store, which keeps a round's games by board (``numbered_boards``: a game
-    without a board takes the board after the highest of its round so far).  The refusal
-    names both entries and their lines."""
-    pairs: dict[tuple[int, int, int], int] = {}
-    boards: dict[tuple[int, int], int] = {}
-    for k, game in enumerate(numbered_boards(games)):
-        first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
-        if first != k:
-            raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
-                         f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "
-                         'a match only when the event scores matches, e.g. rules = "vn-match")',
-                         r.lines.entry("games", k))
-        first = boards.setdefault((game.round, game.board), k)
-        if first != k:
-            numbered = "" if games[k].board and games[first].board else (
-                " (a game without a board is put on the board after the highest of its round so far)")
-            raise r.fail(f"{_both_entries(r, first, k)} are both on board {game.board} of round {game.round}: "
-                         f"expected one game per board{numbered}", r.lines.entry("games", k))
-
-
-def _both_entries(r: _Reader, first: int, second: int) -> str:
-    """``[[games]] entries 3 (line 102) and 46 (line 403)``."""
-    return (f"[[games]] entries {first + 1} (line {r.lines.entry('games', first)}) and {second + 1} "
-            f"(line {r.lines.entry('games', second)})")
-
-
-def _check_schedule(
-    r: _Reader, games: tuple[Game, ...], byes: tuple[Bye, ...], withdrawals: tuple[Withdrawal, ...]
-) -> None:
-    """One opponent (or one bye) per player per round; after withdrawing nothing but zero byes,
-    and games (paired before the withdrawal, or in a round robin's schedule) without a result
-    or lost by forfeit (docs/rules.md#withdrawals).
-
-    Several games between the same two players in one round are allowed: they form a match
-    (CXA 14.2, VN 21.2).
-    """
-    where_in_round: dict[tuple[int, int], tuple[str, int | None]] = {}  # (player, round) -> opponent/bye
-    withdrawn = {w.player: w.after_round for w in withdrawals}
-    for k, g in enumerate(games):
-        line = r.lines.entry("games", k)
-        for player, opponent in ((g.white, g.black), (g.black, g.white)):
-            forfeited = g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
-                Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)
-            if g.round > withdrawn.get(player, g.round) and not forfeited:
-                raise r.fail(
-                    f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
-                    f"withdrawing after round {withdrawn[player]} (expected no result, or a forfeit they lose)",
-                    line,
-                )
-            previous = where_in_round.setdefault((player, g.round), ("game", opponent))
-            if previous != ("game", opponent):
-                raise r.fail(
-                    f"[[games]] entry {k + 1}: player {player} already has "
-                    f"{_describe(previous)} in round {g.round}: expected one opponent per round",
-                    line,
-                )
-    for k, b in enumerate(byes):
-        line = r.lines.entry("byes", k)
-        if b.round > withdrawn.get(b.player, b.round) and b.kind is not ByeKind.ZERO:
-            raise r.fail(
-                f"[[byes]] entry {k + 1}: player {b.player} withdrew after round "
-                f"{withdrawn[b.player]}: expected only zero-point byes later",
-                line,
-            )
-        previous = where_in_round.get((b.player, b.round))
-        if previous is not None:
-            raise r.fail(
-                f"[[byes]] entry {k + 1}: player {b.player} already has {_describe(previous)} in "
-                f"round {b.round}: expected one game or one bye per round",
-                line,
-            )
-        where_in_round[(b.player, b.round)] = ("bye", None)
-
-
-def _describe(entry: tuple[str, int | None]) -> str:
-    return "a bye" if entry[0] == "bye" else f"a game against {entry[1]}"
-
-
 def _number(r: _Reader, table: Mapping[str, Any], key: str, what: str, where: Callable) -> float | None:
     value = _get(r, table, key, (int, float), what, where, expected="a number")
     if value is not None and not math.isfinite(value):
@@ -885,222 +800,3 @@ def _rules(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int |
         except (ValueError, TypeError) as error:
             raise r.fail(f"[tournament] playoff: {error}", at("playoff")) from None
     return rules
-
-
-def _check_code(r: _Reader, code: str, line: int | None) -> None:
-    """A tie-break code the registry knows (``REGISTRY.parse``)."""
-    try:
-        REGISTRY.parse(code)
-    except InputError as error:
-        raise r.fail(f"[tournament]: tiebreaks: {error.message}", line) from None
-
-
-# ---------------------------------------------------------------------------------------
-# Writing
-# ---------------------------------------------------------------------------------------
-
-
-def _num(value: float) -> int | float:
-    """Whole numbers as TOML integers (``2``), others as floats (``0.5``)."""
-    return int(value) if float(value).is_integer() else float(value)
-
-
-def _header_keys(records: list[tuple[str, str]]) -> tuple[dict[str, str], list[tuple[str, str]]]:
-    """The header records that open ``records`` in ``HEADER_RECORDS`` order (as the reader puts
-    them) as ``[tournament]`` keys, and the records left; a header record elsewhere stays a record,
-    so the file reads back equal."""
-    keys: dict[str, str] = {}
-    taken = 0
-    for key, tag in HEADER_RECORDS.items():
-        if taken < len(records) and records[taken][0] == tag:
-            text = records[taken][1]
-            later = any(other == tag for other, _ in records[taken + 1:])
-            if text and text == text.strip() and "\n" not in text and "\r" not in text and not later:
-                keys[key] = text
-                taken += 1
-    return keys, records[taken:]
-
-
-def write_tournament_toml(t: Tournament) -> str:
-    """The tournament as a TOML file that ``parse_tournament_toml`` reads back equal.
-
-    The rules are written as the preset whose description they carry (``ranking.presets``)
-    plus only what differs from it, or as plain overrides of ``Rules()``; a description
-    that no preset carries is not written.  The first ``("slug", ...)`` record becomes
-    ``slug``, the header records after it ``place``, ``start_date``, ...; other records go to
-    ``records``.
-    """
-    info = _tournament_table(t)
-    sections = {
-        "players": [_player_table(p) for p in t.players],
-        "games": [_game_table(g) for g in t.games],
-        "byes": [{"round": b.round, "player": b.player, "kind": _BYE_NAMES[b.kind]} for b in t.byes],
-        "withdrawals": [{"player": w.player, "after_round": w.after_round} for w in t.withdrawals],
-        "playoff_games": [_game_table(g) for g in t.playoff_games],
-        "teams": [{"id": team.id, "name": team.name, "roster": list(team.roster)} for team in t.teams],
-        "team_matches": [{key: value for key, value in (("round", m.round), ("first", m.first),
-                                                        ("second", m.second), ("first_points", m.first_points),
-                                                        ("second_points", m.second_points), ("forfeit", m.forfeit))
-                          if value is not None} for m in t.team_matches],
-        "team_byes": [{"round": b.round, "team": b.team, "kind": b.kind.value} for b in t.team_byes],
-    }
-    chunks = [tomli_w.dumps({"tournament": info})]
-    for name, entries in sections.items():
-        for entry in entries:
-            chunks.append(f"[[{name}]]\n" + _entry_text(entry))
-    return "\n".join(chunks)
-
-
-def _tournament_table(t: Tournament) -> dict[str, Any]:
-    """The ``[tournament]`` table of ``t``."""
-    info: dict[str, Any] = {}
-    records = list(t.records)
-    slug = next((k for k, (tag, _) in enumerate(records) if tag == SLUG), None)
-    if slug is not None:
-        info["slug"] = records.pop(slug)[1]
-    info["name"] = t.name
-    info["game"] = t.game.value
-    info["system"] = t.system.value
-    info["rounds"] = t.rounds
-    if t.seeding is not Seeding.RATING:
-        info["seeding"] = t.seeding.value
-    if t.ranking_list:
-        info["ranking_list"] = list(t.ranking_list)
-    if t.rules is not None:
-        info.update(_rules_table(t.rules))
-    if t.team_rules:
-        info["team_rules"] = t.team_rules
-    if t.team_tiebreaks:
-        info["team_tiebreaks"] = list(t.team_tiebreaks)
-    if t.team_primary:
-        info["team_primary"] = t.team_primary
-    if t.team_match_points is not None:
-        info["team_match_points"] = [_num(value) for value in t.team_match_points]
-    if t.team_pab is not None:
-        info["team_pab"] = [_num(value) for value in t.team_pab]
-    header, records = _header_keys(records)
-    info.update(header)
-    if records:
-        info["records"] = [[tag, rest] for tag, rest in records]
-    return info
-
-
-def with_tournament_keys(t: Tournament, changes: Mapping[str, Any]) -> Tournament:
-    """``t`` with keys of its ``[tournament]`` table changed (a value of None removes the key),
-    read as a file with that table would be read and checked the same way: ``name``, ``game``,
-    ``system``, ``rules``, ``scoring``, ``tiebreaks``, ``options``, ``playoff``, ``records``,
-    ``team_rules``, ``team_tiebreaks``.  Rounds, players and games are ``t``'s own.
-
-    >>> from ranking.event.model import Player
-    >>> t = Tournament("Open", (Player(1, "A"),), 5)
-    >>> with_tournament_keys(t, {"rules": "cxa-swiss-bh", "name": "Hà Nội Open"}).rules.scoring.win
-    2.0
-    """
-    info = _tournament_table(t)
-    for key, value in changes.items():
-        if value is None:
-            info.pop(key, None)
-        else:
-            info[key] = value
-    info.pop("ranking_list", None)  # the players' own, kept as they are
-    # read as the table in a file would be: no TOML text written and read again (a settings
-    # event is replayed each time a process reads the log past its snapshot)
-    read = _tournament_of({"tournament": info}, _Reader("the setting", _Lines("")))
-    return replace(t, name=read.name, game=read.game, system=read.system, rules=read.rules, records=read.records,
-                   team_rules=read.team_rules, team_tiebreaks=read.team_tiebreaks,
-                   team_match_points=read.team_match_points, seeding=read.seeding)
-
-
-def settings_table(t: Tournament) -> dict[str, Any]:
-    """The settings of ``t`` as its ``[tournament]`` table holds them (plain TOML values), for
-    ``restore_settings``."""
-    table = _tournament_table(t)
-    table.pop("ranking_list", None)
-    return table
-
-
-def restore_settings(t: Tournament, table: Mapping[str, Any]) -> Tournament:
-    """``t`` with the settings of ``table`` (``settings_table`` of an earlier state) and no
-    others: a key the table lacks is removed.  Rounds, players and games are ``t``'s own."""
-    return with_tournament_keys(t, {key: None for key in _tournament_table(t)} | dict(table))
-
-
-def _entry_text(entry: Mapping[str, Any]) -> str:
-    """One array-of-tables entry: its keys, with ``fouls`` as an inline table."""
-    fouls = entry.get("fouls")
-    text = tomli_w.dumps({key: value for key, value in entry.items() if key != "fouls"})
-    if fouls:
-        text += "fouls = { " + ", ".join(f"{key} = {value}" for key, value in fouls.items()) + " }\n"
-    return text
-
-
-def _player_table(p: Player) -> dict[str, Any]:
-    table: dict[str, Any] = {"id": p.id, "name": p.name}
-    if p.rating:
-        table["rating"] = p.rating
-    for key in ("federation", "club", "title", "sex", "fide_id", "birth"):
-        if getattr(p, key):
-            table[key] = getattr(p, key)
-    return table
-
-
-def _game_table(g: Game) -> dict[str, Any]:
-    table: dict[str, Any] = {"round": g.round}
-    if g.board:
-        table["board"] = g.board
-    table["white"] = g.white
-    table["black"] = g.black
-    if g.result is not None:
-        table["result"] = g.result.value
-    fouls = {key: value for key, value in (("white", g.fouls_white), ("black", g.fouls_black)) if value}
-    if fouls:
-        table["fouls"] = fouls
-    if not g.rated:
-        table["rated"] = False
-    if not g.colours_known:
-        table["colours_known"] = False
-    return table
-
-
-def _scoring_table(s: Scoring) -> dict[str, Any]:
-    table: dict[str, Any] = {"win": _num(s.win), "draw": _num(s.draw), "loss": _num(s.loss)}
-    for f in fields(Scoring):
-        if f.name in table or f.name == "match":
-            continue
-        value = getattr(s, f.name)
-        if value is not None and not (f.name == "zero_bye" and value == 0):
-            table[f.name] = _num(value)
-    if s.match is not None:
-        table["match"] = [_num(v) for v in s.match]
-    return table
-
-
-def _preset_for(rules: Rules) -> tuple[str, Rules] | None:
-    """The preset ``rules`` is (or was made from): equal, else the same description."""
-    name = preset_of(rules)
-    return None if name is None else (name, PRESETS[name])
-
-
-def _rules_table(rules: Rules) -> dict[str, Any]:
-    found = _preset_for(rules)
-    table: dict[str, Any] = {}
-    base = Rules()
-    if found is not None:
-        table["rules"], base = found
-    if rules.scoring != base.scoring:
-        name = next((name for name, scoring in SCORING_SYSTEMS.items() if scoring == rules.scoring), None)
-        table["scoring"] = name or _scoring_table(rules.scoring)
-    if rules.tiebreaks != base.tiebreaks:
-        table["tiebreaks"] = list(rules.tiebreaks)
-    options = {}
-    for f in fields(Options):
-        value = getattr(rules.options, f.name)
-        if value != getattr(base.options, f.name):
-            options[f.name] = value.value if hasattr(value, "value") else value
-    if options:
-        table["options"] = options
-    if rules.playoff is not None:
-        table["playoff"] = rules.playoff.as_json()
-    if not table:
-        table["tiebreaks"] = []  # rules equal to Rules(): one override keeps them from being None
-    return table

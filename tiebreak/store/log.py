@@ -12,7 +12,8 @@ from ranking.errors import InputError
 from ranking.event.log import Event, EventKind, LoggedEvent, TournamentState
 from ranking.event.model import Seeding, Tournament
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from tiebreak.store import snapshots
 from tiebreak.store.database import Database, timestamp
 from tiebreak.store.protocol import Decide, Source, Submission
