@@ -7,7 +7,7 @@ the tests.
   count as boards.
 - A board is **decided** when it has a result, or when the withdrawal rule makes one of it: a
   withdrawn player's later board is a forfeit, or annulled in a round robin under
-  ``rr_withdrawal`` (C.07 15.2, VN 21.5.1; ``ranking.withdrawals``).  A round is **complete**
+  ``rr_withdrawal`` (C.07 15.2, VN 21.5.1; ``ranking.event.withdrawals``).  A round is **complete**
   when every board of it is decided.
 - The **current round** is the lowest paired round with a board not decided, else the latest
   paired round; None before round 1 is paired.
@@ -72,7 +72,7 @@ def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str 
     """Every board by (round, board): its result; for a board the withdrawal rule decides, the
     forfeit it makes of it, or ``"annulled"`` (a round robin's ``rr_withdrawal``); None while
     the board waits for its result.  A game without a board number gets the next free one of
-    its round, as the event log numbers it (``ranking.model.numbered_boards``)."""
+    its round, as the event log numbers it (``ranking.event.model.numbered_boards``)."""
     decided: dict[tuple[int, int, int], Result | str] = {}
     if tournament.withdrawals:
         from ranking.event.withdrawals import apply_withdrawals  # only when someone withdrew

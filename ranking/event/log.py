@@ -4,8 +4,8 @@ Every change to a tournament is an ``Event`` appended to the store's log (``tieb
 nothing is ever updated in place.  ``TournamentState`` replays events over the imported
 tournament: a correction is a later event that wins over the earlier one, and the log keeps
 both.  The ``*_event`` functions check a request against the current state and refuse it with
-a typed ``Refusal`` (``ranking.refusals``: a code and its values, worded by each caller).
-Taking a change back is ``ranking.undo``'s.
+a typed ``Refusal`` (``ranking.event.refusals``: a code and its values, worded by each caller).
+Taking a change back is ``ranking.event.undo``'s.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class EventKind(enum.StrEnum):
     ARBITER_ADDED = "arbiter-added"  # a Telegram user allowed to enter results in this tournament
     ARBITER_REMOVED = "arbiter-removed"
     PLAYOFF_RESULT = "playoff-result"  # a play-off game's result (docs/rules.md#play-offs), rounds of the play-off
-    SETTING = "setting-changed"  # a setting of the tournament (ranking.settings): name, rounds, rules, ...
+    SETTING = "setting-changed"  # a setting of the tournament (ranking.event.settings): name, rounds, rules, ...
     PLAYER_ADDED = "player-added"  # a late entry
     BYE_CANCELLED = "bye-cancelled"  # a requested bye taken back (undo)
     ARCHIVED = "archived"  # hidden from the lists and the site; nothing is deleted
@@ -233,7 +233,7 @@ class TournamentState:
         return self._snapshot
 
     def clock(self) -> Clock:
-        """The event's clock (``ranking.clock``): paired and complete rounds, the current round."""
+        """The event's clock (``ranking.event.clock``): paired and complete rounds, the current round."""
         if self._clock is None:
             self._clock = clock_of(self.snapshot())
         return self._clock
@@ -250,7 +250,7 @@ class TournamentState:
             raise Refusal(Code.NO_SUCH_BOARD, round=round_number, board=board, boards=boards) from None
 
     def paired_rounds(self) -> list[int]:
-        """The paired rounds (``ranking.clock``): with a board or a pairing-allocated bye."""
+        """The paired rounds (``ranking.event.clock``): with a board or a pairing-allocated bye."""
         return list(self.clock().paired)
 
     def player_in_round(self, player: int, round_number: int) -> str | None:
@@ -420,7 +420,7 @@ def player_values(state: TournamentState, name: str | None = None, rating: int |
                   club: str | None = None) -> dict[str, Any]:
     """A player's values as a late entry or a correction gives them, checked so that a TRF
     export can still hold them: the name and club on one line, a rating 0-9999 (0 = unrated),
-    a FIDE title (``ranking.players.TITLES``), a federation of up to three letters.  Only the
+    a FIDE title (``ranking.event.players.TITLES``), a federation of up to three letters.  Only the
     values given (not None) are returned."""
     values: dict[str, Any] = {}
     if name is not None:
@@ -517,7 +517,7 @@ def vars_of(player: Player) -> dict[str, Any]:
 
 
 def setting_event(state: TournamentState, key: str, value: Any) -> Event:
-    """A changed setting (``ranking.settings``), checked against the tournament's state."""
+    """A changed setting (``ranking.event.settings``), checked against the tournament's state."""
     return settings_events(state, [(key, value)])[0]
 
 
@@ -596,7 +596,7 @@ def unpair_event(state: TournamentState, force: bool = False) -> Event:
 
 def playoff_result_event(state: TournamentState, round_number: int, white: int, black: int,
                          result: Result | str) -> Event:
-    """The event recording a play-off game (``ranking.playoffs``): its play-off round (1, 2, ...),
+    """The event recording a play-off game (``ranking.standings.playoffs``): its play-off round (1, 2, ...),
     the players as they played (white/red first) and the result.  Whether the play-off scheduled
     that game is the caller's question (it depends on the standings and the play-off rule)."""
     if isinstance(result, str):

@@ -2,7 +2,7 @@
 dataclasses.
 
 Colours are the first and second mover: white/red moves first, black second (CXA, FIDE).
-A ``Tournament`` is what a TRF or tournament TOML file describes; ``ranking.standings``
+A ``Tournament`` is what a TRF or tournament TOML file describes; ``ranking.standings.individual``
 turns it into standings.  Nothing here does I/O.
 """
 
@@ -57,7 +57,7 @@ class Seeding(enum.StrEnum):
     """How the pairing numbers (TPN) follow from the players (C.04.2 General Handling Rules 2).
 
     ``RATING``: the initial ranking list, by rating (highest first), then FIDE title, then name
-    (``ranking.players.initial_ranking``).  ``AS_NUMBERED``: the starting numbers as given are
+    (``ranking.event.players.initial_ranking``).  ``AS_NUMBERED``: the starting numbers as given are
     the pairing numbers (every TRF; a tournament TOML file that says ``seeding = "as-numbered"``).
     """
 
@@ -80,7 +80,7 @@ class Result(enum.StrEnum):
 
     @property
     def outcomes(self) -> tuple[int, int]:
-        """(white's, black's) outcome as 2 win, 1 draw, 0 loss (``ranking.rules.Outcome``)."""
+        """(white's, black's) outcome as 2 win, 1 draw, 0 loss (``ranking.scoring.rules.Outcome``)."""
         return _OUTCOMES[self]
 
     @property
@@ -196,7 +196,7 @@ class Game:
 def numbered_boards(games: Iterable[Game]) -> Iterator[Game]:
     """``games`` in order, each with its board: a game without one (board 0) gets the board
     after the highest its round has so far, as the store numbers them (``TournamentState``).
-    Two games on one board of a round are a file's mistake (``ranking.tomlfile`` refuses them).
+    Two games on one board of a round are a file's mistake (``ranking.formats.tomlfile`` refuses them).
 
     >>> [game.board for game in numbered_boards([Game(1, 1, 2, None, board=3), Game(1, 3, 4, None)])]
     [3, 4]
@@ -286,7 +286,7 @@ class TeamBye:
 @dataclass(frozen=True)
 class TeamEvent:
     """A team tournament as team tie-breaks see it: teams, matches and byes, the team scoring
-    and rules; ``players`` name the members.  ``ranking.teams.team_event_of`` derives one from
+    and rules; ``players`` name the members.  ``ranking.standings.team.team_event_of`` derives one from
     a ``Tournament``, kept as ``individual``: SUMRANK and SUMPTS read the members' places and
     points in its own final standings (CXA 14.8).  An individual event with a team
     classification has teams and no matches (``is_classification``)."""
@@ -353,12 +353,12 @@ class Tournament:
     teams: tuple[Team, ...] = ()
     team_matches: tuple[TeamMatch, ...] = ()
     team_byes: tuple[TeamBye, ...] = ()
-    team_rules: str = ""  # a team preset (ranking.presets.TEAM_PRESETS); "" = fide-team or cxa-team
+    team_rules: str = ""  # a team preset (ranking.tiebreaks.presets.TEAM_PRESETS); "" = fide-team or cxa-team
     team_tiebreaks: tuple[str, ...] = ()  # replaces the team preset's chain
     team_match_points: tuple[float, float, float] | None = None  # TRF-2026 362: won, drawn, lost match
     team_pab: tuple[float, float] | None = None  # TRF-2026 320: a team PAB's match and game points
     team_primary: str = ""  # "MP" or "GP" ranks the teams first (TRF-2026 212 PTS:MP, PTS:GP); "": the preset's
-    # The pairing numbers (ranking.players): the starting numbers as given, or the initial ranking
+    # The pairing numbers (ranking.event.players): the starting numbers as given, or the initial ranking
     # list; ``ranking_list`` holds that list (ids in TPN order) once it no longer follows the
     # players' ratings, from the pairing of round 4 on (C.04.2 GHR 2.3); () while it does.
     seeding: Seeding = Seeding.AS_NUMBERED

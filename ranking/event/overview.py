@@ -140,9 +140,9 @@ class Progress:
 
 
 def tournament_progress(tournament: Tournament) -> Progress:
-    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.clock``): the round being
+    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.event.clock``): the round being
     played is the current round; a board the withdrawal rule decides (a forfeit, or annulled:
-    ``ranking.withdrawals``) is not being played, and counts among the results."""
+    ``ranking.event.withdrawals``) is not being played, and counts among the results."""
     now = clock_of(tournament)
     results = now.decided
     rounds = tournament.rounds

@@ -36,7 +36,7 @@ NO_OPPONENT = -1
 
 def categorise(kinds: Sequence[Kind], free: Sequence[bool] = ()) -> list[tuple[int, bool]]:
     """(category, voluntary) of every round, rounds 1..n in order (FIDE C.07 16.1-16.2;
-    ``ranking.ordering.categories`` says what each category is).
+    ``ranking.standings.ordering.categories`` says what each category is).
 
     ``free`` marks the free rounds of a round robin (the round a player or team sits out in an
     odd field): in a round robin forfeits are the only unplayed rounds (C.07 15.2-15.3,
@@ -46,7 +46,7 @@ def categorise(kinds: Sequence[Kind], free: Sequence[bool] = ()) -> list[tuple[i
                                for number, kind in enumerate(kinds)])
 
 
-#: Each kind's class for ``ranking.ordering.categories``.
+#: Each kind's class for ``ranking.standings.ordering.categories``.
 _CLASSES = {
     Kind.PLAYED: ordering.PLAYED,
     Kind.PENDING: ordering.PLAYED,

@@ -1,9 +1,9 @@
 """A stored tournament's settings, changed after the import (``tiebreak set SLUG KEY=VALUE``).
 
-Each change is an event of the log (``ranking.events``, kind ``setting-changed``) holding the
+Each change is an event of the log (``ranking.event.log``, kind ``setting-changed``) holding the
 key and its value as plain JSON; replaying it applies ``apply_setting``.  The values mean what
 the same keys mean in a tournament TOML file (docs/architecture.md#files) and are checked the
-same way (``ranking.tomlfile.with_tournament_keys``), so an export of the changed tournament
+same way (``ranking.formats.toml_settings.with_tournament_keys``), so an export of the changed tournament
 reads back the same.
 
 >>> from ranking.event.model import Player, Tournament

@@ -19,7 +19,7 @@ a withdrawal           the player's return, as if they had never left
 a return               the withdrawal again (the byes and forfeits it recorded go)
 a late entry           removing the player; a removal: entering them again
 a player's correction  the values before
-settings               the settings before (``ranking.tomlfile.settings_table``)
+settings               the settings before (``ranking.formats.toml_settings.settings_table``)
 =====================  ==========================================================
 
 A later change in force by anyone that rests on it (a result on a board of the pairing, the

@@ -41,7 +41,7 @@ def _header_keys(records: list[tuple[str, str]]) -> tuple[dict[str, str], list[t
 def write_tournament_toml(t: Tournament) -> str:
     """The tournament as a TOML file that ``parse_tournament_toml`` reads back equal.
 
-    The rules are written as the preset whose description they carry (``ranking.presets``)
+    The rules are written as the preset whose description they carry (``ranking.tiebreaks.presets``)
     plus only what differs from it, or as plain overrides of ``Rules()``; a description
     that no preset carries is not written.  The first ``("slug", ...)`` record becomes
     ``slug``, the header records after it ``place``, ``start_date``, ...; other records go to

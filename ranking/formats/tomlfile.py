@@ -10,7 +10,7 @@ Layout::
     system = "swiss"                 # "swiss" | "round-robin" | "double-round-robin"; else inferred
     rounds = 9                       # else the last round named by a game or bye, and at least
                                      # a round robin's n-1 (n: odd field; doubled: double RR)
-    rules = "cxa-swiss-bh"           # a preset (ranking.presets); the keys below override it
+    rules = "cxa-swiss-bh"           # a preset (ranking.tiebreaks.presets); the keys below override it
     scoring = { win = 2, draw = 1, loss = 0 }   # replaces the preset's scoring; or its name:
                                      #   "chess", "xiangqi", "three-point", "three-point-colour"
     tiebreaks = ["BH", "WIN"]        # replaces the preset's chain
@@ -300,7 +300,7 @@ def _str(
 def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """Read a tournament TOML file (docs/architecture.md#files) into a Tournament.
 
-    ``rules`` names a preset (``ranking.presets.get_preset``); ``scoring`` and
+    ``rules`` names a preset (``ranking.tiebreaks.presets.get_preset``); ``scoring`` and
     ``tiebreaks`` replace the preset's, ``options`` change the options named.  Without a
     preset but with overrides the base is ``Rules()``; with neither, ``rules`` is None.
     The slug is kept as the first record, ``("slug", value)``.

@@ -172,7 +172,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     and ``team_primary`` ``MP``/``GP`` for an event ranked by match or game points first).
     ``092`` (else ``192``) names the system, else
     ``infer_system`` decides.  ``###`` comments and blank lines are skipped, except Tiebreak's
-    own ``### tiebreak`` records (``ranking.trf_extras``), which are applied; every other
+    own ``### tiebreak`` records (``ranking.formats.trf_extras``), which are applied; every other
     record, known or not, is kept in ``Tournament.records`` as ``(tag, rest_of_line)``,
     except a ``092`` that is exactly a canonical name of ``TYPE_NAMES`` ("Swiss", "Round
     Robin", "Double Round Robin"): ``system`` carries it and ``write_trf`` writes it back,
@@ -227,7 +227,7 @@ def parse_trf(text: str, source: str = "<trf>") -> Tournament:
     reading = _Reading(source)
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip(" \t")
-        if line.startswith(MARK):  # Tiebreak's own comment records (ranking.trf_extras)
+        if line.startswith(MARK):  # Tiebreak's own comment records (ranking.formats.trf_extras)
             reading.extras.append((number, line))
             continue
         if not line.strip() or line.startswith("###"):
@@ -1098,7 +1098,7 @@ def write_trf(
     the order within a team match), team matches given by totals, or team forfeits without
     their opponent: those are lost.  The game, the slug, the rules' options and play-off rule,
     clubs, fouls, withdrawals, play-off games and the team preset follow in ``### tiebreak``
-    comment records (``ranking.trf_extras``), which other programs skip and ``parse_trf``
+    comment records (``ranking.formats.trf_extras``), which other programs skip and ``parse_trf``
     reads back.  Raises InputError when a value does not fit its columns or a player has two
     entries in one round (``trf_refusal`` says why: two-game matches, VN 21.2, need TOML).
     """
@@ -1333,7 +1333,7 @@ def _fmt(value: float) -> str:
 
 
 def _xxs(s: Scoring) -> str:
-    """``XXS`` (JaVaFo TRF(x)) for a scoring system; read back by ``ranking.trf_fields.scoring_fields``."""
+    """``XXS`` (JaVaFo TRF(x)) for a scoring system; read back by ``ranking.formats.trf_fields.scoring_fields``."""
     parts = [f"W={_fmt(s.win)}", f"D={_fmt(s.draw)}", f"WL={_fmt(s.loss)}", f"BL={_fmt(s.loss)}"]
     if s.draw_first is not None or s.draw_second is not None:
         first = s.draw if s.draw_first is None else s.draw_first

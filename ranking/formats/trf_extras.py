@@ -34,7 +34,7 @@ from ranking.tiebreaks.presets import get_team_preset
 __all__ = ["MARK", "apply_extras", "extra_lines"]
 
 MARK = "### tiebreak "
-SLUG = "slug"  # the record tag a TOML file's slug is kept under (ranking.tomlfile.SLUG)
+SLUG = "slug"  # the record tag a TOML file's slug is kept under (ranking.formats.tomlfile.SLUG)
 
 
 def extra_lines(t: Tournament) -> list[str]:

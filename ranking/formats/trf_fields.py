@@ -1,4 +1,4 @@
-"""TRF fields both TRF readers read the same way: the full reader (``ranking.trf``, which
+"""TRF fields both TRF readers read the same way: the full reader (``ranking.formats.trf``, which
 builds the tournament model) and the columnar one (``ranking.crosstable``, which does not).
 
 Rounds (``XXR``/``142``), scoring (JaVaFo ``XXS`` and TRF-2026 ``162``), tie-break lists
@@ -124,7 +124,7 @@ def parse_162(rest: str, number: int, source: str) -> dict[str, float]:
 
 
 def scoring_fields(values: Mapping[str, float], source: str, line: int | None) -> dict[str, float | None]:
-    """The ``ranking.rules.Scoring`` fields that XXS/162 keys give; colour-dependent wins or
+    """The ``ranking.scoring.rules.Scoring`` fields that XXS/162 keys give; colour-dependent wins or
     losses are not supported (InputError)."""
 
     def one(plain: str, white: str, black: str, default: float) -> float:

@@ -147,7 +147,7 @@ def pairings_from_trf(
     bbpPairings) and exports a TRF (FIDE C.04 Annex 2) whose player lines hold the new
     round: the opponent and colour with a blank result, or a bye (``0000 - U``
     pairing-allocated, ``F``/``H``/``Z`` full-, half-, zero-point).
-    The file is read with ``ranking.trf.parse_trf`` and checked against ``tournament``,
+    The file is read with ``ranking.formats.trf.parse_trf`` and checked against ``tournament``,
     the state before the round:
 
     - every player of the file is a player of the tournament with the same start number,

@@ -1,7 +1,7 @@
 """Pairing a Swiss round by the players' pairing numbers.
 
-The Dutch engine (``ranking.dutch``) pairs players by their numbers, taken as TPNs (C.04.3
-1.1).  An event seeded by rating (``ranking.players``) is renumbered by TPN first, exactly as
+The Dutch engine (``ranking.pairing.dutch``) pairs players by their numbers, taken as TPNs (C.04.3
+1.1).  An event seeded by rating (``ranking.event.players``) is renumbered by TPN first, exactly as
 its TRF export numbers it, so the engine pairs it as any pairing program pairs that file; the
 pairing, and what it says, come back in the players' own starting numbers.
 
@@ -42,7 +42,7 @@ def pair_swiss(tournament: Tournament, round: int | None = None) -> Pairing:
 
 def check_swiss(tournament: Tournament, round: int) -> RoundCheck:
     """How round ``round`` as ``tournament`` holds it differs from the Dutch pairing
-    (``ranking.dutch.check_round``), by the pairing numbers, in starting numbers."""
+    (``ranking.pairing.dutch.check_round``), by the pairing numbers, in starting numbers."""
     from ranking.pairing.dutch import Difference, RoundCheck, Violation, check_round  # the engine loads only to check
 
     numbered = by_pairing_number(tournament)

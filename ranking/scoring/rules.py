@@ -1,7 +1,7 @@
 """Scoring systems and the options that change how tie-breaks are computed.
 
 docs/rules.md#scoring and docs/rules.md#options.  A ``Rules`` value is a scoring
-system, a tie-break chain and options; presets (``ranking.presets``) are named ``Rules``.
+system, a tie-break chain and options; presets (``ranking.tiebreaks.presets``) are named ``Rules``.
 """
 
 from __future__ import annotations

@@ -87,7 +87,7 @@ class Scoresheet:
         self.draw_value = match[1] if match else self.scoring.draw
         self.loss_value = match[2] if match else self.scoring.loss
         self.cache: dict[object, object] = {}  # tie-breaks share intermediate results here
-        #: The seed of the drawing of lots (LOT; ``ranking.lots``): the ``lots_seed`` option, or
+        #: The seed of the drawing of lots (LOT; ``ranking.tiebreaks.lots``): the ``lots_seed`` option, or
         #: "" for the digest of the results (``compute_standings`` sets it from the tournament as
         #: entered, before withdrawals change its games).
         self.lots_seed = self.options.lots_seed

@@ -1,7 +1,7 @@
 """The final standings: what every presenter shows (the command line, the bot, the site and
 the exported files), computed in this one place.
 
-They are the standings of the tie-break chain (``ranking.standings``, C.07 4.2) with the places
+They are the standings of the tie-break chain (``ranking.standings.individual``, C.07 4.2) with the places
 a play-off decided applied on top, when the rules name play-off places (docs/rules.md#play-offs, C.07 3).
 
 >>> from ranking.event.model import Player, Game, Result, Tournament

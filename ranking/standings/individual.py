@@ -40,7 +40,7 @@ class StandingRow:
 @dataclass(frozen=True)
 class Standings:
     """The ranked rows; ``lots_seed`` is the seed the drawing of lots used (the ``lots_seed``
-    option, or the digest of the results: ``ranking.lots``), "" when the chain draws no lots."""
+    option, or the digest of the results: ``ranking.tiebreaks.lots``), "" when the chain draws no lots."""
 
     tournament: Tournament
     rules: Rules
@@ -94,7 +94,7 @@ def compute_standings(tournament: Tournament, rules: Rules | None = None,
                       after_round: int | None = None) -> Standings:
     """Rank the players after ``after_round`` (default: the last round with a result).
 
-    Withdrawals are applied first (``ranking.withdrawals``, docs/rules.md#withdrawals).
+    Withdrawals are applied first (``ranking.event.withdrawals``, docs/rules.md#withdrawals).
 
     Players equal on points and on every tie-break share the better place (1, 2, 2, 4).
     """

@@ -10,7 +10,7 @@ procedure (seed 001, the Spanish regulations' "desempate mediante partidas"):
 * 4 tied: a knock-out of two-game matches, pairings drawn by lot (3);
 * 5 or more: ranked by the tie-breaks, all but the top four eliminated (4), then 3.
 
-Play-off games are plain ``ranking.model.Game`` values numbered by the play-off's own
+Play-off games are plain ``ranking.event.model.Game`` values numbered by the play-off's own
 rounds (1, 2, ...), separate from the tournament's rounds: the arbiter enters them like any
 result.  Everything here is a pure function of the standings, a ``PlayoffRule`` and those
 games; lots are reproducible (SHA-256 of the lots seed, as the ``LOT`` tie-break).

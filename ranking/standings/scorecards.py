@@ -49,7 +49,7 @@ class CardRound(NamedTuple):
     ``score`` the running score after it; both are None while the game is unfinished.  A round
     without game or bye (an absence) has neither ``opponent`` nor ``bye``.
 
-    A named tuple, as ``ranking.scoresheet.RoundRecord``: a site builds one per player and
+    A named tuple, as ``ranking.scoring.scoresheet.RoundRecord``: a site builds one per player and
     round, and a tuple costs a tenth of a frozen dataclass to make and to pickle.
     """
 

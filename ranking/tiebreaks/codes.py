@@ -1,7 +1,7 @@
 """Tie-break codes: ``NAME[:MP|:GP][/Cn|/Mn|/L±n][/P]`` (TRF-2026 grammar) and ``NAME-Cn``.
 
 The grammars only: which names exist and which modifiers each accepts comes from a registry
-(``ranking.registry``), passed in as ``known``; ``REGISTRY.parse(code)`` is the usual call.
+(``ranking.tiebreaks.registry``), passed in as ``known``; ``REGISTRY.parse(code)`` is the usual call.
 
 >>> from types import SimpleNamespace
 >>> known = {"BH": SimpleNamespace(modifiers="CMP"), "KS": SimpleNamespace(modifiers="L")}

@@ -2,7 +2,7 @@
 
 Scored tie-breaks return one value per player (index order of ``Scoresheet.players``);
 ordering tie-breaks (DE, DEB, PREV, PS-D, LOT) split a group of tied players into tiers,
-best first (``ranking.registry`` has the entry kinds).  Each entry names the rule it
+best first (``ranking.tiebreaks.registry`` has the entry kinds).  Each entry names the rule it
 implements.  Adding a tie-break is one function and one decorator.
 """
 
@@ -324,7 +324,7 @@ def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
            "the pairing number, the place in the initial ranking list (lower is better)", lower_is_better=True)
 def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """The TPN (C.04.2 GHR 2): the starting number where the numbers are the pairing numbers,
-    else the place in the initial ranking list (``ranking.players``)."""
+    else the place in the initial ranking list (``ranking.event.players``)."""
     tpn = pairing_numbers(sheet.tournament)
     return [tpn[player.id] for player in sheet.players]
 
@@ -353,7 +353,7 @@ def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord
            "average rating of the rated opponents met over the board, rounded half up "
            "(Cn drops the n lowest)", modifiers="CP", aliases=("AROC", "AROC-1"))
 def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.codes``)."""
+    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.tiebreaks.codes``)."""
     result: list[Value] = []
     for games in _rated_games(sheet, spec):
         ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
@@ -491,5 +491,5 @@ def progressive_score_dropping(sheet: Scoresheet, spec: TiebreakSpec, group: lis
            "the seed is a digest of the complete results", orders=True)
 def drawing_of_lots(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
     """C.07 4.2 (ZS 抽签, VN 21.3 bốc thăm): by ``Scoresheet.lots_seed``, the event's own seed or
-    the digest of its results (``ranking.lots``): never computable before the results are in."""
+    the digest of its results (``ranking.tiebreaks.lots``): never computable before the results are in."""
     return lots(group, sheet.lots_seed or results_seed(sheet.tournament), [player.id for player in sheet.players])

@@ -1,8 +1,8 @@
 """The tie-break registry machinery, shared by the individual and the team tie-breaks.
 
 A ``Registry`` maps codes to ``Tiebreak`` entries.  Adding a tie-break is one function and one
-decorator (``@REGISTRY.register(...)`` in ``ranking.tiebreaks``, ``@TEAM_REGISTRY.register``
-in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with one signature:
+decorator (``@REGISTRY.register(...)`` in ``ranking.tiebreaks.individual``, ``@TEAM_REGISTRY.register``
+in ``ranking.tiebreaks.team``).  An entry is of one of three kinds, each with one signature:
 
 - ``SCORE``: ``compute(sheet, spec) -> list[Value]``, one value per player (or team), in the
   sheet's index order; higher is better unless ``lower_is_better``.
@@ -13,8 +13,8 @@ in ``ranking.team_tiebreaks``).  An entry is of one of three kinds, each with on
   group (docs/architecture.md#command-line).
 
 Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``) and the cuts and medians of C.07 14
-and 16.5 (``cut_total``), whose arithmetic is ``ranking.ordering``'s, which the columnar
-standings share; the drawing of lots is ``ranking.lots``'s.
+and 16.5 (``cut_total``), whose arithmetic is ``ranking.standings.ordering``'s, which the columnar
+standings share; the drawing of lots is ``ranking.tiebreaks.lots``'s.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ class Tiebreak:
 
 
 class Spec(Protocol):
-    """A parsed code (``ranking.codes``): the entry's name and the code as given."""
+    """A parsed code (``ranking.tiebreaks.codes``): the entry's name and the code as given."""
 
     @property
     def code(self) -> str: ...
@@ -69,7 +69,7 @@ S = TypeVar("S", bound=Spec)
 
 class Registry(Generic[S]):
     """Tie-breaks by code, with aliases (``GE`` for ``REP``), and the grammar that parses their
-    codes (``ranking.codes``)."""
+    codes (``ranking.tiebreaks.codes``)."""
 
     def __init__(self, parser: Callable[[str, Registry[S]], S]) -> None:
         self._entries: dict[str, Tiebreak] = {}
@@ -217,7 +217,7 @@ _HOW = {EntryKind.SCORE: SCORE, EntryKind.KEYED: KEYED, EntryKind.ORDER: ORDER}
 def rank_by_chain(groups: list[list[int]], chain: Sequence[Spec], registry: Registry[Any], sheet: Any,
                   ids: Sequence[int]) -> tuple[list[list[int]], dict[str, list[Value]]]:
     """Apply each criterion of the chain inside the groups still tied (C.07 4.2;
-    ``ranking.ordering.apply_chain``).
+    ``ranking.standings.ordering.apply_chain``).
 
     ``groups`` are the players (or teams, as sheet indexes) tied on the primary score, best
     group first; ``ids`` their starting numbers, which order the members of a tier.  Returns
@@ -244,6 +244,6 @@ def _rounded(compute: Callable[[], list[Value]], decimals: int) -> list[Value]:
 
 def cut_total(sheet: Any, spec: Any, items: list[tuple[float, Any, bool]]) -> float:
     """Sum ``items`` (contribution, significance, VUR) after the Cn/Mn cuts of C.07 14 and
-    16.5.1 (``ranking.ordering.cut_values``), individual and team tie-breaks alike: ``sheet``
+    16.5.1 (``ranking.standings.ordering.cut_values``), individual and team tie-breaks alike: ``sheet``
     gives ``options.keep_rounds`` and ``spec`` the ``cut`` and ``median``."""
     return cut_values(items, spec.cut + spec.median, spec.median, sheet.options.keep_rounds)

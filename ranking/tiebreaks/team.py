@@ -4,7 +4,7 @@ code, registered in ``TEAM_REGISTRY``.
 Scored tie-breaks return one value per team (index order of ``TeamSheet.teams``), or
 (values, sort keys) when the order needs more than the value (SUMRANK, a keyed entry);
 ordering tie-breaks (EDE, BC, TBR, BBE) split a tied group into tiers, best first
-(``ranking.registry`` has the entry kinds).
+(``ranking.tiebreaks.registry`` has the entry kinds).
 
 Codes: ``NAME[:MP|:GP][/Cn|/Mn][/P]`` (``BH-C1:MP`` is ``BH:MP/C1``); without ``:MP``/``:GP`` a
 code uses the event's primary score.  ``ESB:MG`` is ``EMGSB`` (letters: opponent's score, own
@@ -141,7 +141,7 @@ def score_strength_combination(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
 def _direct_encounter_repeated(sheet: TeamSheet, spec: TeamSpec, group: list[int], which: str) -> list[list[int]]:
     """C.07 6 on the mini-table of ``which`` points among ``group``, reapplied to every sub-group
     it leaves tied (6.2; 6.1.2 averages repeated meetings; 6.3 ranks a team only when the
-    missing matches could not catch it; ``ranking.ordering.direct_encounter_tiers``)."""
+    missing matches could not catch it; ``ranking.standings.ordering.direct_encounter_tiers``)."""
     members = set(group)
     totals: dict[tuple[int, int], list[float]] = {}
     for me in group:
@@ -476,5 +476,5 @@ def sum_of_places(sheet: TeamSheet, spec: TeamSpec):
            "a reproducible draw: SHA-256 of the lots seed and the team number; without a lots seed, the seed "
            "is a digest of the complete results", orders=True)
 def drawing_of_lots(sheet: TeamSheet, spec: TeamSpec, group: list[int]) -> list[list[int]]:
-    """C.07 4.2: by the lots seed, else the digest of the team results (``ranking.lots``)."""
+    """C.07 4.2: by the lots seed, else the digest of the team results (``ranking.tiebreaks.lots``)."""
     return lots(group, sheet.options.lots_seed or team_results_seed(sheet.event), [team.id for team in sheet.teams])

@@ -5,7 +5,7 @@ Galil ("Efficient algorithms for finding maximum matching in graphs", ACM Comput
 Surveys 18, 1986): grow alternating trees from every free vertex, shrink odd cycles into
 blossoms, adjust the dual variables by the smallest admissible step, augment when two trees
 touch.  Weights are Python integers, so a weight may pack many lexicographic fields
-(``ranking.dutch.weights``); no floating point is used anywhere.
+(``ranking.pairing.dutch.weights``); no floating point is used anywhere.
 
 >>> max_weight_matching(4, [(0, 1, 5), (1, 2, 8), (2, 3, 5)])
 [1, 0, 3, 2]
