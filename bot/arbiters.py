@@ -43,6 +43,7 @@ from ranking import (
     default_rules,
     final_standings,
     foul_event,
+    needs_correction,
     pairing_event,
     playoff_result_event,
     result_event,
@@ -169,7 +170,7 @@ def _enter(request: TournamentRequest, entries: Sequence[ResultEntry], correct: 
                 refused.append(tr.format(M.RESULT_GONE, round=entry.round, board=entry.board, white=white,
                                          black=black, old=written(Result(replacing))))
                 continue
-            if (current is not None and game.result is not entry.result and not correct) or stale:
+            if (needs_correction(game, entry.result) and not correct) or stale:
                 asked.append(functools.partial(_replace_question, request, entry, white, black, current, result,
                                                written, stale))
                 continue
@@ -509,8 +510,7 @@ def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
         return found
 
     def decide(state: TournamentState) -> list[Event]:
-        last = after if after is not None else state.snapshot().rounds_with_results
-        return [withdrawal_event(state, found.id, last)]
+        return [withdrawal_event(state, found.id, after)]
 
     try:
         request.store.append(request.slug, decide, request.source)
@@ -546,12 +546,11 @@ def playoff_result(request: TournamentRequest, argument: str) -> list[Reply]:
         found.clear()
         event = playoff_result_event(state, 1, white, black, result)  # checks the players
         playoffs = final_standings(state.snapshot()).playoffs
-        pending = sorted((game for group in (playoffs.groups if playoffs else ()) for game in group.pending
-                          if {game.white, game.black} == {white, black}), key=lambda game: game.round)
-        if not pending:
+        pending = playoffs.pending_game(white, black) if playoffs else None
+        if pending is None:
             return []
-        found.append(pending[0])
-        return [replace(event, data={**event.data, "round": pending[0].round})]
+        found.append(pending)
+        return [replace(event, data={**event.data, "round": pending.round})]
 
     try:
         appended = store.append(slug, decide, request.source)

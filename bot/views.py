@@ -18,7 +18,6 @@ from ranking import (
     Game,
     GameKind,
     InputError,
-    Outcome,
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
@@ -28,9 +27,12 @@ from ranking import (
     Tournament,
     TournamentState,
     board_points,
+    bye_points,
     default_rules,
     final_standings,
+    game_points,
     team_event_of,
+    written_points,
     written_result,
 )
 from ranking.event.clock import board_results
@@ -82,16 +84,14 @@ def bye_name(tournament: Tournament, kind: ByeKind, tr: Translator) -> str:
 
 def localised(cells: list[str], tr: Translator) -> list[str]:
     """A column of numbers with the reader's decimal sign (``7,5`` in Vietnamese and Spanish)."""
-    comma = tr.format_number(0.5) == "0,5"
-    return [cell.replace(".", ",") for cell in cells] if comma else cells
+    sign = tr.decimal_sign
+    return [cell.replace(".", sign) for cell in cells] if sign != "." else cells
 
 
 def own_points(value: float, tr: Translator) -> str:
-    """A game's or a bye's points for one player: ``1``, ``½``, ``2``, ``1½``."""
-    whole, rest = divmod(value, 1)
-    if rest == 0.5:
-        return (str(int(whole)) if whole else "") + "½"
-    return tr.format_number(value)
+    """A game's or a bye's points for one player: ``1``, ``½``, ``2``, ``1½``
+    (``ranking.scoring.spelling.written_points``)."""
+    return written_points(value, "½", tr.decimal_sign)
 
 
 # -- standings ------------------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator,
         if player == player_id:
             nothing = tournament.system.is_round_robin and bye.kind is ByeKind.ZERO  # a free round, not a loss
             table.append([str(number), "", "", bye_name(tournament, bye.kind, tr),
-                          "–" if nothing else own_points(_bye_points(bye.kind, scoring), tr)])
+                          "–" if nothing else own_points(bye_points(scoring, bye.kind), tr)])
     table.sort(key=lambda cells: int(cells[0]))
     if table:
         header = [tr.gettext(M.COLUMN_ROUND), tr.gettext(M.COLUMN_BOARD), tr.gettext(M.COLUMN_COLOUR),
@@ -277,13 +277,7 @@ def _own_result(game: Game, white: bool, scoring: Scoring, tr: Translator) -> st
     if game.result.is_forfeit:
         won = game.result.value == ("+-" if white else "-+")
         return "+" if won else "−"
-    outcome = Outcome(game.result.outcomes[0 if white else 1])
-    return own_points(scoring.game_points(outcome, white), tr)
-
-
-def _bye_points(kind: ByeKind, scoring: Scoring) -> float:
-    return {ByeKind.PAIRING: scoring.pairing_bye_points, ByeKind.FULL: scoring.full_bye_points,
-            ByeKind.HALF: scoring.half_bye_points, ByeKind.ZERO: scoring.zero_bye}[kind]
+    return own_points(game_points(scoring, game.result, white), tr)
 
 
 # -- the play-offs ------------------------------------------------------------------------------------

@@ -49,7 +49,10 @@ _EXPORTS: dict[str, str] = {
     "parse_chain": "ranking.standings.individual", "FinalStandings": "ranking.standings.final",
     "final_standings": "ranking.standings.final", "collection_paused": "ranking.standings.individual",
     "TeamStandings": "ranking.standings.team", "team_standings": "ranking.standings.team",
-    "team_event_of": "ranking.standings.team", "board_points": "ranking.scoring.team_sheet",
+    "team_event_of": "ranking.standings.team",
+    # points: what a game or a bye is worth
+    "board_points": "ranking.scoring.points", "bye_points": "ranking.scoring.points",
+    "game_points": "ranking.scoring.points",
     # scorecards and legends
     "Scorecard": "ranking.standings.scorecards", "CardRound": "ranking.standings.scorecards",
     "player_scorecards": "ranking.standings.scorecards", "TeamScorecard": "ranking.standings.scorecards",
@@ -61,9 +64,9 @@ _EXPORTS: dict[str, str] = {
     "PlayoffStage": "ranking.standings.playoffs", "apply_playoffs": "ranking.standings.playoffs",
     # the event log
     "Event": "ranking.event.log", "EventKind": "ranking.event.log", "LoggedEvent": "ranking.event.log",
-    "TournamentState": "ranking.event.log", "result_event": "ranking.event.log",
-    "annulment_event": "ranking.event.log", "foul_event": "ranking.event.log", "bye_event": "ranking.event.log",
-    "withdrawal_event": "ranking.event.log", "pairing_event": "ranking.event.log",
+    "TournamentState": "ranking.event.log", "needs_correction": "ranking.event.log",
+    "result_event": "ranking.event.log", "annulment_event": "ranking.event.log", "foul_event": "ranking.event.log",
+    "bye_event": "ranking.event.log", "withdrawal_event": "ranking.event.log", "pairing_event": "ranking.event.log",
     "playoff_result_event": "ranking.event.log", "player_added_event": "ranking.event.log",
     "setting_event": "ranking.event.log", "settings_events": "ranking.event.log", "unpair_event": "ranking.event.log",
     "return_event": "ranking.event.log", "player_edited_event": "ranking.event.log",
@@ -77,6 +80,7 @@ _EXPORTS: dict[str, str] = {
     # settings and result spellings
     "parse_setting": "ranking.event.settings", "SETTINGS": "ranking.event.settings",
     "parse_result": "ranking.scoring.spelling", "written_result": "ranking.scoring.spelling",
+    "written_points": "ranking.scoring.spelling",
     # files as text
     "parse_trf": "ranking.formats.trf", "write_trf": "ranking.formats.trf", "trf_refusal": "ranking.formats.trf",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
@@ -124,6 +128,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         annulment_event,
         bye_event,
         foul_event,
+        needs_correction,
         pairing_event,
         player_added_event,
         player_edited_event,
@@ -180,6 +185,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.formats.trf import parse_trf, trf_refusal, write_trf
     from ranking.pairing.pairings import berger_table, round_robin_schedule
     from ranking.pairing.swiss import check_swiss, pair_swiss
+    from ranking.scoring.points import board_points, bye_points, game_points
     from ranking.scoring.rules import (
         SCORING_SYSTEMS,
         ByeValue,
@@ -196,8 +202,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         TeamRules,
         TeamScoring,
     )
-    from ranking.scoring.spelling import parse_result, written_result
-    from ranking.scoring.team_sheet import board_points
+    from ranking.scoring.spelling import parse_result, written_points, written_result
     from ranking.standings.final import FinalStandings, final_standings
     from ranking.standings.individual import (
         StandingRow,

@@ -40,6 +40,7 @@ from ranking import (
     compute_standings,
     default_rules,
     final_standings,
+    game_points,
     legend,
     player_scorecards,
     rules_source,
@@ -50,6 +51,7 @@ from ranking import (
     tournament_details,
     tournament_progress,
     trf_refusal,
+    written_points,
 )
 from ranking.event.clock import board_results, clock_of
 from ranking.event.players import players_json
@@ -465,7 +467,7 @@ class TournamentPages:
                 marks.append({"mark": "X", "kind": note})
         for outcome, kind in ((Outcome.WIN, "win"), (Outcome.DRAW, "draw"), (Outcome.LOSS, "loss")):
             values = sorted({self.scoring.game_points(outcome, first) for first in (True, False)})
-            texts = [_points_text(value) for value in values]
+            texts = [written_points(value) for value in values]
             if any(text in used for text in texts):
                 marks.append({"mark": " / ".join(texts), "kind": kind})
         for mark, kind in (("+", "forfeit-win"), ("−", "forfeit-loss"), ("PAB", "U"), ("FPB", "F"), ("HPB", "H"),
@@ -649,17 +651,7 @@ def _half_text(value: float | None) -> str | None:
     """Game points as a match score shows them (2½, ½, 3); None when not a multiple of ½."""
     if value is None or not float(value * 2).is_integer():
         return None
-    return _points_text(value)
-
-
-def _points_text(value: float | None) -> str:
-    """Points as a scoresheet writes them: 1, ½, 1½, 2, 13; other fractions as decimals."""
-    if value is None:
-        return ""
-    if float(value * 2).is_integer():
-        whole, half = divmod(round(value * 2), 2)
-        return (str(whole) if whole or not half else "") + ("½" if half else "")
-    return f"{value:g}"
+    return written_points(value)
 
 
 @functools.cache
@@ -669,10 +661,9 @@ def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
     forfeit won or lost, … while unfinished."""
     if result is None:
         return "…"
-    outcome = Outcome(result.outcomes[0 if white else 1])
     if result.is_forfeit:
-        return "+" if outcome is Outcome.WIN else "−"
-    return _points_text(scoring.game_points(outcome, white))
+        return "+" if result.outcomes[0 if white else 1] == Outcome.WIN else "−"
+    return written_points(game_points(scoring, result, white))
 
 
 @functools.cache

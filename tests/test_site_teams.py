@@ -22,7 +22,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from ranking.event.model import Game, Result, Tournament
-from ranking.scoring.team_sheet import board_points
+from ranking.scoring.points import board_points
 from ranking.standings.individual import compute_standings, default_rules
 from ranking.standings.playoffs import apply_playoffs
 from ranking.standings.team import team_event_of, team_standings

@@ -12,17 +12,16 @@
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
 
-``tiebreak standings FILE [--json]`` first tries the columnar path (``quick_standings``: the file
-read straight into a crosstable and ranked on it, loading neither argparse nor the tournament
-model); whatever that path does not handle exactly as the full one does (another option, a code
-it does not compute, a layout it does not check, any error) goes the full way, so the output and
-every message are the same either way.  Run as the program, the standings command ends the
-process as soon as its output is written: nothing is left to tear down.
+``tiebreak standings FILE --json``, its arguments read by the one parser, first tries the
+columnar path (``quick_standings``: the file read straight into a crosstable and ranked on it,
+loading no tournament model); whatever that path does not handle exactly as the full one does
+(another option, a code it does not compute, a layout it does not check, any error) goes the
+full way, so the output and every message are the same either way.  Every command ends
+normally, its exit status returned.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 
@@ -42,9 +41,7 @@ EXIT_BAD_INPUT = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import argparse  # the full command line only: the columnar path parses its few options itself
-
-    from ranking.scoring.rules import Edition  # the full command line only (start-up time)
+    import argparse  # the parser only (start-up time of `import tiebreak.cli`)
 
     class Parser(argparse.ArgumentParser):
         """argparse, with a usage error in one line (docs/architecture.md#command-line) that names the help."""
@@ -68,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "scoring's name: chess, xiangqi, three-point, three-point-colour (CXA 13.3: a draw "
                            "scores 1 for red, 2 for black)")
     standings.add_argument("--tiebreaks", metavar="CODES", help="the tie-break chain, e.g. BH-C1,BH,SB,DE")
-    standings.add_argument("--fide-edition", choices=[edition.value for edition in Edition],
+    standings.add_argument("--fide-edition", type=_edition, metavar="{2024,2026}",
                            help="FIDE C.07 edition for unplayed rounds, of the team tie-breaks too (default 2026)")
     standings.add_argument("--json", action="store_true", help="print the standings as JSON")
     standings.add_argument("--teams", action="store_true",
@@ -138,15 +135,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _edition(text: str) -> str:
+    """``--fide-edition``: one of ``ranking.scoring.rules.Edition``'s values, checked only when given (the
+    rules' module costs a third of a columnar standings command's start-up)."""
+    import argparse  # loaded by the parser already
+
+    from ranking.scoring.rules import Edition  # only when the option is given (start-up time)
+
+    values = [edition.value for edition in Edition]
+    if text not in values:
+        raise argparse.ArgumentTypeError(f"invalid choice: {text!r} (choose from {', '.join(map(repr, values))})")
+    return text
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    if arguments[:1] == ["standings"]:
-        try:
-            status = quick_standings(arguments[1:])
-        except BrokenPipeError:  # e.g. piped into head
-            status = 0
-        if status is not None:
-            return _finish(status, argv is None)
     args = build_parser().parse_args(_dash_results(arguments))
     try:
         if args.command == "presets":
@@ -161,7 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tiebreak_explained(args.code) if args.code else
                   tiebreaks_listing(shutil.get_terminal_size((100, 24)).columns))
         elif args.command == "standings":
-            return _finish(standings_command(args), argv is None)
+            status = quick_standings(args)
+            return _flushed(standings_command(args) if status is None else status)
         elif args.command == "pairings":  # no store: the Dutch engine on a file
             from tiebreak.running_commands import pairings_command  # loaded only for it (start-up time)
 
@@ -176,62 +180,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tiebreak: error: {cli_text(error)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head
-        return 0
+        return _flushed(0)
     return 0
 
 
-def _finish(status: int, program: bool) -> int:
-    """``status``; run as the program (``program``), the process ends here, its output flushed:
-    freeing the standings and the modules would only cost time (issue 13)."""
-    if program:
-        try:  # noqa: SIM105 (contextlib costs start-up time)
-            sys.stdout.flush()
-        except BrokenPipeError:  # e.g. piped into head
-            pass
-        sys.stderr.flush()
-        os._exit(status)
+def _flushed(status: int) -> int:
+    """``status``, the output written; a reader that went away (output piped into ``head``) is
+    no error: what is left of the output goes nowhere, so the interpreter's own flush at exit
+    has nothing to complain about."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
 
 
-#: The options ``quick_standings`` reads (each takes a value) and the flags it knows.
-_QUICK_VALUES = ("--after-round", "--tiebreaks", "--points", "--fide-edition")
-
-
-def quick_standings(arguments: Sequence[str]) -> int | None:
-    """``tiebreak standings FILE`` on the columnar path (``ranking.crosstable``,
+def quick_standings(args: argparse.Namespace) -> int | None:
+    """``tiebreak standings FILE --json`` on the columnar path (``ranking.crosstable``,
     ``ranking.crosstable_standings``): the exit status, or None when the full path must run
-    because the arguments, the file or the rules are anything that path does not handle exactly
-    as the full one (another option, a usage error, a slug, an unreadable file, a code it does
-    not compute, an error in the file)."""
-    values: dict[str, str] = {}
-    path = None
-    as_json = False
-    position = 0
-    while position < len(arguments):
-        argument = arguments[position]
-        name, equals, value = argument.partition("=")
-        if argument == "--json":
-            as_json = True
-        elif name in _QUICK_VALUES and equals:
-            values[name] = value
-        elif argument in _QUICK_VALUES and position + 1 < len(arguments):
-            position += 1
-            values[argument] = arguments[position]
-        elif argument.startswith("-") or path is not None:
-            return None  # another option (or its abbreviation), or a second positional: argparse's
-        else:
-            path = argument
-        position += 1
-    if path is None or not as_json or any(value.startswith("-") for value in values.values()):
+    because the options, the file or the rules are anything that path does not handle exactly
+    as the full one (a preset, teams, a named scoring, a slug, an unreadable file, a code it
+    does not compute, an error in the file)."""
+    path = args.input
+    if not args.json or args.rules is not None or args.teams or args.team_tiebreaks is not None:
         return None
-    try:
-        after_round = int(values["--after-round"]) if "--after-round" in values else None
-        points = _quick_points(values["--points"]) if "--points" in values else None
-    except ValueError:
+    if not os.path.isfile(path):
         return None
-    edition = values.get("--fide-edition")
-    if edition not in (None, "2024", "2026") or not os.path.isfile(path):
-        return None
+    points = None
+    if args.points is not None:
+        from ranking.scoring.rules import Scoring  # loaded by the parser already (its editions)
+
+        try:
+            scoring = Scoring.parse(args.points)
+        except ValueError:
+            return None  # a scoring's name, or a mistake the full path words
+        points = (scoring.win, scoring.draw, scoring.loss)
     from ranking.crosstable import read_toml, read_trf  # the columnar path (start-up time)
     from ranking.crosstable_standings import crosstable_standings, split_chain  # the columnar path (start-up time)
     from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
@@ -245,14 +228,14 @@ def quick_standings(arguments: Sequence[str]) -> int | None:
     table = read_trf(text, path) if kind == "trf" else read_toml(text, path) if kind == "toml" and utf8 else None
     if table is None:
         return None
-    tiebreaks = split_chain(values["--tiebreaks"]) if "--tiebreaks" in values else None
-    standings = crosstable_standings(table, tiebreaks, points, edition, after_round)
+    tiebreaks = split_chain(args.tiebreaks) if args.tiebreaks is not None else None
+    standings = crosstable_standings(table, tiebreaks, points, args.fide_edition, args.after_round)
     if standings is None:
         return None
     import json  # only once there is something to print
 
     sys.stdout.write(json.dumps(standings, ensure_ascii=False) + "\n")
-    if points is None and after_round is None:  # as standings_command warns
+    if points is None and args.after_round is None:  # as standings_command warns
         from tiebreak.notices import printed_totals_warnings, totals_warnings, warn  # only here (start-up time)
 
         def points_by_id() -> dict[int, float]:
@@ -263,17 +246,6 @@ def quick_standings(arguments: Sequence[str]) -> int | None:
         else:
             warn(printed_totals_warnings(path, points_by_id))
     return 0
-
-
-def _quick_points(text: str) -> tuple[float, float, float]:
-    """``--points W,D,L`` as ``ranking.scoring.rules.Scoring.parse`` reads it (ValueError otherwise)."""
-    parts = text.replace(" ", "").split(",")
-    if len(parts) != 3:
-        raise ValueError(text)
-    win, draw, loss = (float(part) for part in parts)
-    if not (all(map(math.isfinite, (win, draw, loss))) and win > draw >= loss):
-        raise ValueError(text)
-    return win, draw, loss
 
 
 def standings_command(args: argparse.Namespace) -> int:

@@ -208,9 +208,7 @@ def result_command(store: Store, args: argparse.Namespace) -> None:
 
 def withdraw_command(store: Store, args: argparse.Namespace) -> None:
     def decide(state):
-        tournament = state.snapshot()
-        after = args.after_round if args.after_round is not None else tournament.rounds_with_results
-        return [withdrawal_event(state, args.player, after)]
+        return [withdrawal_event(state, args.player, args.after_round)]
 
     appended = store.append(args.slug, decide, _source())
     print(f"player {args.player} withdrew from {args.slug} after round {appended[0].event.data['after_round']}")
@@ -231,9 +229,7 @@ def playoff_command(store: Store, args: argparse.Namespace) -> None:
         number, white, black, result = int(args.game[0]), int(args.game[1]), int(args.game[2]), args.game[3]
 
         def decide(state):
-            scheduled = {(game.round, frozenset((game.white, game.black)))
-                         for group in status(state.snapshot()).groups for game in group.pending}
-            if (number, frozenset((white, black))) not in scheduled:
+            if status(state.snapshot()).pending_game(white, black, number) is None:
                 raise InputError(f"play-off round {number} has no game {white} - {black} waiting for a result "
                                  f"(`tiebreak playoff {args.slug}` lists them)")
             return [playoff_result_event(state, number, white, black, result)]

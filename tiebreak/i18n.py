@@ -25,7 +25,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, get_decimal_symbol
 from babel.support import Translations
 
 
@@ -128,6 +128,12 @@ def format_number(value: int | float | Decimal | None, lang: str, grouping: bool
     return format_decimal(value, locale=locale, group_separator=grouping)
 
 
+def decimal_sign(lang: str) -> str:
+    """The language's decimal sign: ``.`` in English and Chinese, ``,`` in Vietnamese and Spanish
+    (``ranking.scoring.spelling.written_points`` writes points with it)."""
+    return get_decimal_symbol(LANGUAGES[choose_language(lang)].babel_locale)
+
+
 @dataclass(frozen=True)
 class Translator:
     """The messages of one language.  ``gettext`` and ``ngettext`` are the gettext calls;
@@ -150,6 +156,10 @@ class Translator:
 
     def format_number(self, value: int | float | Decimal | None, grouping: bool = True) -> str:
         return format_number(value, self.language, grouping)
+
+    @property
+    def decimal_sign(self) -> str:
+        return decimal_sign(self.language)
 
 
 @functools.cache

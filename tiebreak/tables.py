@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ranking.errors import InputError
+from ranking.scoring.spelling import written_points
 
 if TYPE_CHECKING:
     from ranking.scoring.rules import Scoring
@@ -67,9 +68,7 @@ def format_number(value: float | int | None) -> str:
     """A score as people write it: ``7.5``, ``52``, ``9.75``; an absent value as ``-``."""
     if value is None:
         return "-"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    return written_points(value, half=None) if isinstance(value, float) else str(value)
 
 
 def format_column(values: Sequence[float | int | None]) -> list[str]:

@@ -291,12 +291,20 @@ def result_event(state: TournamentState, round_number: int, board: int, result: 
     if game.result == result:
         return None
     _check_withdrawn(state, game, result)
-    if game.result is not None:
+    if needs_correction(game, result):
         if not correct:
             raise Refusal(Code.RESULT_PRESENT, round=round_number, board=board,
                           result=state.written(game.result), new=state.written(result))
         return Event(EventKind.CORRECTION, {**data, "previous": game.result.value})
     return Event(EventKind.FORFEIT if result.is_forfeit else EventKind.RESULT, data)
+
+
+def needs_correction(game: Game, result: Result) -> bool:
+    """Whether recording ``result`` on ``game`` replaces another result already recorded: a
+    correction, which the arbiter must ask for (``tiebreak result --correct``, the bot's Yes
+    button) and which the log keeps beside the result it replaces (docs/architecture.md#the-flow).
+    The same result again is no correction: it records nothing."""
+    return game.result is not None and game.result is not result
 
 
 def forfeit_for_withdrawn(game: Game, withdrawn: set[int]) -> Result | None:
@@ -365,10 +373,13 @@ def bye_event(state: TournamentState, round_number: int, player: int, kind: ByeK
     return Event(EventKind.BYE, {**data, "previous": held.kind.value} if held is not None else data)
 
 
-def withdrawal_event(state: TournamentState, player: int, after_round: int) -> Event:
-    """``player`` plays no more after ``after_round``: refused if they already have a result
-    (other than a forfeit loss) or a bye other than a zero-point one in a later round."""
+def withdrawal_event(state: TournamentState, player: int, after_round: int | None = None) -> Event:
+    """``player`` plays no more after ``after_round`` (by default the last round with a result,
+    for the command line and the bot alike): refused if they already have a result (other than
+    a forfeit loss) or a bye other than a zero-point one in a later round."""
     state.require_player(player)
+    if after_round is None:
+        after_round = state.snapshot().rounds_with_results
     if player in state.withdrawals:
         raise Refusal(Code.ALREADY_WITHDRAWN, player=player, after_round=state.withdrawals[player].after_round)
     if not 0 <= after_round <= state.base.rounds:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from ranking.errors import InputError
 from ranking.event.model import ByeKind, Game, Player, Result, Tournament
 from ranking.event.rounds import NO_OPPONENT, Kind, categorise
+from ranking.scoring.points import bye_points, game_points
 from ranking.scoring.rules import Outcome, Rules, Scoring
 
 #: Decimals totals keep when the scoring is not in quarter points (``Scoring.in_quarters``).
@@ -25,6 +26,7 @@ _BYE_KINDS = {
     ByeKind.HALF: Kind.HALF_BYE,
     ByeKind.ZERO: Kind.ZERO_BYE,
 }
+_KIND_BYES = {kind: bye for bye, kind in _BYE_KINDS.items()}
 
 
 class RoundRecord(NamedTuple):
@@ -221,12 +223,7 @@ class Scoresheet:
 
     def _bye_side(self, kind: Kind, games_per_match: int) -> _Side:
         scoring = self.scoring
-        game_points = {
-            Kind.PAIRING_BYE: scoring.pairing_bye_points,
-            Kind.FULL_BYE: scoring.full_bye_points,
-            Kind.HALF_BYE: scoring.half_bye_points,
-            Kind.ZERO_BYE: scoring.zero_bye,
-        }[kind]
+        game_points = bye_points(scoring, _KIND_BYES[kind])
         outcome = scoring.outcome_of(game_points)
         points = game_points if scoring.match is None else scoring.match[2 - outcome]
         return (kind, NO_OPPONENT, None, outcome, points, game_points * games_per_match, True, 0)
@@ -284,11 +281,5 @@ _new_record = tuple.__new__  # builds a RoundRecord without NamedTuple's slower 
 
 def _score_game(scoring: Scoring, result: Result, white: bool) -> tuple[Outcome, float, float]:
     """(my outcome, my points, opponent's points) for one finished game."""
-    white_outcome, black_outcome = result.outcomes
-    mine, theirs = (Outcome(white_outcome), Outcome(black_outcome))
-    if not white:
-        mine, theirs = theirs, mine
-    if result.is_forfeit:
-        points = {Outcome.WIN: scoring.forfeit_win_points, Outcome.LOSS: scoring.forfeit_loss_points}
-        return mine, points[mine], points[theirs]
-    return mine, scoring.game_points(mine, white), scoring.game_points(theirs, not white)
+    return (Outcome(result.outcomes[0 if white else 1]), game_points(scoring, result, white),
+            game_points(scoring, result, not white))

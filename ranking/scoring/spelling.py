@@ -20,9 +20,11 @@ import re
 import unicodedata
 
 from ranking.event.model import Result
-from ranking.scoring.rules import CHESS, Outcome, Scoring
+from ranking.scoring.points import board_points
+from ranking.scoring.rules import CHESS, Scoring
 
-__all__ = ["BIDI_CONTROLS", "WORD_JOINER", "fold", "lookup_result", "normalise", "parse_result", "written_result"]
+__all__ = ["BIDI_CONTROLS", "WORD_JOINER", "fold", "lookup_result", "normalise", "parse_result", "written_points",
+           "written_result"]
 
 #: An invisible character (Unicode category Cf) that ``normalise`` drops: the command line puts
 #: it in front of a result such as ``-+`` so that argparse does not take it for an option.
@@ -176,15 +178,25 @@ def written_result(result: Result, scoring: Scoring = CHESS, half: str = "1/2") 
     """
     if result.is_forfeit:
         return _FORFEIT_TEXT[result]
-    white, black = (Outcome(value) for value in result.outcomes)
-    return (f"{_points(scoring.game_points(white, True), half)}-"
-            f"{_points(scoring.game_points(black, False), half)}")
+    white, black = board_points(scoring, result)
+    return f"{written_points(white, half)}-{written_points(black, half)}"
 
 
-def _points(value: float, half: str) -> str:
+def written_points(value: float, half: str | None = "½", decimal: str = ".") -> str:
+    """Points as people write them: a whole number as it is (``1``, ``13``), a half point as
+    ``half`` after the whole (``½``, ``1½`` on a phone or a page; ``1/2`` in a result), any
+    other fraction, or a half when ``half`` is None, in decimals with the language's decimal
+    sign ``decimal`` (``7.5``; ``7,5`` in Vietnamese and Spanish; ``0.25``).  The one place
+    the command line, the bot and the site write a number of points (docs/rules.md#scoring).
+
+    >>> written_points(1.5), written_points(0.5, "1/2"), written_points(7.5, None), written_points(0.25, "½", ",")
+    ('1½', '1/2', '7.5', '0,25')
+    >>> written_points(3.0), written_points(0.0)
+    ('3', '0')
+    """
     whole, rest = divmod(value, 1)
     if rest == 0:
         return str(int(whole))
-    if rest == 0.5:
+    if rest == 0.5 and half is not None:
         return (str(int(whole)) if whole else "") + half
-    return f"{value:g}"
+    return f"{value:g}".replace(".", decimal)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ranking.errors import InputError
-from ranking.event.model import Result, TeamByeKind, TeamEvent, TeamMatch
+from ranking.event.model import TeamByeKind, TeamEvent, TeamMatch
 from ranking.event.rounds import NO_OPPONENT, Kind, categorise
-from ranking.scoring.rules import Outcome, Scoring
+from ranking.scoring.points import board_points
+from ranking.scoring.rules import Outcome
 
 
 class TeamRecord(NamedTuple):
@@ -210,14 +211,3 @@ class TeamSheet:
                            category, vur)
                 for number, ((kind, opponent, first, mp, gp, boards, games, fouls), (category, vur))
                 in enumerate(zip(sides, categories, strict=True), start=1)]
-
-
-def board_points(scoring: Scoring, result: Result | None) -> tuple[float, float]:
-    """(white's, black's) game points of one board (CXA 13.3 colour-dependent draws included)."""
-    if result is None:
-        return 0.0, 0.0
-    white, black = (Outcome(value) for value in result.outcomes)
-    if result.is_forfeit:
-        points = {Outcome.WIN: scoring.forfeit_win_points, Outcome.LOSS: scoring.forfeit_loss_points}
-        return points.get(white, 0.0), points.get(black, 0.0)
-    return scoring.game_points(white, True), scoring.game_points(black, False)

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.event.model import Game
+from ranking.scoring.points import board_points
 from ranking.scoring.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen, Scoring
-from ranking.scoring.team_sheet import board_points
 from ranking.standings.individual import StandingRow, Standings
 from ranking.tiebreaks.lots import results_seed
 
@@ -154,6 +154,16 @@ class PlayoffStandings:
 
     def playoff_required(self, player_id: int) -> bool:
         return player_id in self.required
+
+    def pending_game(self, first: int, second: int, round_number: int | None = None) -> Game | None:
+        """The scheduled play-off game of ``first`` and ``second`` (either colour) still waiting
+        for a result, in play-off round ``round_number`` or else the earliest; None when the
+        play-off schedules no such game: the one test of whether a play-off result may be
+        recorded, for the command line and the bot (docs/rules.md#play-offs)."""
+        pair = {first, second}
+        waiting = [game for group in self.groups for game in group.pending
+                   if {game.white, game.black} == pair and round_number in (None, game.round)]
+        return min(waiting, key=lambda game: game.round, default=None)
 
     def as_json(self) -> dict[str, Any]:
         """``Standings.as_json`` plus a ``"playoff"`` key on the rows of play-off groups
