@@ -71,9 +71,11 @@ def test_late_entry_is_paired_from_the_round_it_arrives():
 def test_forbidden_pairs_from_xxp_260_the_options_and_the_tournament_file():
     base = _event(4)
     assert (1, 3) in pair_round(base).pairs
-    for records in ((("XXP", "1 3"),), (("260", "1 3"),), (("pairing.forbidden", "1 3"),)):
+    for records in ((("XXP", "1 3"),), (("260", "001 005    1    3"),), (("pairing.forbidden", "1 3"),)):
         p = pair_round(replace(base, records=base.records + records))
         assert {1, 3} not in [set(pair) for pair in p.pairs]
+    # TRF-2026 260 names the rounds it applies to: from round 2 on, 1 and 3 may meet in round 1
+    assert (1, 3) in pair_round(replace(base, records=(*base.records, ("260", "002 005    1    3")))).pairs
     p = pair_round(base, options=PairingOptions(forbidden=frozenset({frozenset((1, 3))})))
     assert {1, 3} not in [set(pair) for pair in p.pairs]
 

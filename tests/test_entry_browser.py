@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from bot_process import BotProcess, free_port
 from open_scenario import Command, in_process, ok
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -96,8 +97,24 @@ def press(driver: WebDriver, board: int, result: str) -> None:
 def submit(driver: WebDriver, button: WebElement) -> None:
     """Click a form's button and wait for the page the post redirects to."""
     button.click()
-    WebDriverWait(driver, 20).until(staleness_of(button))
+    WebDriverWait(driver, 20).until(_gone(button))
     WebDriverWait(driver, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def _gone(element: WebElement):
+    """Selenium's ``staleness_of``, also when Chromium's driver, asked about the element while the
+    next page replaces the document, answers "does not belong to the document" (a
+    ``WebDriverException``, not a ``StaleElementReferenceException``): the element is gone either way."""
+    stale = staleness_of(element)
+
+    def predicate(driver: WebDriver) -> bool:
+        try:
+            return stale(driver)
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error) or "No node with given id" in str(error):
+                return True
+            raise
+    return predicate
 
 
 def notice(driver: WebDriver) -> str:

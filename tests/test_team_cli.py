@@ -25,7 +25,7 @@ import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.event.model import TeamBye, TeamByeKind
+from ranking.event.model import Bye, ByeKind, TeamBye, TeamByeKind
 from ranking.formats.trf import parse_trf, write_trf
 from ranking.standings.team import team_event_of, team_standings
 
@@ -186,9 +186,10 @@ def test_bad_240_records_name_the_line(line: str, message: str) -> None:
     assert caught.value.line == text.splitlines().index(line) + 1
 
 
-def test_an_individual_file_keeps_its_240_records() -> None:
+def test_an_individual_file_reads_its_240_records_as_byes() -> None:
     t = parse_trf((Path(__file__).parent / "data" / "trf" / "trf2026.trf").read_text(encoding="utf-8"))
-    assert ("240", "H 003    2") in t.records and not t.teams
+    assert not any(tag == "240" for tag, _ in t.records) and not t.teams
+    assert Bye(3, 2, ByeKind.HALF) in t.byes
 
 
 # -- FIDE's layout and the round trip through the store -------------------------------------------------

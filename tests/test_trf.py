@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
 from ranking.formats.trf import infer_system, parse_trf, system_from_type, write_trf
+from ranking.pairing.dutch.state import PairingOptions, initial_colour, recorded_colour
 from ranking.scoring.rules import PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset
 from tests.strategies import renumbered, tournaments
@@ -153,9 +154,10 @@ def test_trf2026_records_give_rounds_scoring_and_chain() -> None:
         tiebreaks=("BH/C1", "BH", "SB", "DE"),  # 212 wins over 202; PTS dropped
     )
     tags = [tag for tag, _ in t.records]
-    assert tags == ["022", "102", "152", "182", "192", "AUS", "240", "260", "XYZ"]
+    assert tags == ["022", "102", "152", "182", "192", "AUS", "260", "XYZ"]  # 240 is read into the byes
+    assert Bye(3, 2, ByeKind.HALF) in t.byes  # 240 H 003 2: a half-point bye requested for round 3
     assert ("XYZ", "an unknown record is kept verbatim") in t.records
-    assert t.system is System.SWISS  # 192 FIDE_DUTCH_2025 says nothing: inferred
+    assert t.system is System.SWISS  # 192 FIDE_DUTCH_2025: the Dutch system, a Swiss
     assert parse_trf(write_trf(t)) == t
 
 
@@ -260,7 +262,7 @@ def test_errors_name_the_line_and_what_was_expected(path: Path) -> None:
         ("RR", System.ROUND_ROBIN),
         ("Double Round Robin", System.DOUBLE_ROUND_ROBIN),
         ("double", System.DOUBLE_ROUND_ROBIN),
-        ("FIDE_DUTCH_2025", None),
+        ("FIDE_DUTCH_2025", System.SWISS),
         ("Open", None),
     ],
 )
@@ -303,13 +305,15 @@ def test_points_and_rank_columns() -> None:
 def test_written_layout() -> None:
     t = parse_trf(read(DATA / "trf" / "xxs.trf"))
     lines = write_trf(t).splitlines()
-    assert lines[:4] == [
+    assert lines[:6] == [
         "012 Colour draws (JaVaFo XXS)",
+        "142 2",
         "XXR 2",
+        "162  W 3.0    D 1.0    L 0.0",  # TRF-2026 says what it can, XXS the rest
         "XXS W=3 D=1 WL=0 BL=0 WD=1 BD=2 HPB=1 PAB=3",
         "092 Double Round Robin",
     ]
-    player = lines[4]
+    player = lines[6]
     assert player[:52] == "001    1      Alpha, Ann                        2200"  # columns 1-52
     assert player[52:91].strip() == ""  # no federation, id, birth, points or rank
     assert player[91:] == "   2 w 1     3 b ="  # rounds from column 92, 10 columns each
@@ -466,6 +470,7 @@ def trf_form(t: Tournament) -> Tournament:
         withdrawals=tuple(sorted(t.withdrawals, key=lambda w: w.player)),
         system=t.system,
         game=t.game,
+        records=with_drawn_colour(t).records[len(t.records):],
     )
 
 
@@ -493,8 +498,18 @@ def only_input_errors(text: str) -> Tournament | None:
         assert error.source == "fuzz.trf"
         assert error.message and "\n" not in str(error)
         return None
-    assert parse_trf(write_trf(t)) == t
+    assert parse_trf(write_trf(t)) == with_drawn_colour(t)
     return t
+
+
+def with_drawn_colour(t: Tournament) -> Tournament:
+    """``t`` with the initial colour a Swiss gets written with before round 1 is paired (TRF-2026
+    152, mandatory then for in-tournament exchange, and JaVaFo's XXC): the colour drawn by lot."""
+    paired = t.games or any(b.kind is ByeKind.PAIRING for b in t.byes)
+    if t.system.is_round_robin or t.teams or paired or not t.players or recorded_colour(t):
+        return t
+    colour = initial_colour(t, PairingOptions())
+    return replace(t, records=(*t.records, ("152", colour), ("XXC", "white1" if colour == "W" else "black1")))
 
 
 SMALL = read(VALIDATION / "fide_tec_exercises_2024_swiss16" / "tournament.trf")

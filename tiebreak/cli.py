@@ -166,10 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "standings":
             status = quick_standings(args)
             return _flushed(standings_command(args) if status is None else status)
-        elif args.command == "pairings":  # no store: the Dutch engine on a file
-            from tiebreak.running_commands import pairings_command  # loaded only for it (start-up time)
+        elif args.command in ("pairings", "check", "generate"):  # no store: the Dutch engine on a file
+            from tiebreak.running_commands import FILE_COMMANDS  # loaded only for them (start-up time)
 
-            return pairings_command(args)
+            return FILE_COMMANDS[args.command](args)
         else:  # the store's commands: sqlite3 and the event log load only for them (start-up time)
             from tiebreak import commands
 

@@ -11,6 +11,7 @@ carries them out).
     tiebreak unpair SLUG [--force]          tiebreak bye SLUG ROUND PLAYER half|zero|full
     tiebreak foul SLUG ROUND BOARD white|black [COUNT]
     tiebreak undo SLUG                      tiebreak pairings INPUT [--round N] [--format ...]
+    tiebreak check FILE [--json]            tiebreak generate --players N --rounds R [--seed S] ...
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ SETTING_KEYS = ("name, rounds, game (chess, xiangqi), system and seeding (rating
 
 def add_running_commands(commands: argparse._SubParsersAction,
                          store_command: Callable[[str, str], argparse.ArgumentParser]) -> None:
-    """Add the subcommands that run an event (each takes ``--config``) and ``pairings``."""
+    """Add the subcommands that run an event (each takes ``--config``), and ``pairings``,
+    ``check`` and ``generate``, which work on files without a store."""
     listing = store_command("list", "list the stored tournaments (archived ones only with --all)")
     listing.add_argument("--all", action="store_true", help="include archived tournaments")
     listing.add_argument("--json", action="store_true",
@@ -103,3 +105,34 @@ def add_running_commands(commands: argparse._SubParsersAction,
     pairings.add_argument("--format", choices=["table", "pairs", "json"], default="table",
                           help="table (default), pairs (the JaVaFo/bbpPairings list: the number of pairs, "
                                "then WHITE BLACK per board, PLAYER 0 for the bye) or json")
+    check = commands.add_parser(
+        "check", help="replay every round of a TRF file with the FIDE Dutch system (the free pairings checker)",
+        description="Replay every paired round of a Swiss event in a TRF-16 or TRF-2026 file (or a tournament "
+                    "TOML file) with the FIDE Dutch system (C.04.3, rules in force from 1 February 2026): each "
+                    "round is paired from the rounds before it, keeping its requested byes and absences, and "
+                    "compared with the file, colours included. Exit status 0 when every round is identical, 1 "
+                    "when a round differs (the summary names it), 2 for a file that cannot be read.")
+    check.add_argument("input", metavar="FILE", help="a TRF file (or a tournament TOML file)")
+    check.add_argument("--json", action="store_true",
+                       help='{"file", "tournament", "identical", "differing_rounds", "rounds": [{"round", '
+                            '"identical", "boards", "bye", "differences", "violations", "error"}]}')
+    generate = commands.add_parser(
+        "generate", help="write a random Swiss tournament (TRF-2026), every round paired by the FIDE Dutch system",
+        description="Write a complete random Swiss tournament as TRF-2026: ratings drawn at random (start numbers "
+                    "in rating order), the initial colour by lot, every round paired by the FIDE Dutch system and "
+                    "its results drawn by rating (the Elo expectation) with the rates given, in percent. The same "
+                    "arguments and seed give the same file.")
+    generate.add_argument("--players", type=int, required=True, metavar="N", help="players (2-9999)")
+    generate.add_argument("--rounds", type=int, required=True, metavar="R", help="rounds (fewer than the players)")
+    generate.add_argument("--seed", type=int, metavar="S", help="the random seed (default: a new one, "
+                                                                "named in the file's 012 record)")
+    generate.add_argument("--draw-rate", type=float, default=30.0, metavar="P",
+                          help="percent of the games played that are drawn (default 30)")
+    generate.add_argument("--forfeit-rate", type=float, default=0.0, metavar="P",
+                          help="percent of the games forfeited (default 0)")
+    generate.add_argument("--bye-rate", type=float, default=0.0, metavar="P",
+                          help="each player's chance, in percent, to take a half-point bye in a round but the "
+                               "last (default 0)")
+    generate.add_argument("--retire-rate", type=float, default=0.0, metavar="P",
+                          help="percent of the players who withdraw after a random round (default 0)")
+    generate.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")

@@ -32,11 +32,11 @@ from ranking.standings.playoffs import PlayoffStandings
 from tiebreak import library
 from tiebreak.cli_links import arbiter_command
 from tiebreak.config import load_config
-from tiebreak.files import load_tournament
+from tiebreak.files import load_tournament, write_output
 from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
 from tiebreak.notices import file_warnings, warn
 from tiebreak.running import check_imported, propose_pairing
-from tiebreak.running_commands import HANDLERS, round_table
+from tiebreak.running_commands import HANDLERS, check_lines, round_table
 from tiebreak.store import Source, Store
 from tiebreak.tables import playoff_lines, printable
 
@@ -119,14 +119,7 @@ def _imported(tournament: Tournament, slug: str) -> None:
 
 def export_command(store: Store, args: argparse.Namespace) -> None:
     text = export_text(store.tournament(args.slug), args.format)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot write: {error.strerror or error}", source=args.output) from None
-        print(f"wrote {args.slug} as {args.format.upper()} to {args.output}")
-    else:
-        sys.stdout.write(text)
+    write_output(text, args.output, f"wrote {args.slug} as {args.format.upper()} to {args.output}")
 
 
 def pair_command(store: Store, args: argparse.Namespace) -> None:
@@ -171,14 +164,7 @@ def dutch_comparison(tournament: Tournament, number: int) -> str:
         return f"the Dutch system: {error.message}"
     if check is None:
         return "a round robin: the Berger tables fix its rounds"
-    lines = [f"rule broken ({violation.rule}): {violation.text}" for violation in check.violations]
-    if check.same:
-        lines.append("the same pairing as the FIDE Dutch system gives (colours included)")
-    else:
-        lines.append(f"differs from the FIDE Dutch system in {len(check.differences)} "
-                     f"pair{'s' if len(check.differences) != 1 else ''}:")
-        lines += [f"  {difference.text}" for difference in check.differences]
-    return "\n".join(lines)
+    return "\n".join(check_lines(check))
 
 
 def result_command(store: Store, args: argparse.Namespace) -> None:

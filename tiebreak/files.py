@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import re
+import sys
+from pathlib import Path
 
 from ranking.errors import InputError
 
@@ -53,6 +55,19 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
         raise InputError(f"cannot read {source}: {reason}", source=source) from None
     except ValueError as error:  # e.g. a NUL character in the path
         raise InputError(f"cannot read {source!r}: {error}", source=source) from None
+
+
+def write_output(text: str, path: str | None, wrote: str) -> None:
+    """A command's output: into the file at ``path`` (then the line ``wrote`` says so), else to
+    standard output; InputError naming the file when it cannot be written."""
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror or error}", source=path) from None
+    print(wrote)
 
 
 def decode(data: bytes) -> tuple[str, bool]:

@@ -1,8 +1,8 @@
 """What the "Running an event" subcommands do (their arguments: ``tiebreak/cli_running.py``):
 list, show, set, archive, restore, round, players, player add/edit/remove, unpair, return, bye,
-foul, undo, and ``pairings`` (no store).  Each change is one event of the store's log; each
-prints one line saying what it did, or raises ``InputError`` (a ``Refusal`` of the core, worded
-by ``tiebreak.wording``: one line, exit status 2) and writes nothing.
+foul, undo, and ``pairings``, ``check`` and ``generate`` (no store).  Each change is one event of
+the store's log; each prints one line saying what it did, or raises ``InputError`` (a ``Refusal``
+of the core, worded by ``tiebreak.wording``: one line, exit status 2) and writes nothing.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from ranking.event.model import ByeKind, GameKind, Result, Tournament
 from ranking.event.players import pairing_numbers, players_json
 from ranking.event.refusals import Code, Refusal, number_ranges
 from ranking.event.settings import parse_setting, setting_text
-from ranking.pairing.dutch import pairing_json, pairs_text
+from ranking.pairing.dutch import RoundCheck, check_rounds, pairing_json, pairs_text, round_check_json
 from ranking.pairing.swiss import pair_swiss
 from ranking.scoring.rules import Options
 from ranking.scoring.spelling import written_result
 from ranking.standings.individual import default_rules
-from tiebreak.files import load_tournament
+from tiebreak.files import load_tournament, write_output
 from tiebreak.running import (
     Undone,
     changed_settings,
@@ -329,6 +329,79 @@ def pairings_command(args: argparse.Namespace) -> int:
                   f"({unpaired.reason.value})")
     return 0
 
+
+def check_lines(check: RoundCheck | InputError) -> list[str]:
+    """A round compared with the FIDE Dutch system's pairing of it, for ``tiebreak check`` and
+    for a round imported with ``tiebreak pair --trf/--pairs``: identical, or the pairs in which
+    it differs, then the absolute rules it breaks."""
+    if isinstance(check, InputError):
+        return [f"the FIDE Dutch system finds no pairing: {check.message}"]
+    if check.same:
+        bye = f", bye {check.dutch.bye}" if check.dutch.bye is not None else ""
+        lines = [f"identical to the FIDE Dutch system's pairing ({len(check.dutch.boards)} boards{bye}, "
+                 "colours included)"]
+    else:
+        count = len(check.differences)
+        lines = [f"differs from the FIDE Dutch system in {count} pair{'s' if count != 1 else ''}:"]
+        lines += [f"  {difference.text}" for difference in check.differences]
+    return lines + [f"  rule broken ({violation.rule}): {violation.text}" for violation in check.violations]
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """``tiebreak check FILE``: every paired round replayed with the FIDE Dutch system (the
+    free pairings checker, FIDE C.04.A); exit status 1 when a round differs."""
+    tournament = load_tournament(args.input)
+    if tournament.system.is_round_robin or tournament.teams:
+        kind = "a team event" if tournament.teams else "a round robin"
+        raise InputError(f"{tournament.name or args.input} is {kind}: the checker replays the FIDE Dutch system, "
+                         "which pairs individual Swiss events", source=args.input)
+    results = check_rounds(tournament)
+    differing = [rnd for rnd, check in results if isinstance(check, InputError) or not check.same]
+    if args.json:
+        json_line({"file": args.input, "tournament": tournament.name, "identical": not differing,
+                   "differing_rounds": differing, "rounds": [round_check_json(rnd, check) for rnd, check in results]})
+        return 1 if differing else 0
+    print(f"{printable(tournament.name or args.input)}: {len(results)} paired round{'s' if len(results) != 1 else ''} "
+          "replayed with the FIDE Dutch system (C.04.3, in force from 1 February 2026)")
+    for rnd, check in results:
+        first, *rest = check_lines(check)
+        print(f"round {rnd}: {first}")
+        for line in rest:
+            print(line)
+    if not results:
+        print("no round is paired yet: nothing to check")
+    elif differing:
+        print(f"{len(results) - len(differing)} of {len(results)} rounds identical; differ: "
+              + ", ".join(f"round {rnd}" for rnd in differing))
+    else:
+        print(f"all {len(results)} rounds identical")
+    return 1 if differing else 0
+
+
+def generate_command(args: argparse.Namespace) -> int:
+    """``tiebreak generate``: a random Swiss tournament as TRF-2026, every round paired by the
+    FIDE Dutch system (FIDE C.04.A's random tournament generator)."""
+    import secrets  # only here
+
+    # the generator and the TRF writer: only this command needs them (start-up time of the others)
+    from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
+    from tiebreak.library import export_text  # the TRF writer (start-up time of the other commands)
+
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+    settings = GeneratorSettings(players=args.players, rounds=args.rounds, seed=seed, draw_rate=args.draw_rate,
+                                 forfeit_rate=args.forfeit_rate, bye_rate=args.bye_rate, retire_rate=args.retire_rate)
+    settings.check()
+    text = export_text(generate_tournament(settings), "trf")
+    write_output(text, args.out, f"wrote {args.out}: {args.players} players, {args.rounds} rounds, seed {seed}")
+    return 0
+
+
+#: the subcommands of this module that work on a file, without a store (``tiebreak.cli.main``)
+FILE_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "pairings": pairings_command,
+    "check": check_command,
+    "generate": generate_command,
+}
 
 #: the store subcommands of this module, for ``tiebreak.commands.run``
 HANDLERS: dict[str, Callable[[Store, argparse.Namespace, Source], None]] = {

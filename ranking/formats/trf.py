@@ -277,6 +277,9 @@ class _Reading:
         games, byes = _pair_up(self.players, self.source)
         if teams:
             games = _order_boards(games, teams, self.order_lines, self.source)
+        elif self.bye_lines:
+            byes = self._player_byes(games, byes, rounds)
+            rounds = max(rounds, max((b.round for b in byes), default=0))
         players = tuple(self.players[pid].player for pid in sorted(self.players))
         chain, team_chain, team_primary = self._chains(bool(teams))
         system = self._system(players, games)
@@ -371,6 +374,31 @@ class _Reading:
                                 f"says the tournament has {rounds} rounds", max(lines))
             rounds = last_team_round
         return teams, team_matches, team_byes, team_pab, rounds
+
+    def _player_byes(self, games: tuple[Game, ...], byes: tuple[Bye, ...], rounds: int) -> tuple[Bye, ...]:
+        """The byes of an individual event with its TRF-2026 ``240`` records applied: a listed
+        player gets that bye in that round, unless his player line says otherwise (a game,
+        or another bye: an error); a blank round becomes the bye the record names.  The
+        records are not kept: ``write_trf`` writes the byes in the player lines (as pairing
+        programs read them)."""
+        self.records = [(tag, rest) for tag, rest in self.records if tag != BYES26]
+        playing = {(g.round, pid) for g in games for pid in (g.white, g.black)}
+        found = {(b.round, b.player): b for b in byes}
+        for text, line in self.bye_lines:
+            kind, rnd, listed = _parse_240(text, line, self.source, teams=False)
+            if rnd > rounds and self.declared_rounds is not None:
+                raise self.fail(f"240 names round {rnd}, but line {self.declared_rounds[1]} says the tournament "
+                                f"has {rounds} rounds", line)
+            letter = _PLAYER_240[kind]
+            for pid in listed:
+                if pid not in self.players:
+                    raise self.fail(f"240: player {pid} is not in the player records (001 lines)", line)
+                entry = self.players[pid].entries.get(rnd)
+                if (rnd, pid) in playing or (entry is not None and found[(rnd, pid)].kind is not letter):
+                    raise self.fail(f"240: player {pid} has a bye ({letter.value}) in round {rnd}, but his "
+                                    f"player line (line {self.players[pid].line}) gives that round otherwise", line)
+                found[(rnd, pid)] = Bye(rnd, pid, letter)
+        return tuple(sorted(found.values(), key=lambda b: (b.round, b.player)))
 
     def _one_bye(self, given: dict[tuple[int, int], int], rnd: int, team: int, tag: str, line: int) -> None:
         """A team has one bye a round (TRF-2026 320, 240)."""
@@ -637,10 +665,10 @@ def _parse_320(rest: str, number: int, source: str) -> tuple[tuple[float, float]
 _240_KINDS = {"F": TeamByeKind.FPB, "H": TeamByeKind.HPB, "Z": TeamByeKind.ZPB}
 
 
-def _parse_240(rest: str, number: int, source: str) -> tuple[TeamByeKind, int, list[int]]:
-    """TRF-2026 ``240`` in a team file: the kind of bye (5: ``F`` full-point, ``H`` half-point,
-    ``Z`` zero-point), the round (7-9) and the teams that get it (11-14, 16-19, ...).  Read as
-    blank-separated fields."""
+def _parse_240(rest: str, number: int, source: str, teams: bool = True) -> tuple[TeamByeKind, int, list[int]]:
+    """TRF-2026 ``240``: the kind of bye (5: ``F`` full-point, ``H`` half-point, ``Z``
+    zero-point), the round (7-9) and the teams (a team file) or players that get it (11-14,
+    16-19, ...).  Read as blank-separated fields."""
     tokens = rest.split()
     kind = _240_KINDS.get(tokens[0].upper()) if tokens else None
     if (
@@ -648,11 +676,11 @@ def _parse_240(rest: str, number: int, source: str) -> tuple[TeamByeKind, int, l
         or len(tokens) < 3
         or not all(_DIGITS.fullmatch(token) for token in tokens[1:])
         or not 1 <= int(tokens[1]) <= _MAX_ID
-        or not all(1 <= int(token) <= _MAX_TEAM for token in tokens[2:])
+        or not all(1 <= int(token) <= (_MAX_TEAM if teams else _MAX_ID) for token in tokens[2:])
     ):
         raise InputError(
-            "240: expected the kind of bye (F, H or Z), the round and the teams that get it "
-            f"(such as '240 H 003  026  047'), got {rest.strip()!r}",
+            f"240: expected the kind of bye (F, H or Z), the round and the {'teams' if teams else 'players'} "
+            f"that get it (such as '240 H 003  026  047'), got {rest.strip()!r}",
             source=source,
             line=number,
         )
@@ -1126,9 +1154,10 @@ def write_trf(
     lines = [f"{NAME} {t.name}".rstrip()]
     lines += [f"{tag} {rest}".rstrip() for tag, rest in kept]
     if t.rounds:
-        lines.append(f"XXR {t.rounds}")
+        lines += [f"142 {t.rounds}", f"XXR {t.rounds}"]
     if t.rules is not None and t.rules.scoring != CHESS:
-        lines.append(_xxs(t.rules.scoring))
+        lines += [*_162(t.rules.scoring), _xxs(t.rules.scoring)]
+    lines += _pairing_lines(t, kept)
     chain = t.rules.tiebreaks if t.rules is not None else ()
     team_chain = bool(t.teams) and bool(t.team_tiebreaks or t.team_primary)
     if team_chain:  # PTS:MP also where the codes alone would read as an individual chain
@@ -1263,6 +1292,7 @@ def _team_lines(t: Tournament, kept: list[tuple[str, str]], standings: bool) -> 
 
 
 _240_LETTERS = {TeamByeKind.FPB: "F", TeamByeKind.HPB: "H", TeamByeKind.ZPB: "Z"}
+_PLAYER_240 = {TeamByeKind.FPB: ByeKind.FULL, TeamByeKind.HPB: ByeKind.HALF, TeamByeKind.ZPB: ByeKind.ZERO}
 
 
 def _forfeited_boards(t: Tournament) -> list[Game]:
@@ -1330,6 +1360,82 @@ def _derived_system(records: Iterable[tuple[str, str]], t: Tournament) -> System
 def _fmt(value: float) -> str:
     """A number as JaVaFo writes it: ``1``, ``0.5``."""
     return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _162(s: Scoring) -> list[str]:
+    """TRF-2026 ``162`` for what it can say of a scoring system (W win, forfeit win and
+    full-point bye; D draw and half-point bye; L loss; A zero-point bye and forfeit loss;
+    P pairing-allocated bye), each code in columns 6, 15, 24, ... and its points in the four
+    after; ``XXS``, written after it, says the rest exactly to readers that know it.  Nothing
+    (an empty list) when a value does not fit those four columns: ``XXS`` alone says it."""
+    codes = [("W", s.win), ("D", s.draw), ("L", s.loss)]
+    if s.zero_bye or s.forfeit_loss_points:
+        codes.append(("A", s.zero_bye))
+    if s.pairing_bye_points != s.win:
+        codes.append(("P", s.pairing_bye_points))
+    try:
+        return ["162" + "".join(f"  {code}{_columns(value, 4, f'162 {code}')}  " for code, value in codes).rstrip()]
+    except InputError:
+        return []
+
+
+def _pairing_lines(t: Tournament, kept: list[tuple[str, str]]) -> list[str]:
+    """What a pairing program needs of a Swiss event's pairing settings (``pairing.*``
+    records), as TRF-2026 and JaVaFo write it: ``152``/``XXC`` the initial colour (when set,
+    or when round 1 is not paired yet: the colour drawn by lot; afterwards round 1 shows it),
+    ``250`` the virtual points of an accelerated event (C.04.7) and ``260`` the pairs that
+    must not meet.  Records the file already had are kept as they were."""
+    if t.system.is_round_robin or t.teams:
+        return []
+    from ranking.pairing.dutch.state import (  # the Dutch engine's reading of the records (loaded only here)
+        Acceleration,
+        PairingOptions,
+        initial_colour,
+        recorded_colour,
+        virtual_points,
+    )
+
+    tags = {tag for tag, _ in kept}
+    options = {tag.removeprefix("pairing."): rest.strip() for tag, rest in t.records if tag.startswith("pairing.")}
+    lines = []
+    unpaired = not t.games and not any(b.kind is ByeKind.PAIRING for b in t.byes)
+    if not tags & {"152", "XXC"} and not recorded_colour(t) and (
+            options.get("initial_colour") or (unpaired and t.players)):
+        colour = initial_colour(t, PairingOptions(initial_colour=options.get("initial_colour", "")))
+        lines += [f"152 {colour}", "XXC " + ("white1" if colour == "W" else "black1")]
+    if options.get("acceleration", "").lower() == Acceleration.BAKU and not tags & {"XXA", "250"}:
+        scoring = t.rules.scoring if t.rules is not None else Scoring()
+        virtual = virtual_points(t, scoring, PairingOptions(acceleration=Acceleration.BAKU))
+        lines += _250(virtual)
+    for tag, rest in t.records:
+        if tag == "pairing.forbidden":
+            numbers = [int(token) for token in rest.replace(",", " ").split() if token.isdigit()]
+            lines.append(f"260 001 {max(t.rounds, 1):03d} " + " ".join(f"{pid:4d}" for pid in numbers))
+    return lines
+
+
+def _250(virtual: Mapping[int, Mapping[int, object]]) -> list[str]:
+    """TRF-2026 ``250`` records for per-player, per-round virtual points: one record per run
+    of consecutive start numbers with the same points in the same run of rounds."""
+    runs: dict[tuple[object, int, int], list[int]] = defaultdict(list)  # (points, first, last round) -> ids
+    for pid in sorted(virtual):
+        rounds = sorted(virtual[pid])
+        points = virtual[pid]
+        start = 0
+        for k in range(1, len(rounds) + 1):
+            if k == len(rounds) or rounds[k] != rounds[k - 1] + 1 or points[rounds[k]] != points[rounds[start]]:
+                runs[(points[rounds[start]], rounds[start], rounds[k - 1])].append(pid)
+                start = k
+    lines = []
+    for (points, first, last), ids in sorted(runs.items(), key=lambda item: (item[0][1], item[1][0])):
+        begin = ids[0]
+        for k in range(1, len(ids) + 1):
+            if k == len(ids) or ids[k] != ids[k - 1] + 1:
+                lines.append(f"250      {_columns(float(points), 4, '250: points')} {first:03d} {last:03d} "
+                             f"{begin:04d} {ids[k - 1]:04d}")
+                if k < len(ids):
+                    begin = ids[k]
+    return lines
 
 
 def _xxs(s: Scoring) -> str:

@@ -197,9 +197,14 @@ def chain_record(tag: str, rest: str) -> tuple[tuple[str, ...], str]:
 
 def system_named(text: str) -> str | None:
     """The system a ``092``/``192`` type text names (``"swiss"``, ``"round-robin"``,
-    ``"double-round-robin"``), or None when it does not say."""
+    ``"double-round-robin"``), or None when it does not say; the FIDE Swiss systems' codes
+    (``FIDE_DUTCH_2025``, Burstein, Dubov, Lim) name a Swiss.
+
+    >>> system_named("FIDE_DUTCH_2025_BAKU"), system_named("Burstein")
+    ('swiss', 'swiss')
+    """
     lower = text.lower()
-    if "swiss" in lower:
+    if "swiss" in lower or re.search(r"dutch|burstein|dubov|\blim\b", lower):
         return SWISS
     robin = bool(re.search(r"round[\s_-]*robin|\brr\b|berger", lower))
     if "double" in lower:

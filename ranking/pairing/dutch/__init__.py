@@ -2,9 +2,10 @@
 
 Rules: C.04.3 FIDE (Dutch) System approved by the FIDE Council on 28/10/2025, with C.04.1
 (basic rules), C.04.2 (general handling rules) and C.04.7 (acceleration) of the same date;
-``docs/rules.md#dutch-system`` is our reading.  Verified against bbpPairings v6.0.0, a FIDE-endorsed
-engine, on the 129 rounds of ``tests/data/pairings-dutch-2026``.  Everything here is pure:
-a ``Tournament`` in, frozen values out.
+``docs/rules.md#dutch-system`` is our reading.  Verified against bbpPairings v6.0.0, a
+FIDE-endorsed engine, on the 129 rounds of ``tests/data/pairings-dutch-2026`` and the 832 of
+``tests/data/pairings-dutch-fresh``.  Everything here is pure: a ``Tournament`` in, frozen
+values out.
 
 >>> from ranking.event.model import Player, Tournament
 >>> t = Tournament("Mini", tuple(Player(i, f"P{i}") for i in range(1, 6)), rounds=3,
@@ -34,6 +35,8 @@ from ranking.pairing.dutch.state import (
     PairingOptions,
     RoundState,
     initial_colour,
+    recorded_colour,
+    round_one_colour,
     round_state,
 )
 
@@ -47,12 +50,16 @@ __all__ = [
     "RoundCheck",
     "Unpaired",
     "Violation",
+    "before_round",
     "check_round",
+    "check_rounds",
     "next_round",
     "options_from_tournament",
     "pair_round",
+    "paired_rounds",
     "pairing_json",
     "pairs_text",
+    "round_check_json",
 ]
 
 
@@ -253,12 +260,10 @@ def check_round(
         boards = [(g.white, g.black) for g in sorted(tournament.games, key=lambda g: g.board) if g.round == round]
         pab = [b.player for b in tournament.byes if b.round == round and b.kind is ByeKind.PAIRING]
         bye = pab[0] if pab else bye
-    before = replace(
-        tournament,
-        games=tuple(g for g in tournament.games if g.round != round),
-        byes=tuple(b for b in tournament.byes if not (b.round == round and b.kind is ByeKind.PAIRING)),
-    )
+    before = before_round(tournament, round)
     options = options_from_tournament(before, options)
+    if not options.initial_colour:  # round 1 shows it (TRF-2026 152) even when round 1 is the one checked
+        options = replace(options, initial_colour=initial_colour(tournament, options))
     rs = round_state(before, round, options)
     violations = tuple(_violations(rs, boards, bye))
     try:
@@ -287,12 +292,12 @@ def _differences(dutch: Pairing, boards: Sequence[tuple[int, int]], bye: int | N
         if (w, b) in proposed:
             continue
         if b and (b, w) in proposed:
-            yield Difference((w, b), ((b, w),), f"{w}-{b}: the Dutch system gives white to {w}, the proposal to {b}")
+            yield Difference((w, b), ((b, w),), f"{w}-{b}: the Dutch system gives white to {w}, the round to {b}")
             continue
         theirs = tuple(dict.fromkeys(x for x in (where.get(w), where.get(b)) if x is not None))
         shown = ", ".join(f"{x}-{y}" if y else f"bye {x}" for x, y in theirs) or "nothing"
         dutch_text = f"{w}-{b}" if b else f"the bye to {w}"
-        yield Difference((w, b), theirs, f"the Dutch system pairs {dutch_text}; the proposal has {shown}")
+        yield Difference((w, b), theirs, f"the Dutch system pairs {dutch_text}; the round has {shown}")
 
 
 def _violations(rs: RoundState, boards: Sequence[tuple[int, int]], bye: int | None) -> Iterable[Violation]:
@@ -337,3 +342,65 @@ def _violations(rs: RoundState, boards: Sequence[tuple[int, int]], bye: int | No
         yield Violation("C.04.1 1", tuple(missing), f"not paired: {', '.join(map(str, missing))}")
     if len(present) % 2 == 0 and bye is not None:
         yield Violation("C.04.1 3", (bye,), f"a bye for {bye} although the players to pair are even")
+
+
+def before_round(tournament: Tournament, round: int) -> Tournament:
+    """``tournament`` as it stood before ``round`` was paired: the games and byes of the rounds
+    before it, of ``round`` the entries known in advance (requested byes, absences), and the
+    withdrawals made before it (a later one was not known yet).  The initial colour is recorded
+    (TRF-2026 ``152``, JaVaFo ``XXC``) when only round 1 showed it, so that any program pairs
+    ``round`` with the same colours."""
+    before = replace(
+        tournament,
+        games=tuple(g for g in tournament.games if g.round < round),
+        byes=tuple(b for b in tournament.byes
+                   if b.round < round or (b.round == round and b.kind is not ByeKind.PAIRING)),
+        withdrawals=tuple(w for w in tournament.withdrawals if w.after_round < round),
+    )
+    if round > 1 or recorded_colour(tournament) or not round_one_colour(tournament):
+        return before
+    colour = round_one_colour(tournament)
+    return replace(before, records=(*before.records, ("152", colour), ("XXC", "white1" if colour == "W" else "black1")))
+
+
+def paired_rounds(tournament: Tournament) -> tuple[int, ...]:
+    """The rounds that hold a pairing (a game, forfeited or not, or a PAB), in order: a round
+    with only requested byes or absences is not paired yet."""
+    used = {g.round for g in tournament.games} | {b.round for b in tournament.byes if b.kind is ByeKind.PAIRING}
+    return tuple(sorted(used))
+
+
+def check_rounds(
+    tournament: Tournament, options: PairingOptions | None = None
+) -> tuple[tuple[int, RoundCheck | InputError], ...]:
+    """Every paired round of ``tournament`` replayed (the free pairings checker of C.04.A):
+    ``(round, check_round(...))``, or ``(round, error)`` when the Dutch system finds no
+    pairing for a round the file holds.  Each round is paired from the rounds before it,
+    keeping its requested byes and absences (``check_round``); the initial colour is the
+    file's (``152``/``XXC``), else what round 1 shows."""
+    found: list[tuple[int, RoundCheck | InputError]] = []
+    for rnd in paired_rounds(tournament):
+        try:
+            found.append((rnd, check_round(tournament, rnd, options=options)))
+        except InputError as error:
+            found.append((rnd, error))
+    return tuple(found)
+
+
+def round_check_json(rnd: int, check: RoundCheck | InputError) -> dict[str, object]:
+    """One replayed round as plain JSON values: ``{"round", "identical", "boards", "bye",
+    "differences": [{"dutch": [w, b], "round": [[w, b], ...], "text"}], "violations":
+    [{"rule", "players", "text"}], "error"}``; a bye is ``[player, 0]``."""
+    if isinstance(check, InputError):
+        return {"round": rnd, "identical": False, "boards": None, "bye": None, "differences": [], "violations": [],
+                "error": check.message}
+    return {
+        "round": rnd,
+        "identical": check.same,
+        "boards": len(check.dutch.boards),
+        "bye": check.dutch.bye,
+        "differences": [{"dutch": list(d.dutch) if d.dutch else None, "round": [list(x) for x in d.proposed],
+                         "text": d.text} for d in check.differences],
+        "violations": [{"rule": v.rule, "players": list(v.players), "text": v.text} for v in check.violations],
+        "error": None,
+    }

@@ -63,7 +63,7 @@ def preference(history: tuple[str, ...]) -> Preference:
 def allocate(
     higher: tuple[str, ...],
     lower: tuple[str, ...],
-    higher_tpn: int,
+    higher_rank_number: int,
     initial: str,
 ) -> str:
     """The colour of the higher-ranked player of a pair (C.04.3 5.2), ``W`` or ``B``.
@@ -75,7 +75,8 @@ def allocate(
     with the wider colour difference; 5.2.3 going back through both histories to the
     latest round in which they had different colours, each gets the other colour than then;
     5.2.4 the higher-ranked player's preference; 5.2.5 the higher-ranked player gets the
-    initial colour when his TPN is odd, else the other one.
+    initial colour when his rank number is odd, else the other one: his TPN counted among the
+    players in the event so far (``PlayerState.rank_number``).
     """
     ph, pl = preference(higher), preference(lower)
     if ph.colour and pl.colour and ph.colour != pl.colour:
@@ -94,4 +95,4 @@ def allocate(
             return other(a)
     if ph.colour:
         return ph.colour
-    return initial if higher_tpn % 2 == 1 else other(initial)
+    return initial if higher_rank_number % 2 == 1 else other(initial)

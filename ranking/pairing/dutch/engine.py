@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from ranking.pairing.dutch.colours import Preference, Strength, allocate, preference
 from ranking.pairing.dutch.completion import complete_pairing, maximum_matching
-from ranking.pairing.dutch.matching import max_weight_matching
+from ranking.pairing.dutch.matching import lexicographic_matching
 from ranking.pairing.dutch.state import Float, PlayerState, RoundState
 
 __all__ = ["NoPairing", "RoundPairing", "pair_players"]
@@ -57,9 +57,6 @@ class _Round:
         self.order = {p.id: k for k, p in enumerate(self.players)}
         self.pref: dict[int, Preference] = {p.id: preference(p.colours) for p in self.players}
         self.initial = rs.initial_colour
-        # 5.2.5 counts TPNs among the players paired in the round: absent players and late
-        # entries not yet arrived do not shift the alternation (as bbpPairings numbers them)
-        self.number = {pid: k for k, pid in enumerate(sorted(p.id for p in self.players), start=1)}
         self.acceptable: set[int] = set()  # who may get the PAB (C2 and C5), when odd
         self._compatible: dict[tuple[int, int], bool] = {}
         self._colours: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -90,7 +87,7 @@ class _Round:
     def white_of(self, a: PlayerState, b: PlayerState) -> int:
         """Who gets white in the pair a-b (Art. 5)."""
         high, low = self.higher(a, b)
-        colour = allocate(high.colours, low.colours, self.number[high.id], self.initial)
+        colour = allocate(high.colours, low.colours, high.rank_number, self.initial)
         return high.id if colour == "W" else low.id
 
     def colour_failures(self, a: PlayerState, b: PlayerState) -> tuple[int, int, int, int]:
@@ -142,42 +139,74 @@ class _Edge:
     kind: int
 
 
+@dataclass(frozen=True)
+class _Group:
+    """Terms solved apart from the others (``_Bracket.solve``); ``settles``: (bound, n) when
+    every candidate that reaches ``bound`` on these terms is equal on the ``n`` groups after."""
+
+    terms: list[_Term]
+    settles: tuple[int, int] | None = None
+
+
 class _Term:
     """One or more adjacent fields: ``totals[i]`` bounds the sum of field i over a matching;
-    ``value(edge)`` yields (field, value) contributions."""
+    ``value(edge)`` yields (field, value) contributions.  ``decisive``: every field takes
+    distinct values on edges of one vertex, so its best total names the one edge that gives
+    it, and a matching best on the field holds that edge (a generation order's partner)."""
 
-    __slots__ = ("totals", "value")
+    __slots__ = ("decisive", "totals", "value")
 
-    def __init__(self, totals: Sequence[int], value: Callable[[_Edge], Iterable[tuple[int, int]]]) -> None:
+    def __init__(
+        self, totals: Sequence[int], value: Callable[[_Edge], Iterable[tuple[int, int]]], decisive: bool = False
+    ) -> None:
         self.totals = list(totals)
         self.value = value
+        self.decisive = decisive
 
 
 def _one(total: int, fn: Callable[[_Edge], int]) -> _Term:
     return _Term([total], lambda e: ((0, fn(e)),))
 
 
-def _weights(edges: list[_Edge], terms: list[_Term]) -> list[int]:
-    """Pack every term's fields, the first term most significant."""
-    shifts: list[list[int]] = []
-    position = 0
-    for term in reversed(terms):
-        widths = [max(1, t.bit_length()) for t in term.totals]
-        offsets = [0] * len(widths)
-        for i in range(len(widths) - 1, -1, -1):
-            offsets[i] = position
-            position += widths[i]
-        shifts.append(offsets)
-    shifts.reverse()
-    out = []
-    for e in edges:
-        w = 0
-        for term, offsets in zip(terms, shifts, strict=True):
+#: The bits one solve packs at most (a wider field is a solve of its own): Python integers of
+#: a few machine words keep the matcher fast, whatever the number of criteria.
+STAGE_BITS = 600
+
+
+def _stages(
+    edges: list[_Edge], terms: list[_Term], budget: int = STAGE_BITS
+) -> list[tuple[list[int], int, list[int]]]:
+    """The terms' fields, the first most significant, cut into stages of at most ``budget``
+    bits: per stage, each edge's packed value, the stage's width and the edges a decisive
+    term's field of the stage gives a value to (``lexicographic_matching``)."""
+    fields = [(t, i, max(1, total.bit_length())) for t, term in enumerate(terms) for i, total in enumerate(term.totals)]
+    groups: list[list[tuple[int, int, int]]] = []
+    width = 0
+    for field in fields:
+        if not groups or width + field[2] > budget:
+            groups.append([])
+            width = 0
+        groups[-1].append(field)
+        width += field[2]
+    where: dict[tuple[int, int], tuple[int, int]] = {}  # (term, field) -> (stage, shift)
+    widths = []
+    for g, group in enumerate(groups):
+        shift = 0
+        for t, i, w in reversed(group):
+            where[(t, i)] = (g, shift)
+            shift += w
+        widths.append(shift)
+    values = [[0] * len(edges) for _ in groups]
+    decided: list[list[int]] = [[] for _ in groups]
+    for k, e in enumerate(edges):
+        for t, term in enumerate(terms):
             for field, value in term.value(e):
                 if value:
-                    w += value << offsets[field]
-        out.append(w)
-    return out
+                    g, shift = where[(t, field)]
+                    values[g][k] += value << shift
+                    if term.decisive:
+                        decided[g].append(k)
+    return list(zip(values, widths, decided, strict=True))
 
 
 # ---------------------------------------------------------------------------------------
@@ -195,7 +224,7 @@ class _Sides:
     nxt: list[PlayerState]  # residents of the next scoregroup
     lower: list[PlayerState]  # everyone below (full solves only)
     full: bool
-    last: bool  # the bracket is the last one: its downfloater gets the PAB (C9)
+    c9: bool  # the bracket downfloats one player, who gets the PAB: C9 applies
 
 
 def _both(e: _Edge, test: Callable[[PlayerState], bool]) -> int:
@@ -257,9 +286,9 @@ class _Bracket:
     def criteria(self) -> list[_Term]:
         """The fields of C4-C21 (C.04.3 2.2-2.4), most significant first.
 
-        Readings (docs/rules.md#where-engines-differ, as bbpPairings v6 reads them): C8 counts the next
-        bracket's pairs, then its paired players' scores; C9 applies to the last bracket,
-        whose downfloater gets the PAB; C10/C11 count every player (after C3 only pairs with
+        Readings (docs/rules.md#where-engines-differ, as bbpPairings v6 reads them): C8 counts
+        the next bracket's pairs, then its paired players' scores; C9 applies to a bracket whose
+        only downfloater gets the PAB (``_pair_bracket``); C10/C11 count every player (after C3 only pairs with
         a topscorer can fail them); C13 fails a pair whose two players prefer the same colour
         at least strongly, unless both absolutely; C18/C20 count an unpaired MDP as a
         larger score difference than any pair's.
@@ -286,11 +315,14 @@ class _Bracket:
             for level in _levels(floaters):
                 count = sum(1 for p in floaters if p.score == level)
                 terms.append(_one(count, lambda e, lv=level: (e.u.score == lv) if e.kind == _BN else 0))
-        # C9: the PAB assignee with as few unplayed games as possible (last bracket only)
-        if s.last and len(self.graph) % 2:
-            total = sum(p.unplayed for p in bracket)
+        # C9: the PAB assignee with as few unplayed games as possible, when it is this bracket's
+        # only downfloater
+        if s.c9:
+            acceptable = r.acceptable
+            total = sum(p.unplayed for p in [*bracket, *s.limbo] if p.id in acceptable)
             if total:
-                terms.append(_one(total, lambda e: (e.u.unplayed + e.v.unplayed) if e.kind == _BB else 0))
+                terms.append(_one(total, lambda e: (e.u.unplayed if e.u.id in acceptable else 0)
+                                  + (e.v.unplayed if e.v.id in acceptable else 0)))
         # C10-C13: colours
         pairs = nb // 2 + 1
         for k in range(4):
@@ -341,7 +373,7 @@ class _Bracket:
 
     # -- generation order (Art. 4) --------------------------------------------------------
 
-    def mdp_order(self) -> list[_Term]:
+    def mdp_order(self) -> list[_Group]:
         """4.4 MDP sets (smallest differing BSN first), then 4.2 transpositions of S2."""
         s = self.s
         m0 = len(s.mdps)
@@ -356,9 +388,9 @@ class _Bracket:
             if e.kind == _BB and self._mdp_pair(e):
                 yield bsn[e.u.id] - 1, nres - rank[e.v.id]
 
-        return [_one(1 << m0, chosen), _Term([nres] * m0, partner)]
+        return [_Group([_one(1 << m0, chosen)]), _Group([_Term([nres] * m0, partner, decisive=True)])]
 
-    def homogeneous_order(self, pairs: int) -> list[_Term]:
+    def homogeneous_order(self, pairs: int) -> list[_Group]:
         """3.6 / 4.3 exchanges (fewest players, smallest BSN-sum difference, highest moved
         from S1, lowest moved from S2), then 4.2 transpositions, for S1 = the first
         ``pairs`` residents.  For a candidate, S1 holds the lower BSN of each pair."""
@@ -395,22 +427,48 @@ class _Bracket:
             if ab:
                 yield ab[0] - 1, h - ab[1] + 1
 
+        # Fewest players exchanged first: when no exchange is needed (every pair has a player of S1),
+        # S1 itself is the set of lower BSNs, and the three exchange criteria are settled.
         return [
-            _one(pairs, k_in_s1),
-            _one(pairs * (h + 1), low_sum),
-            _one(pairs << (h + 1), kept),
-            _one(1 << (h + 1), moved_in),
-            _Term([h + 1] * h, partner),
+            _Group([_one(pairs, k_in_s1)], settles=(pairs, 3)),
+            _Group([_one(pairs * (h + 1), low_sum)]),
+            _Group([_one(pairs << (h + 1), kept)]),
+            _Group([_one(1 << (h + 1), moved_in)]),
+            _Group([_Term([h + 1] * h, partner, decisive=True)]),
         ]
 
-    def solve(self, terms: list[_Term]) -> dict[int, int]:
-        """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8)."""
+    def solve(
+        self, *groups: _Group, then: Callable[[dict[int, int]], Sequence[_Group]] | None = None
+    ) -> dict[int, int]:
+        """A matching of greatest weight: the best candidate, first in Art. 4 order (3.8).
+
+        ``groups`` are most significant first; a group's fields are packed into stages of
+        their own (``_stages``), so that the criteria are solved apart from the generation
+        order, whose fine-grained weights would make that solve slow.  A group that
+        ``settles`` the groups after it, once its total reaches the bound, spares their stages.
+        ``then``, given the matching ``groups`` found, names groups solved after them (a
+        generation order that depends on how many pairs the criteria allow).
+        """
         index = {p.id: k for k, p in enumerate(self.graph)}
-        weights = _weights(self.edges, terms)
-        mate = max_weight_matching(
-            len(self.graph), [(index[e.u.id], index[e.v.id], w) for e, w in zip(self.edges, weights, strict=True)]
-        )
-        return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
+
+        def ids(mate: list[int]) -> dict[int, int]:
+            return {self.graph[k].id: self.graph[m].id for k, m in enumerate(mate) if m != -1}
+
+        more = None if then is None else lambda mate: self._stages(then(ids(mate)))
+        edges = [(index[e.u.id], index[e.v.id]) for e in self.edges]
+        return ids(lexicographic_matching(len(self.graph), edges, self._stages(groups), more))
+
+    def _stages(self, groups: Sequence[_Group]) -> list[tuple[list[int], int, tuple[int, int] | None, list[int]]]:
+        per_group = [_stages(self.edges, group.terms) for group in groups]
+        stages: list[tuple[list[int], int, tuple[int, int] | None, list[int]]] = []
+        for g, (group, made) in enumerate(zip(groups, per_group, strict=True)):
+            stages += [(values, width, None, decided) for values, width, decided in made]
+            if group.settles is not None and made:
+                bound, count = group.settles
+                skipped = sum(len(later) for later in per_group[g + 1 : g + 1 + count])
+                values, width, _, decided = stages[-1]
+                stages[-1] = (values, width, (bound, skipped), decided)
+        return stages
 
 
 def _bracket_pairs(mate: dict[int, int], ids: set[int]) -> list[tuple[int, int]]:
@@ -437,11 +495,45 @@ def _pair_bracket(
     nxt: list[PlayerState],
     lower: list[PlayerState],
 ) -> tuple[list[tuple[int, int]], list[PlayerState]]:
-    """The pairs of one bracket and its downfloaters (C.04.3 3)."""
+    """The pairs of one bracket and its downfloaters (C.04.3 3).
+
+    C9 (the PAB assignee with the fewest unplayed games) applies to a bracket whose only
+    downfloater gets the PAB: when nobody below may get it (C2, C5), a single downfloater of
+    this bracket is the PAB assignee.  The bracket is paired without C9 first; if it then
+    downfloats one player (C6 fixes how many), it is paired again with C9.
+    """
+    holds_pab = _holds_pab(rnd, [*mdps, *residents], [*nxt, *lower])
+    if not nxt:  # the last bracket: its downfloater, if any, is the PAB assignee
+        return _solve_bracket(rnd, mdps, residents, nxt, lower, holds_pab)
+    found = _solve_bracket(rnd, mdps, residents, nxt, lower, False)
+    if holds_pab and len(found[1]) == 1:
+        found = _solve_bracket(rnd, mdps, residents, nxt, lower, True)
+    return found
+
+
+def _holds_pab(rnd: _Round, bracket: list[PlayerState], below: list[PlayerState]) -> bool:
+    """Whether the PAB assignee is a player of ``bracket`` whose choice C9 can change: the
+    players are odd, nobody ``below`` may get the PAB, and the bracket's players who may get
+    it have not all had the same number of unplayed games."""
+    acceptable = rnd.acceptable
+    if not acceptable or any(p.id in acceptable for p in below):
+        return False
+    return len({p.unplayed for p in bracket if p.id in acceptable}) > 1
+
+
+def _solve_bracket(
+    rnd: _Round,
+    mdps: list[PlayerState],
+    residents: list[PlayerState],
+    nxt: list[PlayerState],
+    lower: list[PlayerState],
+    c9: bool,
+) -> tuple[list[tuple[int, int]], list[PlayerState]]:
+    """A relaxed solve when the players below can then be completed, else a full one."""
     full = not nxt or not lower
-    found = _try_bracket(rnd, mdps, residents, nxt, lower, full)
+    found = _try_bracket(rnd, mdps, residents, nxt, lower, full, c9)
     if found is None:
-        found = _try_bracket(rnd, mdps, residents, nxt, lower, True)
+        found = _try_bracket(rnd, mdps, residents, nxt, lower, True, c9)
     assert found is not None
     return found
 
@@ -453,19 +545,19 @@ def _try_bracket(
     nxt: list[PlayerState],
     lower: list[PlayerState],
     full: bool,
+    c9: bool,
 ) -> tuple[list[tuple[int, int]], list[PlayerState]] | None:
     """Pair one bracket (C.04.3 3.6 homogeneous, 3.7 heterogeneous): solve A chooses the
     MDP-pairing (4.4 MDP set, 4.2 S2 transposition), solve B the remainder (4.3 exchange,
     4.2 transposition); a perfect first candidate is taken at once (3.4).  In a relaxed
     solve, None when the players below could not then be completed (C4, C5)."""
-    last = not nxt
     pairs: list[tuple[int, int]] = []
     remainder = list(residents)
     limbo: list[PlayerState] = []
     p: int | None = None
     if mdps:
-        bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, last))
-        mate = bracket.solve(bracket.criteria() + bracket.mdp_order())
+        bracket = _Bracket(rnd, _Sides(mdps, residents, [], nxt, lower, full, c9))
+        mate = bracket.solve(_Group(bracket.criteria()), *bracket.mdp_order())
         paired_mdps = {m.id for m in mdps if mate.get(m.id) in bracket.res_ids}
         pairs = [(m, mate[m]) for m in sorted(paired_mdps, key=lambda x: rnd.order[x])]
         taken = paired_mdps | {b for _, b in pairs}
@@ -477,22 +569,23 @@ def _try_bracket(
     if full and not mdps and p is None:
         p = _max_pairs(rnd, residents)
     if p:
-        first = _first_candidate(rnd, remainder, p, limbo, nxt, lower, last)
+        first = _first_candidate(rnd, remainder, p, limbo, nxt, lower, c9)
         if first is not None:
             pairs += first
             paired = {x for pair in pairs for x in pair}
             return pairs, [x for x in [*mdps, *residents] if x.id not in paired]
-    if full and not mdps:
-        bracket = _Bracket(rnd, _Sides([], residents, [], nxt, lower, full, last))
-        mate = bracket.solve(bracket.criteria())
-        p = len(_bracket_pairs(mate, bracket.res_ids))
     taken_ids = {x for pair in pairs for x in pair}
     rest_lower = [x for x in lower if x.id not in taken_ids]
-    bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, last))
-    terms = bracket.criteria()
-    if p:
-        terms += bracket.homogeneous_order(p)
-    mate = bracket.solve(terms)
+    bracket = _Bracket(rnd, _Sides([], remainder, limbo, nxt, rest_lower, full, c9))
+    if full and not mdps:  # p is the pairs the criteria allow: the order is solved on after them
+
+        def order(mate: dict[int, int]) -> list[_Group]:
+            count = len(_bracket_pairs(mate, bracket.res_ids))
+            return bracket.homogeneous_order(count) if count else []
+
+        mate = bracket.solve(_Group(bracket.criteria()), then=order)
+    else:
+        mate = bracket.solve(_Group(bracket.criteria()), *(bracket.homogeneous_order(p) if p else []))
     own = _bracket_pairs(mate, bracket.res_ids)
     pairs += own
     paired = {x for pair in pairs for x in pair}
@@ -513,14 +606,14 @@ def _first_candidate(
     limbo: list[PlayerState],
     nxt: list[PlayerState],
     lower: list[PlayerState],
-    last: bool,
+    c9: bool,
 ) -> list[tuple[int, int]] | None:
     """The first candidate of a homogeneous bracket or remainder (S1[i] v S2[i], 3.3) when it
     is perfect (3.4: C1-C5 met and every quality criterion at its best), else None.
 
     Perfect here means: no pair breaks C1 or C3 or fails C10-C13, no downfloater had a
     downfloat in the two rounds before (C14, C16), the last bracket's downfloater may get
-    the PAB with the fewest unplayed games there (C5, C9), every downfloater can be paired
+    the PAB (C5), with the fewest unplayed games there when ``c9``, every downfloater can be paired
     in the next bracket and that bracket loses at most one player (C8), and the players
     below can be completed (C4).  Such a candidate is the one Art. 3.4 takes at once.
     """
@@ -535,15 +628,17 @@ def _first_candidate(
         return None
     floaters = [*limbo, *left]
     matched: set[int] = set()
-    if last:
+    if not nxt:
         if limbo or len(left) > 1:
             return None
         if left:
             bye = left[0]
             fewest = min((x.unplayed for x in players if rnd.may_get_bye(x.id)), default=None)
-            if not rnd.may_get_bye(bye.id) or bye.unplayed != fewest:
+            if not rnd.may_get_bye(bye.id) or (c9 and bye.unplayed != fewest):
                 return None
-    elif nxt:
+    elif c9:
+        return None  # the only downfloater gets the PAB: left to the solve (C9)
+    else:
         if len(floaters) > len(nxt):
             return None
         group = [*floaters, *nxt]

@@ -9,13 +9,24 @@ touch.  Weights are Python integers, so a weight may pack many lexicographic fie
 
 >>> max_weight_matching(4, [(0, 1, 5), (1, 2, 8), (2, 3, 5)])
 [1, 0, 3, 2]
+
+``lexicographic_matching`` maximises several weights in turn, most significant first, each
+solve on narrow weights: after a solve, only the edges an optimal matching may use stay (zero
+reduced cost), and a small weight that is greatest exactly for the optimal matchings
+(complementary slackness: every vertex of positive dual covered, every blossom of positive
+dual full) is carried on top of the next weight.
+
+>>> lexicographic_matching(4, [(0, 1), (1, 2), (2, 3)], [([1, 1, 1], 2), ([0, 0, 1], 1)])
+[1, 0, 3, 2]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
-__all__ = ["max_weight_matching"]
+from ranking.pairing.dutch.completion import maximum_matching
+
+__all__ = ["lexicographic_matching", "max_weight_matching"]
 
 _FREE, _S, _T = 0, 1, 2
 _MARK = 4  # breadcrumb while looking for a blossom base
@@ -35,6 +46,131 @@ def max_weight_matching(vertices: int, edges: Sequence[tuple[int, int, int]]) ->
     return _Blossoms(vertices, edges).solve()
 
 
+Stage = (
+    tuple[Sequence[int], int]
+    | tuple[Sequence[int], int, tuple[int, int] | None]
+    | tuple[Sequence[int], int, tuple[int, int] | None, Collection[int]]
+)
+
+
+def lexicographic_matching(
+    vertices: int,
+    edges: Sequence[tuple[int, int]],
+    stages: Sequence[Stage],
+    then: Callable[[list[int]], Sequence[Stage]] | None = None,
+) -> list[int]:
+    """A matching that maximises the weights of ``stages`` lexicographically: the first
+    stage's total, then among those matchings the second's, and so on.
+
+    ``edges`` are ``(u, v)`` pairs; each stage is ``(values, width)``: a non-negative integer
+    per edge, and a width in bits such that no matching's total reaches ``2 ** width``.
+    Equivalent to one solve on the weights ``values_1 << (width_2 + ...) | values_2 << ...``
+    but every solve works on numbers of a few words, and on the edges still in play only.
+    A stage may carry a third item, (bound, n): when the matching it finds totals ``bound``
+    on it, the caller knows the next ``n`` stages to be equal for every such matching, and
+    they are not solved.  A stage may carry a fourth item, the edges it decides: such an edge
+    in the matching found is held by every matching optimal on this stage and the ones before
+    (for instance, when the stage's fields each take distinct values on edges of one vertex),
+    so its pair is set aside with the others every optimal matching holds.  ``then``, given
+    the matching ``stages`` found, names more stages, solved after them as if given with them
+    (a later weight that depends on the earlier optimum).
+    """
+    state = _Lexicographic(vertices, edges)
+    state.solve(stages)
+    if then is not None:
+        state.solve(then(state.mate()))
+    return state.mate()
+
+
+class _Lexicographic:
+    """The stages solved so far: the edges still in play, their optimality weight, the last
+    solve's matching and the pairs set aside."""
+
+    def __init__(self, vertices: int, edges: Sequence[tuple[int, int]]) -> None:
+        self.vertices = vertices
+        self.edges = edges
+        self.active = list(range(len(edges)))
+        self.carried = [0] * len(edges)  # the previous stages' optimality weight, per edge
+        self.found: dict[int, int] = {}  # the last solve's matching
+        self.fixed: dict[int, int] = {}  # pairs every optimal matching holds, set aside
+        self.skip = 0
+
+    def mate(self) -> list[int]:
+        mate = [-1] * self.vertices
+        for x, y in (*self.found.items(), *self.fixed.items()):
+            mate[x] = y
+        return mate
+
+    def solve(self, stages: Sequence[Stage]) -> None:
+        edges, carried, fixed = self.edges, self.carried, self.fixed
+        for stage in stages:
+            values, width = stage[0], stage[1]
+            if self.skip:
+                self.skip -= 1
+                continue
+            active = self.active
+            weighted = [(carried[k] << width) + values[k] for k in active]
+            if not any(weighted):
+                continue
+            present = sorted({x for k in active for x in edges[k]})
+            local = {v: i for i, v in enumerate(present)}
+            solver = _Blossoms(len(present), [(local[edges[k][0]], local[edges[k][1]], w)
+                                              for k, w in zip(active, weighted, strict=True)])
+            found = self.found = {present[i]: present[j] for i, j in enumerate(solver.solve()) if j != -1}
+            settles = stage[2] if len(stage) > 2 else None
+            if settles is not None:
+                total = sum(values[k] for k in active if found.get(edges[k][0]) == edges[k][1])
+                self.skip = settles[1] if total == settles[0] else 0
+            kept = []
+            for k, optimal in zip(active, solver.optimality(), strict=True):
+                if optimal is not None:
+                    kept.append(k)
+                    carried[k] = optimal
+            covered = {present[i] for i in range(len(present)) if solver.dual[i] > 0}
+            decided = stage[3] if len(stage) > 3 else ()
+            if decided:
+                held = {x for k in decided if found.get(edges[k][0], -1) == edges[k][1] for x in edges[k]}
+                for x in held:
+                    fixed[x] = found[x]
+                kept = [k for k in kept if edges[k][0] not in held and edges[k][1] not in held]
+            self.active = _without_forced_pairs(edges, kept, covered, fixed)
+
+
+def _without_forced_pairs(
+    edges: Sequence[tuple[int, int]], active: list[int], covered: set[int], fixed: dict[int, int]
+) -> list[int]:
+    """The edges still in play once the pairs every optimal matching holds are set aside: a
+    vertex that every optimal matching covers (``covered``) and that has one edge left is
+    matched along it; its partner's other edges go, which may leave another such vertex.
+    The pairs go into ``fixed``."""
+    at: dict[int, list[int]] = {}
+    for k in active:
+        for x in edges[k]:
+            at.setdefault(x, []).append(k)
+    gone: set[int] = set()
+    degree = {x: len(ks) for x, ks in at.items()}
+    queue = [x for x in covered if degree.get(x) == 1]
+    while queue:
+        x = queue.pop()
+        if degree.get(x) != 1:
+            continue
+        (k,) = (k for k in at[x] if k not in gone)
+        a, b = edges[k]
+        fixed[a], fixed[b] = b, a
+        for y in edges[k]:
+            degree[y] = 0
+            for other in at[y]:
+                if other in gone:
+                    continue
+                gone.add(other)
+                z = edges[other][0] if edges[other][1] == y else edges[other][1]
+                if degree.get(z):
+                    degree[z] -= 1
+                    if degree[z] == 1 and z in covered:
+                        queue.append(z)
+    return [k for k in active if k not in gone]
+
+
 class _Blossoms:
     """The state of one solve.  Blossoms are numbered ``vertices .. 2*vertices-1``;
     an edge k has the endpoints ``2k`` (at ``u``) and ``2k+1`` (at ``v``)."""
@@ -50,6 +186,9 @@ class _Blossoms:
         for k, (u, v, _) in enumerate(edges):
             self.neighbour_ends[u].append(2 * k + 1)
             self.neighbour_ends[v].append(2 * k)
+        # per vertex, (remote endpoint, edge, neighbour, doubled weight): the scan reads these
+        self.adjacent = [[(p, p >> 1, self.endpoint[p], self.weight2[p >> 1]) for p in ends]
+                         for ends in self.neighbour_ends]
         top = max(w for _, _, w in edges)
         self.mate = [-1] * n  # remote endpoint index of the matched edge
         self.label = [0] * (2 * n)
@@ -60,6 +199,9 @@ class _Blossoms:
         self.base = list(range(n)) + [-1] * n
         self.endps: list[list[int]] = [[] for _ in range(2 * n)]
         self.bestedge = [-1] * (2 * n)
+        self.bestslack = [0] * (2 * n)  # bestedge's slack, valid while bestversion is the dual version
+        self.bestversion = [-1] * (2 * n)
+        self.version = 0  # the dual step count
         self.bestedges: list[list[int] | None] = [None] * (2 * n)
         self.unused = list(range(n, 2 * n))
         self.dual = [top] * n + [0] * n  # vertex duals as 2u, blossom duals as z
@@ -183,6 +325,7 @@ class _Blossoms:
             self.bestedge[child] = -1
         chosen = [kk for kk in best_to if kk != -1]
         self.bestedges[b] = chosen
+        self.bestversion[b] = -1
         best = -1
         best_s = 0
         for kk in chosen:
@@ -295,13 +438,69 @@ class _Blossoms:
                 self.mate[j] = self.labelend[bt]
                 p = self.labelend[bt] ^ 1
 
+    # -- after the solve: what an optimal matching may use -----------------------------------
+
+    def optimality(self) -> list[int | None]:
+        """Per edge: None when it has a positive reduced cost (no optimal matching uses it),
+        else its weight in a matching that is greatest exactly for the optimal matchings: one
+        per end of positive dual, one per blossom of positive dual holding both ends."""
+        dual, eu, ev, w2 = self.dual, self.eu, self.ev, self.weight2
+        chains = [self._chain(v) for v in range(self.n)]
+        found: list[int | None] = []
+        for k in range(len(self.edges)):
+            u, v = eu[k], ev[k]
+            slack = dual[u] + dual[v] - w2[k]
+            weight = (dual[u] > 0) + (dual[v] > 0)
+            chain_u, chain_v = chains[u], chains[v]
+            if chain_u and chain_v:
+                for x, y in zip(chain_u, chain_v, strict=False):
+                    if x != y:
+                        break
+                    slack += 2 * dual[x]
+                    weight += dual[x] > 0
+            found.append(None if slack else weight)
+        return found
+
+    def _chain(self, v: int) -> list[int]:
+        """The blossoms holding vertex v, outermost first."""
+        found = []
+        b = self.parent[v]
+        while b != -1:
+            found.append(b)
+            b = self.parent[b]
+        found.reverse()
+        return found
+
     # -- the main loop -------------------------------------------------------------------
+
+    def warm_start(self) -> None:
+        """Start from a maximum-cardinality matching of the edges of greatest weight: they are
+        tight under the starting duals (every vertex at half the greatest weight), so the
+        matching, the duals and the equal duals of the free vertices are what a later stage of
+        the method could have reached; each edge matched here is an augmentation (a scan of
+        the whole graph) saved."""
+        top2 = max(self.weight2)
+        n = self.n
+        adj: list[list[int]] = [[] for _ in range(n)]
+        edge_of: dict[tuple[int, int], int] = {}
+        for k, w2 in enumerate(self.weight2):
+            if w2 == top2:
+                u, v = self.eu[k], self.ev[k]
+                adj[u].append(v)
+                adj[v].append(u)
+                edge_of[(u, v)] = edge_of[(v, u)] = k
+        mate = self.mate
+        for u, v in enumerate(maximum_matching(n, adj)):
+            if u < v:
+                k = edge_of[(u, v)]
+                mate[u], mate[v] = (2 * k + 1, 2 * k) if self.eu[k] == u else (2 * k, 2 * k + 1)
 
     def solve(self) -> list[int]:
         n = self.n
         endpoint = self.endpoint
         inblossom = self.inblossom
         label = self.label
+        self.warm_start()
         for _stage in range(n):
             for i in range(2 * n):
                 label[i] = 0
@@ -319,22 +518,21 @@ class _Blossoms:
                 dual = self.dual
                 eu, ev, w2 = self.eu, self.ev, self.weight2
                 bestedge = self.bestedge
+                bestslack, bestversion, version = self.bestslack, self.bestversion, self.version
                 while self.queue and not augmented:
                     v = self.queue.pop()
                     bv = inblossom[v]
                     dv = dual[v]
-                    for p in self.neighbour_ends[v]:
-                        k = p >> 1
-                        w = endpoint[p]
+                    for p, k, w, wk in self.adjacent[v]:
                         bw = inblossom[w]
                         if bv == bw:
                             continue
-                        kslack = 0
-                        if not allowed[k]:
-                            kslack = dv + dual[w] - w2[k]
+                        tight = allowed[k]
+                        if not tight:
+                            kslack = dv + dual[w] - wk
                             if kslack <= 0:
-                                allowed[k] = True
-                        if allowed[k]:
+                                allowed[k] = tight = True
+                        if tight:
                             if label[bw] == 0:
                                 self.assign_label(w, _T, p ^ 1)
                                 bv = inblossom[v]
@@ -351,14 +549,19 @@ class _Blossoms:
                                 label[w] = _T
                                 self.labelend[w] = p ^ 1
                         elif label[bw] == _S:
-                            b = inblossom[v]
-                            e = bestedge[b]
-                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
-                                bestedge[b] = k
+                            e = bestedge[bv]
+                            if e == -1 or kslack < (bestslack[bv] if bestversion[bv] == version
+                                                    else dual[eu[e]] + dual[ev[e]] - w2[e]):
+                                bestedge[bv] = k
+                                bestslack[bv] = kslack
+                                bestversion[bv] = version
                         elif label[w] == 0:
                             e = bestedge[w]
-                            if e == -1 or kslack < dual[eu[e]] + dual[ev[e]] - w2[e]:
+                            if e == -1 or kslack < (bestslack[w] if bestversion[w] == version
+                                                    else dual[eu[e]] + dual[ev[e]] - w2[e]):
                                 bestedge[w] = k
+                                bestslack[w] = kslack
+                                bestversion[w] = version
                 if augmented:
                     break
                 # the dual step
@@ -394,6 +597,7 @@ class _Blossoms:
                             dual[b] += delta
                         elif label[b] == _T:
                             dual[b] -= delta
+                self.version += 1
                 if delta_type == 1:
                     break
                 if delta_type == 2:

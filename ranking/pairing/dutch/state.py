@@ -86,6 +86,7 @@ class PlayerState:
     had_pab_or_win_bye: bool  # C2: a PAB, or a win's points without playing
     unplayed: int  # rounds without a played game so far (C9)
     topscorer: bool  # 1.8: final round only, more than half the maximum score
+    rank_number: int = 0  # 5.2.5: the TPN counted among the players in the event so far
 
     def float_in(self, rounds_back: int) -> Float | None:
         """The float received ``rounds_back`` rounds before the round being paired."""
@@ -116,7 +117,8 @@ def _records(t: Tournament, *tags: str) -> list[tuple[str, str]]:
 
 
 def initial_colour(t: Tournament, options: PairingOptions) -> str:
-    """The colour of TPN 1 in round 1 (C.04.3 5.1): the option, else TRF ``152``/``XXC``, else by lot.
+    """The colour of TPN 1 in round 1 (C.04.3 5.1): the option, else TRF ``152``/``XXC``, else
+    what round 1 shows (``round_one_colour``), else by lot.
 
     The lot is drawn reproducibly from ``options.lots_seed`` (else the event's name and its
     number of players), so pairing the same file twice gives the same colours, and
@@ -124,6 +126,19 @@ def initial_colour(t: Tournament, options: PairingOptions) -> str:
     """
     if options.initial_colour:
         return _colour_word(options.initial_colour)
+    recorded = recorded_colour(t)
+    if recorded:
+        return recorded
+    shown = round_one_colour(t)
+    if shown:
+        return shown
+    seed = options.lots_seed or f"{t.name}|{len(t.players)}"
+    return "W" if hashlib.sha256(seed.encode("utf-8")).digest()[0] % 2 == 0 else "B"
+
+
+def recorded_colour(t: Tournament) -> str:
+    """The initial colour a TRF ``152`` (``W``/``B``) or ``XXC`` (``white1``/``black1``) record
+    names, or ``""``."""
     for tag, rest in _records(t, "152", "XXC"):
         words = rest.lower().split()
         if tag == "152" and words and words[0][:1] in ("w", "b"):
@@ -133,8 +148,23 @@ def initial_colour(t: Tournament, options: PairingOptions) -> str:
                 return "W"
             if "black1" in words:
                 return "B"
-    seed = options.lots_seed or f"{t.name}|{len(t.players)}"
-    return "W" if hashlib.sha256(seed.encode("utf-8")).digest()[0] % 2 == 0 else "B"
+    return ""
+
+
+def round_one_colour(t: Tournament) -> str:
+    """The initial colour round 1 shows, ``W``, ``B`` or ``""`` (TRF-2026 ``152``: the colour
+    of the highest-ranked player paired in round 1).  The players paired in round 1 (a game,
+    forfeited or not, or the PAB) are taken in the initial order; the first whose game has
+    known colours had the initial colour if his rank among them is odd (5.2.5), else the
+    other one."""
+    paired = {g.white: g for g in t.games if g.round == 1} | {g.black: g for g in t.games if g.round == 1}
+    paired_ids = set(paired) | {b.player for b in t.byes if b.round == 1 and b.kind is ByeKind.PAIRING}
+    for rank, pid in enumerate(sorted(paired_ids), start=1):
+        game = paired.get(pid)
+        if game is not None and game.colours_known:
+            colour = "W" if game.white == pid else "B"
+            return colour if rank % 2 else ("B" if colour == "W" else "W")
+    return ""
 
 
 def _colour_word(text: str) -> str:
@@ -146,13 +176,23 @@ def _colour_word(text: str) -> str:
     raise InputError(f"initial colour {text!r}: expected white (red) or black")
 
 
-def forbidden_pairs(t: Tournament, options: PairingOptions) -> frozenset[frozenset[int]]:
-    """Pairs that must not meet: TRF ``XXP`` (JaVaFo) and ``260`` (TRF-2026) records, each a
-    list of starting numbers none of whom may meet another, plus ``options.forbidden``."""
+def forbidden_pairs(t: Tournament, options: PairingOptions, rnd: int = 0) -> frozenset[frozenset[int]]:
+    """Pairs that must not meet in round ``rnd``: TRF ``XXP`` (JaVaFo: starting numbers none of
+    whom may meet another) and ``260`` (TRF-2026: the first and last round it applies to, then
+    the starting numbers) records, plus ``options.forbidden``."""
     ids = {p.id for p in t.players}
     found: set[frozenset[int]] = set(options.forbidden)
-    for _tag, rest in _records(t, "XXP", "260"):
-        numbers = [int(tok) for tok in rest.split() if tok.isdigit() and int(tok) in ids]
+    for tag, rest in _records(t, "XXP", "260"):
+        tokens = rest.split()
+        if tag == "260":
+            if len(tokens) < 2 or not all(tok.isdigit() for tok in tokens):
+                raise InputError(f"260 {rest.strip()!r}: expected the first and last round, then the starting "
+                                 "numbers of players who must not meet (such as '260 001 005  12  37')")
+            first, last = int(tokens[0]), int(tokens[1])
+            tokens = tokens[2:]
+            if rnd and not first <= rnd <= last:
+                continue
+        numbers = [int(tok) for tok in tokens if tok.isdigit() and int(tok) in ids]
         for i, a in enumerate(numbers):
             for b in numbers[i + 1 :]:
                 if a != b:
@@ -165,7 +205,8 @@ def virtual_points(t: Tournament, scoring: Scoring, options: PairingOptions) -> 
 
     ``XXA TPN v1 v2 ...`` gives a player's virtual points round by round; ``250 POINTS
     FIRST-ROUND LAST-ROUND FIRST-TPN LAST-TPN`` gives the same points to a range of players
-    in a range of rounds.  Baku (C.04.7 Art. 1): group A is the first 2·⌈N/4⌉ players of the
+    in a range of rounds (a team file's ``250`` starts with the match points, columns 5-8,
+    left blank for individuals).  Baku (C.04.7 Art. 1): group A is the first 2·⌈N/4⌉ players of the
     initial order; in the first ⌈R/2⌉ rounds it gets a win's points in the first ⌈⌈R/2⌉/2⌉
     rounds and half of that in the others.
     """
@@ -179,6 +220,8 @@ def virtual_points(t: Tournament, scoring: Scoring, options: PairingOptions) -> 
                 for rnd, text in enumerate(tokens[1:], start=1):
                     values[pid][rnd] = Fraction(text)
             else:
+                if len(tokens) == 6:  # match points, then game points (TRF-2026 columns 5-8, 10-13)
+                    tokens = tokens[1:]
                 points = Fraction(tokens[0])
                 first_round, last_round, first, last = (int(x) for x in tokens[1:5])
                 for pid in (p.id for p in t.players if first <= p.id <= last):
@@ -228,7 +271,7 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
     ids = sorted(p.id for p in t.players)
     tpn = {pid: k for k, pid in enumerate(ids, start=1)}
     virtual = virtual_points(t, scoring, options)
-    forbidden = forbidden_pairs(t, options)
+    forbidden = forbidden_pairs(t, options, rnd)
 
     games_of: dict[int, dict[int, Game]] = defaultdict(dict)
     for g in t.games:
@@ -260,6 +303,14 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
         return sum(points[pid][: k - 1], Fraction(0)) + virtual.get(pid, {}).get(k, Fraction(0))
 
     final_round = t.rounds and rnd == t.rounds
+    # 5.2.5 rank numbers: TPNs counted among the players in the event so far.  A player absent
+    # now who was never paired (no game, forfeit or PAB) has not entered yet, like a late entry
+    # not yet arrived (C.04.2 2.4); a player paired before keeps his place even when absent now.
+    paired_before = {pid for pid in ids if games_of[pid] or any(
+        kind is ByeKind.PAIRING for k, kind in byes_of[pid].items() if k < rnd)}
+    in_event = [pid for pid in sorted(ids, key=tpn.__getitem__)
+                if pid in paired_before or _absence(pid, rnd, byes_of, withdrawn_after) is None]
+    rank_number = {pid: k for k, pid in enumerate(in_event, start=1)}
     states: list[PlayerState] = []
     not_paired: list[tuple[int, Absence]] = []
     for pid in ids:
@@ -307,6 +358,7 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
                 had_pab_or_win_bye=blocked,
                 unplayed=unplayed,
                 topscorer=bool(final_round) and total * 2 > win * (rnd - 1),
+                rank_number=rank_number[pid],
             )
         )
     states.sort(key=lambda s: (-s.score, s.tpn))
