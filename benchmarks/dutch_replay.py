@@ -9,7 +9,7 @@ random tournament generator writes ``--count`` new tournaments (8 to ``--max-pla
 some with equal ratings) and ``--heavy`` more heavy with forfeits, half-point byes and
 retirements, from configurations drawn from ``--seed``; a file whose generation stopped early
 (no pairing left) is replaced.  Every round of every file (and of the FILEs given) is then
-replayed in-process the way ``tiebreak check`` does it (``ranking.dutch.check_rounds``): the
+replayed in-process the way ``tiebreak check`` does it (``ranking.pairing.dutch.check_rounds``): the
 rounds identical to the file, colours included, out of all, per family, with the CPU time per
 round.  Exit status 0 when every round is identical.  Without bbpPairings only the FILEs given
 are replayed.
@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ranking.dutch import check_rounds, paired_rounds
-from ranking.trf import parse_trf
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import check_rounds, paired_rounds
 
 OFF = 1_000_000_000  # a generator rate that never fires
 

@@ -71,7 +71,7 @@ from generators import generate_swiss  # noqa: E402
 from bot import arbiters  # noqa: E402
 from bot.service import BotService, BotSettings  # noqa: E402
 from bot.site_trigger import DebouncedBuild, SiteCommand, SiteServer  # noqa: E402
-from ranking.model import Seeding  # noqa: E402
+from ranking.event.model import Seeding  # noqa: E402
 from tiebreak.store import Source, SQLiteStore  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("bot_benchmark", HERE / "bot.py")

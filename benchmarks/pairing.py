@@ -6,7 +6,7 @@
 The tournament is FILE (a TRF), or else a Swiss of ``--players`` over ``--rounds`` written by
 ``tiebreak generate`` (``--seed``; draws 30%, forfeits 3%, half-point byes 3%, retirements 3%),
 cached under ``benchmarks/.cache``.  Each round of ``--pair`` is written as it stood before it
-was paired (``ranking.dutch.before_round``: the rounds before, the round's requested byes and
+was paired (``ranking.pairing.dutch.before_round``: the rounds before, the round's requested byes and
 absences, the initial colour) and paired by both engines as whole processes, in turn, the order
 alternating from round to round: ``tiebreak pairings IN --round R --format pairs`` and
 ``bbpPairings --dutch IN -p OUT`` (``--bbp``, else ``$BBPPAIRINGS``, else ``bbpPairings`` on the
@@ -32,9 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ranking.dutch import before_round, paired_rounds  # noqa: E402
-from ranking.dutch.generate import GeneratorSettings, generate_tournament  # noqa: E402
-from ranking.trf import parse_trf  # noqa: E402
+from ranking.formats.trf import parse_trf  # noqa: E402
+from ranking.pairing.dutch import before_round, paired_rounds  # noqa: E402
+from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament  # noqa: E402
 from tiebreak.library import export_text  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"

@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generators import generate_swiss
 
 from ranking import result_event
-from ranking.model import Result, Tournament
+from ranking.event.model import Result, Tournament
 from site_builder import BuildReport, SiteSettings, build_site, publish, settings_from_config
 from site_builder.publishers import dir as dir_target
 from tiebreak.store import Source, SQLiteStore

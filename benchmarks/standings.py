@@ -45,10 +45,10 @@ from generators import generate_swiss
 
 from ranking.crosstable import read_trf
 from ranking.crosstable_standings import crosstable_standings
-from ranking.final import final_standings
-from ranking.rules import Rules
-from ranking.tomlfile import write_tournament_toml
-from ranking.trf import parse_trf, write_trf
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.trf import parse_trf, write_trf
+from ranking.scoring.rules import Rules
+from ranking.standings.final import final_standings
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAIN = ("DE", "BH-C1", "BH", "SB", "PS", "WIN")

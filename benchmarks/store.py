@@ -45,9 +45,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from generators import generate_swiss
 
 from ranking.errors import InputError
-from ranking.events import pairing_event, result_event, withdrawal_event
-from ranking.model import Tournament
-from ranking.standings import compute_standings
+from ranking.event.log import pairing_event, result_event, withdrawal_event
+from ranking.event.model import Tournament
+from ranking.standings.individual import compute_standings
 from tiebreak.store import Source, SQLiteStore
 
 TARGET_P99 = 0.100  # seconds, result in -> standings out

@@ -238,7 +238,7 @@ def _where_problem(state: TournamentState, entry: ResultEntry, tr: Translator) -
 
 
 def _unfinished(state: TournamentState, rounds: set[int]) -> set[int]:
-    """Which of ``rounds`` are paired and not complete (``ranking.clock``)."""
+    """Which of ``rounds`` are paired and not complete (``ranking.event.clock``)."""
     clock = state.clock()
     return (set(clock.paired) - set(clock.complete)) & rounds
 

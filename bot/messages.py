@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.parsing import Problem, ProblemReason
 from ranking import ByeKind
-from ranking.refusals import Code, Refusal, worded
+from ranking.event.refusals import Code, Refusal, worded
 from tiebreak.i18n import N_, Catalogue, Nn_, Translator
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
@@ -344,7 +344,7 @@ HELP_ARBITER = N_(
 )
 
 
-# -- the core's refusals (ranking.refusals), in the user's words: never a command-line option ----
+# -- the core's refusals (ranking.event.refusals), in the user's words: never a command-line option ----
 
 REFUSALS: dict[Code, str] = {
     Code.ROUND_OUT_OF_RANGE: N_("round {round}: the tournament has rounds 1-{rounds}"),
@@ -458,7 +458,7 @@ FIELD_NAMES: dict[str, str] = {
     "federation": N_("federation"),
     "club": N_("club"),
 }
-#: Why the Dutch system leaves a player out of a round (``ranking.dutch.Absence``).
+#: Why the Dutch system leaves a player out of a round (``ranking.pairing.dutch.Absence``).
 NOT_PAIRED_REASONS: dict[str, str] = {
     "withdrawn": N_("withdrawn"),
     "absent": N_("absent"),

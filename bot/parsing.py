@@ -57,8 +57,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ranking.model import Result
-from ranking.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
+from ranking.event.model import Result
+from ranking.scoring.spelling import BIDI_CONTROLS, fold, lookup_result, normalise, parse_result
 
 __all__ = [
     "MAX_BOARD",
@@ -379,7 +379,7 @@ def match_entries(entries: Sequence[ResultEntry],
                   boards_of: Callable[[int, int], tuple[int, ...]]) -> tuple[list[ResultEntry], list[Problem]]:
     """Entries giving the two results of a match (``ResultEntry.second``) as one entry per game:
     ``boards_of(round, board)`` is the boards of the match the board belongs to, in the order
-    its games are played (``ranking.matches.match_boards``), and the results follow that order,
+    its games are played (``ranking.event.matches.match_boards``), and the results follow that order,
     whichever of its boards the line names.  A board that is one game (or unknown) with two
     results is a ``NOT_A_MATCH`` problem; an entry with one result is kept as it is."""
     kept: list[ResultEntry] = []

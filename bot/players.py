@@ -23,7 +23,7 @@ from bot.views import (
     team_standings_blocks,
 )
 from ranking import InputError, team_event_of, team_standings
-from ranking.players import find_players
+from ranking.event.players import find_players
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, language_from_argument
 
 # -- the tournament --------------------------------------------------------------------------------
@@ -110,7 +110,7 @@ def playoff(request: TournamentRequest) -> list[Reply]:
 
 @needs_tournament
 def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
-    """/round [N]: the boards of round N (default: the current round, ``ranking.clock``)."""
+    """/round [N]: the boards of round N (default: the current round, ``ranking.event.clock``)."""
     state = request.state()
     clock = state.clock()
     paired = clock.paired

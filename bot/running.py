@@ -34,9 +34,9 @@ from ranking import (
     default_rules,
     written_result,
 )
-from ranking.events import unpair_event
-from ranking.players import pairing_numbers
-from ranking.refusals import Code, Refusal
+from ranking.event.log import unpair_event
+from ranking.event.players import pairing_numbers
+from ranking.event.refusals import Code, Refusal
 from tiebreak.i18n import Translator
 from tiebreak.running import (
     Proposal,

@@ -24,8 +24,8 @@ from bot.limits import RateLimiter
 from bot.messages import translator
 from bot.replies import Reply
 from ranking import FinalStandings, InputError, Player, Tournament, TournamentState, final_standings
-from ranking.players import find_players
-from ranking.refusals import Code, Refusal
+from ranking.event.players import find_players
+from ranking.event.refusals import Code, Refusal
 from tiebreak.config import Config
 from tiebreak.i18n import Translator
 from tiebreak.store import Identity, Source, Store, UserPrefs
@@ -312,7 +312,7 @@ class TournamentRequest(Request):
 
     def player(self, query: str) -> Player | list[Reply]:
         """The one player ``query`` names (a starting number, or a name ignoring case and
-        diacritics: ``ranking.players.find_players``), or the reply saying none or several do."""
+        diacritics: ``ranking.event.players.find_players``), or the reply saying none or several do."""
         tournament = self.tournament()
         found = find_players(tournament, query)
         if len(found) == 1:

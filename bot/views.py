@@ -38,7 +38,7 @@ from ranking import (
     written_points,
     written_result,
 )
-from ranking.clock import board_results
+from ranking.event.clock import board_results
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -93,7 +93,7 @@ def localised(cells: list[str], tr: Translator) -> list[str]:
 
 def own_points(value: float, tr: Translator) -> str:
     """A game's or a bye's points for one player: ``1``, ``½``, ``2``, ``1½``
-    (``ranking.spelling.written_points``)."""
+    (``ranking.scoring.spelling.written_points``)."""
     return written_points(value, "½", tr.decimal_sign)
 
 
@@ -363,7 +363,7 @@ def _stage_result(stage: PlayoffStage, names: dict[int, str], scoring: Scoring, 
 
 
 def _stage_name(stage: PlayoffStage, tr: Translator) -> str:
-    """A stage of ``ranking.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
+    """A stage of ``ranking.standings.playoffs`` ("match", "semi-final 2", "final armageddon", ...) in words."""
     name = stage.name
     armageddon = name.endswith(" armageddon")
     name = name.removesuffix(" armageddon")

@@ -1,5 +1,5 @@
 """What the entry page shows and does (``bot/web.py`` serves it): the current round of the link's
-tournament (``ranking.clock``, the one definition), each board with its result or its result
+tournament (``ranking.event.clock``, the one definition), each board with its result or its result
 buttons, and the changes a tap makes.
 
 A change goes through the bot's own commands, so the page decides and words nothing itself: a
@@ -85,7 +85,7 @@ class RoundView:
 
 
 def current_round(state: TournamentState, tr: Translator) -> RoundView:
-    """The current round (``ranking.clock``): the lowest paired round with a board without a
+    """The current round (``ranking.event.clock``): the lowest paired round with a board without a
     result, else the latest paired round."""
     number = state.clock().current
     if number is None:

@@ -24,77 +24,81 @@ _EXPORTS: dict[str, str] = {
     # errors
     "InputError": "ranking.errors",
     # the model
-    "Tournament": "ranking.model", "Player": "ranking.model", "Game": "ranking.model", "Bye": "ranking.model",
-    "ByeKind": "ranking.model", "Withdrawal": "ranking.model", "Result": "ranking.model",
-    "GameKind": "ranking.model", "System": "ranking.model",
-    "Team": "ranking.model", "TeamMatch": "ranking.model", "TeamBye": "ranking.model",
-    "TeamByeKind": "ranking.model", "TeamEvent": "ranking.model",
+    "Tournament": "ranking.event.model", "Player": "ranking.event.model", "Game": "ranking.event.model",
+    "Bye": "ranking.event.model", "ByeKind": "ranking.event.model", "Withdrawal": "ranking.event.model",
+    "Result": "ranking.event.model", "GameKind": "ranking.event.model", "System": "ranking.event.model",
+    "Team": "ranking.event.model", "TeamMatch": "ranking.event.model", "TeamBye": "ranking.event.model",
+    "TeamByeKind": "ranking.event.model", "TeamEvent": "ranking.event.model",
     # rules and presets
-    "Rules": "ranking.rules", "Scoring": "ranking.rules", "Outcome": "ranking.rules", "Options": "ranking.rules",
-    "Edition": "ranking.rules",
-    "ByeValue": "ranking.rules", "DirectEncounterMode": "ranking.rules", "PreviousMode": "ranking.rules",
-    "RoundRobinWithdrawal": "ranking.rules", "SCORING_SYSTEMS": "ranking.rules",
-    "PlayoffRule": "ranking.rules", "PlayoffFormat": "ranking.rules", "TeamRules": "ranking.rules",
-    "TeamScoring": "ranking.rules",
-    "PRESETS": "ranking.presets", "get_preset": "ranking.presets",
-    "TEAM_PRESETS": "ranking.presets", "get_team_preset": "ranking.presets", "rules_source": "ranking.presets",
+    "Rules": "ranking.scoring.rules", "Scoring": "ranking.scoring.rules", "Outcome": "ranking.scoring.rules",
+    "Options": "ranking.scoring.rules", "Edition": "ranking.scoring.rules", "ByeValue": "ranking.scoring.rules",
+    "DirectEncounterMode": "ranking.scoring.rules", "PreviousMode": "ranking.scoring.rules",
+    "RoundRobinWithdrawal": "ranking.scoring.rules", "SCORING_SYSTEMS": "ranking.scoring.rules",
+    "PlayoffRule": "ranking.scoring.rules", "PlayoffFormat": "ranking.scoring.rules",
+    "TeamRules": "ranking.scoring.rules", "TeamScoring": "ranking.scoring.rules",
+    "PRESETS": "ranking.tiebreaks.presets", "get_preset": "ranking.tiebreaks.presets",
+    "TEAM_PRESETS": "ranking.tiebreaks.presets", "get_team_preset": "ranking.tiebreaks.presets",
+    "rules_source": "ranking.tiebreaks.presets",
     # tie-break codes and the registry
-    "TiebreakSpec": "ranking.codes", "TeamSpec": "ranking.codes", "split_codes": "ranking.codes",
-    "Tiebreak": "ranking.registry",
-    "REGISTRY": "ranking.tiebreaks", "TEAM_REGISTRY": "ranking.team_tiebreaks",
+    "TiebreakSpec": "ranking.tiebreaks.codes", "TeamSpec": "ranking.tiebreaks.codes",
+    "split_codes": "ranking.tiebreaks.codes", "Tiebreak": "ranking.tiebreaks.registry",
+    "REGISTRY": "ranking.tiebreaks.individual", "TEAM_REGISTRY": "ranking.tiebreaks.team",
     # standings
-    "Standings": "ranking.standings", "StandingRow": "ranking.standings", "compute_standings": "ranking.standings",
-    "default_rules": "ranking.standings", "parse_chain": "ranking.standings",
-    "FinalStandings": "ranking.final", "final_standings": "ranking.final",
-    "collection_paused": "ranking.standings",
-    "TeamStandings": "ranking.teams", "team_standings": "ranking.teams",
-    "team_event_of": "ranking.teams",
+    "Standings": "ranking.standings.individual", "StandingRow": "ranking.standings.individual",
+    "compute_standings": "ranking.standings.individual", "default_rules": "ranking.standings.individual",
+    "parse_chain": "ranking.standings.individual", "FinalStandings": "ranking.standings.final",
+    "final_standings": "ranking.standings.final", "collection_paused": "ranking.standings.individual",
+    "TeamStandings": "ranking.standings.team", "team_standings": "ranking.standings.team",
+    "team_event_of": "ranking.standings.team",
     # points: what a game or a bye is worth
-    "board_points": "ranking.points", "bye_points": "ranking.points", "game_points": "ranking.points",
+    "board_points": "ranking.scoring.points", "bye_points": "ranking.scoring.points",
+    "game_points": "ranking.scoring.points",
     # scorecards and legends
-    "Scorecard": "ranking.scorecards", "CardRound": "ranking.scorecards", "player_scorecards": "ranking.scorecards",
-    "TeamScorecard": "ranking.scorecards", "TeamCardRound": "ranking.scorecards",
-    "team_scorecards": "ranking.scorecards", "LegendEntry": "ranking.scorecards", "legend": "ranking.scorecards",
-    "team_legend": "ranking.scorecards",
+    "Scorecard": "ranking.standings.scorecards", "CardRound": "ranking.standings.scorecards",
+    "player_scorecards": "ranking.standings.scorecards", "TeamScorecard": "ranking.standings.scorecards",
+    "TeamCardRound": "ranking.standings.scorecards", "team_scorecards": "ranking.standings.scorecards",
+    "LegendEntry": "ranking.standings.scorecards", "legend": "ranking.standings.scorecards",
+    "team_legend": "ranking.standings.scorecards",
     # play-offs
-    "PlayoffStandings": "ranking.playoffs", "PlayoffGroup": "ranking.playoffs", "PlayoffStage": "ranking.playoffs",
-    "apply_playoffs": "ranking.playoffs",
+    "PlayoffStandings": "ranking.standings.playoffs", "PlayoffGroup": "ranking.standings.playoffs",
+    "PlayoffStage": "ranking.standings.playoffs", "apply_playoffs": "ranking.standings.playoffs",
     # the event log
-    "Event": "ranking.events", "EventKind": "ranking.events", "LoggedEvent": "ranking.events",
-    "TournamentState": "ranking.events",
-    "needs_correction": "ranking.events",
-    "result_event": "ranking.events", "annulment_event": "ranking.events", "foul_event": "ranking.events",
-    "bye_event": "ranking.events", "withdrawal_event": "ranking.events", "pairing_event": "ranking.events",
-    "playoff_result_event": "ranking.events", "player_added_event": "ranking.events",
-    "setting_event": "ranking.events", "settings_events": "ranking.events", "unpair_event": "ranking.events",
-    "return_event": "ranking.events", "player_edited_event": "ranking.events",
-    "player_removed_event": "ranking.events",
-    "Undo": "ranking.undo", "undo_change": "ranking.undo",
+    "Event": "ranking.event.log", "EventKind": "ranking.event.log", "LoggedEvent": "ranking.event.log",
+    "TournamentState": "ranking.event.log", "needs_correction": "ranking.event.log",
+    "result_event": "ranking.event.log", "annulment_event": "ranking.event.log", "foul_event": "ranking.event.log",
+    "bye_event": "ranking.event.log", "withdrawal_event": "ranking.event.log", "pairing_event": "ranking.event.log",
+    "playoff_result_event": "ranking.event.log", "player_added_event": "ranking.event.log",
+    "setting_event": "ranking.event.log", "settings_events": "ranking.event.log", "unpair_event": "ranking.event.log",
+    "return_event": "ranking.event.log", "player_edited_event": "ranking.event.log",
+    "player_removed_event": "ranking.event.log", "Undo": "ranking.event.undo", "undo_change": "ranking.event.undo",
     # the event's clock, the players list, refusals
-    "Clock": "ranking.clock", "clock_of": "ranking.clock", "board_results": "ranking.clock",
-    "Seeding": "ranking.model", "TITLES": "ranking.players", "initial_ranking": "ranking.players",
-    "pairing_numbers": "ranking.players", "players_json": "ranking.players", "find_players": "ranking.players",
-    "by_pairing_number": "ranking.players",
-    "Refusal": "ranking.refusals", "Code": "ranking.refusals",
+    "Clock": "ranking.event.clock", "clock_of": "ranking.event.clock", "board_results": "ranking.event.clock",
+    "Seeding": "ranking.event.model", "TITLES": "ranking.event.players", "initial_ranking": "ranking.event.players",
+    "pairing_numbers": "ranking.event.players", "players_json": "ranking.event.players",
+    "find_players": "ranking.event.players", "by_pairing_number": "ranking.event.players",
+    "Refusal": "ranking.event.refusals", "Code": "ranking.event.refusals",
     # settings and result spellings
-    "parse_setting": "ranking.settings", "SETTINGS": "ranking.settings",
-    "parse_result": "ranking.spelling", "written_result": "ranking.spelling", "written_points": "ranking.spelling",
+    "parse_setting": "ranking.event.settings", "SETTINGS": "ranking.event.settings",
+    "parse_result": "ranking.scoring.spelling", "written_result": "ranking.scoring.spelling",
+    "written_points": "ranking.scoring.spelling",
     # files as text
-    "parse_trf": "ranking.trf", "write_trf": "ranking.trf", "trf_refusal": "ranking.trf",
+    "parse_trf": "ranking.formats.trf", "write_trf": "ranking.formats.trf", "trf_refusal": "ranking.formats.trf",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
-    "apply_withdrawals": "ranking.withdrawals", "WithdrawalEffects": "ranking.withdrawals",
-    "withdrawal_mark": "ranking.withdrawals",
-    "parse_tournament_toml": "ranking.tomlfile", "write_tournament_toml": "ranking.tomlfile",
-    # pairing
-    "berger_table": "ranking.pairing", "round_robin_schedule": "ranking.pairing",
+    "apply_withdrawals": "ranking.event.withdrawals", "WithdrawalEffects": "ranking.event.withdrawals",
+    "withdrawal_mark": "ranking.event.withdrawals",
+    "parse_tournament_toml": "ranking.formats.tomlfile", "write_tournament_toml": "ranking.formats.toml_export",
     # two-game matches (VN 21.2)
-    "plays_matches": "ranking.matches", "match_boards": "ranking.matches", "as_matches": "ranking.matches",
-    "one_game_a_match": "ranking.matches", "match_result_events": "ranking.events", "matches_of": "ranking.matches",
-    "pair_swiss": "ranking.swiss", "check_swiss": "ranking.swiss",
+    "plays_matches": "ranking.event.matches", "match_boards": "ranking.event.matches",
+    "as_matches": "ranking.event.matches", "one_game_a_match": "ranking.event.matches",
+    "match_result_events": "ranking.event.log", "matches_of": "ranking.event.matches",
+    # pairing
+    "berger_table": "ranking.pairing.pairings", "round_robin_schedule": "ranking.pairing.pairings",
+    "pair_swiss": "ranking.pairing.swiss", "check_swiss": "ranking.pairing.swiss",
     # the tournament's header and progress
-    "Details": "ranking.overview", "tournament_details": "ranking.overview", "Progress": "ranking.overview",
-    "Stage": "ranking.overview", "tournament_progress": "ranking.overview", "coming_rounds": "ranking.overview",
-    "HEADER_RECORDS": "ranking.overview", "parse_date": "ranking.overview",
+    "Details": "ranking.event.overview", "tournament_details": "ranking.event.overview",
+    "Progress": "ranking.event.overview", "Stage": "ranking.event.overview",
+    "tournament_progress": "ranking.event.overview", "coming_rounds": "ranking.event.overview",
+    "HEADER_RECORDS": "ranking.event.overview", "parse_date": "ranking.event.overview",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -119,10 +123,9 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from typing import Any
 
-    from ranking.clock import Clock, board_results, clock_of
-    from ranking.codes import TeamSpec, TiebreakSpec, split_codes
     from ranking.errors import InputError
-    from ranking.events import (
+    from ranking.event.clock import Clock, board_results, clock_of
+    from ranking.event.log import (
         Event,
         EventKind,
         LoggedEvent,
@@ -144,9 +147,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         unpair_event,
         withdrawal_event,
     )
-    from ranking.final import FinalStandings, final_standings
-    from ranking.matches import as_matches, match_boards, matches_of, one_game_a_match, plays_matches
-    from ranking.model import (
+    from ranking.event.matches import as_matches, match_boards, matches_of, one_game_a_match, plays_matches
+    from ranking.event.model import (
         Bye,
         ByeKind,
         Game,
@@ -163,7 +165,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         Tournament,
         Withdrawal,
     )
-    from ranking.overview import (
+    from ranking.event.overview import (
         HEADER_RECORDS,
         Details,
         Progress,
@@ -173,8 +175,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         tournament_details,
         tournament_progress,
     )
-    from ranking.pairing import berger_table, round_robin_schedule
-    from ranking.players import (
+    from ranking.event.players import (
         TITLES,
         by_pairing_number,
         find_players,
@@ -182,12 +183,17 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         pairing_numbers,
         players_json,
     )
-    from ranking.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
-    from ranking.points import board_points, bye_points, game_points
-    from ranking.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset, rules_source
-    from ranking.refusals import Code, Refusal
-    from ranking.registry import Tiebreak
-    from ranking.rules import (
+    from ranking.event.refusals import Code, Refusal
+    from ranking.event.settings import SETTINGS, parse_setting
+    from ranking.event.undo import Undo, undo_change
+    from ranking.event.withdrawals import WithdrawalEffects, apply_withdrawals, withdrawal_mark
+    from ranking.formats.toml_export import write_tournament_toml
+    from ranking.formats.tomlfile import parse_tournament_toml
+    from ranking.formats.trf import parse_trf, trf_refusal, write_trf
+    from ranking.pairing.pairings import berger_table, round_robin_schedule
+    from ranking.pairing.swiss import check_swiss, pair_swiss
+    from ranking.scoring.points import board_points, bye_points, game_points
+    from ranking.scoring.rules import (
         SCORING_SYSTEMS,
         ByeValue,
         DirectEncounterMode,
@@ -203,7 +209,18 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         TeamRules,
         TeamScoring,
     )
-    from ranking.scorecards import (
+    from ranking.scoring.spelling import parse_result, written_points, written_result
+    from ranking.standings.final import FinalStandings, final_standings
+    from ranking.standings.individual import (
+        StandingRow,
+        Standings,
+        collection_paused,
+        compute_standings,
+        default_rules,
+        parse_chain,
+    )
+    from ranking.standings.playoffs import PlayoffGroup, PlayoffStage, PlayoffStandings, apply_playoffs
+    from ranking.standings.scorecards import (
         CardRound,
         LegendEntry,
         Scorecard,
@@ -214,21 +231,9 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
         team_legend,
         team_scorecards,
     )
-    from ranking.settings import SETTINGS, parse_setting
-    from ranking.spelling import parse_result, written_points, written_result
-    from ranking.standings import (
-        StandingRow,
-        Standings,
-        collection_paused,
-        compute_standings,
-        default_rules,
-        parse_chain,
-    )
-    from ranking.swiss import check_swiss, pair_swiss
-    from ranking.team_tiebreaks import TEAM_REGISTRY
-    from ranking.teams import TeamStandings, team_event_of, team_standings
-    from ranking.tiebreaks import REGISTRY
-    from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-    from ranking.trf import parse_trf, trf_refusal, write_trf
-    from ranking.undo import Undo, undo_change
-    from ranking.withdrawals import WithdrawalEffects, apply_withdrawals, withdrawal_mark
+    from ranking.standings.team import TeamStandings, team_event_of, team_standings
+    from ranking.tiebreaks.codes import TeamSpec, TiebreakSpec, split_codes
+    from ranking.tiebreaks.individual import REGISTRY
+    from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS, get_preset, get_team_preset, rules_source
+    from ranking.tiebreaks.registry import Tiebreak
+    from ranking.tiebreaks.team import TEAM_REGISTRY

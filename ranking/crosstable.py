@@ -3,10 +3,10 @@
 
 This is the columnar hot path of ``tiebreak standings`` (issue 13): ``ranking.crosstable_standings``
 computes the standings on a ``Crosstable`` with the same arithmetic as the model
-(``ranking.ordering``), and a command that reads a file, ranks it and prints the standings
-loads neither ``ranking.model`` nor the registries.  Reading is strict in the other direction:
+(``ranking.standings.ordering``), and a command that reads a file, ranks it and prints the standings
+loads neither ``ranking.event.model`` nor the registries.  Reading is strict in the other direction:
 ``read_trf`` and ``read_toml`` return None for anything they do not read exactly as
-``ranking.trf.parse_trf`` and ``ranking.tomlfile.parse_tournament_toml`` would (a malformed
+``ranking.formats.trf.parse_trf`` and ``ranking.formats.tomlfile.parse_tournament_toml`` would (a malformed
 line, a record that changes the standings and is not read here, teams, a TOML layout other than
 the one Tiebreak writes), and the caller reads the file with those instead, so every error
 message is theirs and the standings never differ.
@@ -30,7 +30,7 @@ import gc
 import re
 
 from ranking.errors import InputError
-from ranking.trf_fields import (
+from ranking.formats.trf_fields import (
     LINE_BREAK,
     MAX_ID,
     chain_record,
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 #: of the file's entries, rather than made into a table of gigabytes.
 MAX_CELLS = 2_000_000
 #: TRF team records: the team reader checks them against the players, so a file with any of
-#: them is read by ``ranking.trf``.
+#: them is read by ``ranking.formats.trf``.
 _TEAM_TAGS = frozenset({"013", "310", "320", "330", "300", "362"})
 
 
@@ -65,7 +65,7 @@ class Crosstable:
     -1; ``fouls[p][r]`` the fouls recorded against the player (None when the file records none).
     ``finished_round`` is the last round with a game result, ``last_bye`` the last round with a
     bye the file records (not counting rounds with nothing recorded); ``system`` is ``"swiss"``,
-    ``"round-robin"`` or ``"double-round-robin"``; ``scoring`` holds the ``ranking.rules.Scoring``
+    ``"round-robin"`` or ``"double-round-robin"``; ``scoring`` holds the ``ranking.scoring.rules.Scoring``
     fields the file sets (None: it sets none) and ``chain`` its tie-break codes.  Built once by a
     reader and not changed afterwards.
     """
@@ -101,7 +101,7 @@ class Crosstable:
 # -- TRF --------------------------------------------------------------------------------------------
 
 def read_trf(text: str, source: str) -> Crosstable | None:
-    """The crosstable of a TRF-16 / TRF-2026 file, or None where ``ranking.trf.parse_trf``
+    """The crosstable of a TRF-16 / TRF-2026 file, or None where ``ranking.formats.trf.parse_trf``
     must read it (it would raise an error, the file has team records, or a line is laid out
     in a way this reader does not check)."""
     enabled = gc.isenabled()
@@ -134,12 +134,12 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
             if line.startswith("001 "):
                 lines.append(line)
                 continue
-            if line.startswith(_EXTRA):  # Tiebreak's own records (ranking.trf_extras)
+            if line.startswith(_EXTRA):  # Tiebreak's own records (ranking.formats.trf_extras)
                 kind, _, rest = line[len(_EXTRA):].partition(" ")
                 if kind == "withdrawn":
                     words = rest.split()
                     if len(words) != 2 or not all(word.isdigit() for word in words):
-                        return None  # ranking.trf_extras refuses it
+                        return None  # ranking.formats.trf_extras refuses it
                     withdrawn.append((int(words[0]), int(words[1])))
                 elif kind == "rules":
                     rules = _plain_rules(rest)
@@ -147,11 +147,11 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
                         return None
                 elif kind == "game":
                     if rest.strip() not in ("chess", "xiangqi"):
-                        return None  # ranking.trf_extras refuses it
+                        return None  # ranking.formats.trf_extras refuses it
                 elif kind == "fouls":
                     words = rest.split()
                     if len(words) != 5 or not all(word.isdigit() for word in words):
-                        return None  # ranking.trf_extras refuses it
+                        return None  # ranking.formats.trf_extras refuses it
                     fouls.append(tuple(int(word) for word in words))
                 elif kind not in ("slug", "club"):  # a play-off game changes what the model ranks
                     return None
@@ -205,26 +205,26 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
         games = (sum(map(len, opponents)) - sum(row.count(-1) for row in opponents)) // 2
         system = system_scheduled(len(ids), games, _pairs(opponents))
     chain = chains.get("212", chains.get("202", ()))
-    if rules is not None:  # it replaces the rules the other records give (ranking.trf_extras)
+    if rules is not None:  # it replaces the rules the other records give (ranking.formats.trf_extras)
         scoring, chain = rules
     return Crosstable(name or "", ids, names, ratings, federations, rounds, results, colours, opponents, fouls_of,
                       system, scoring, chain, last_bye)
 
 
-#: Colours as ``ranking.trf`` reads them (blank is ``-``), and the letters a game or a bye may
+#: Colours as ``ranking.formats.trf`` reads them (blank is ``-``), and the letters a game or a bye may
 #: record once upper-cased (a bye's ``+ 1`` are a full-point bye, ``=`` a half-point one and
 #: ``- 0`` a zero-point one; blank is nothing recorded).
 _COLOUR_CASE = str.maketrans("WB ", "wb-")
 _COLOURS = frozenset("wb-")
 _GAME_LETTERS = frozenset("10=WDL+- ")
 _BYE_LETTERS = {"U": "U", "F": "F", "H": "H", "Z": "Z", "+": "F", "1": "F", "=": "H", "-": "Z", "0": "Z", " ": " "}
-#: The results and the colours the two players of one game may record (``ranking.trf._game``).
+#: The results and the colours the two players of one game may record (``ranking.formats.trf._game``).
 _PAIRED = frozenset({("1", "0"), ("0", "1"), ("=", "="), ("0", "0"), ("=", "0"), ("0", "="), ("W", "L"),
                      ("L", "W"), ("D", "D"), ("L", "L"), ("D", "L"), ("L", "D"), ("+", "-"), ("-", "+"),
                      ("-", "-"), (" ", " ")})
 _COLOURED = frozenset({("w", "b"), ("b", "w"), ("-", "-")})
 _SEXES = frozenset(" abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_EXTRA = "### tiebreak "  # ranking.trf_extras.MARK (that module loads the model)
+_EXTRA = "### tiebreak "  # ranking.formats.trf_extras.MARK (that module loads the model)
 _NO_OPPONENT = ("    ", "   0", "  00", " 000", "0000")
 
 
@@ -235,9 +235,9 @@ def _right_aligned(width: int, blank: bool, item: str = "[0-9]", least: int = 1)
     return "(?:" + "|".join(forms + ([" " * width] if blank else [])) + ")"
 
 
-#: The fields of columns 1-91 of a ``001`` line that ``ranking.trf._parse_player`` checks, as
+#: The fields of columns 1-91 of a ``001`` line that ``ranking.formats.trf._parse_player`` checks, as
 #: Tiebreak, Swiss-Manager and Vega write them (right-aligned numbers, letters or blank): one
-#: pattern for the whole column of every line at once.  Other layouts ``ranking.trf`` may accept
+#: pattern for the whole column of every line at once.  Other layouts ``ranking.formats.trf`` may accept
 #: are read by it.
 _HEAD_FIELDS = {"start": (5, 8), "rating": (49, 52), "federation": (54, 56), "fide_id": (58, 68),
                 "points": (81, 84), "rank": (86, 89)}
@@ -259,7 +259,7 @@ def _column(heads: str, first: int, last: int) -> list[str]:
     return list(map("".join, zip(*(heads[column - 1::91] for column in range(first, last + 1)), strict=True)))
 
 
-#: ``ranking.rules.Scoring()`` and ``Options()`` as ``ranking.trf_extras`` writes them (a test
+#: ``ranking.scoring.rules.Scoring()`` and ``Options()`` as ``ranking.formats.trf_extras`` writes them (a test
 #: keeps them equal): a ``### tiebreak rules`` record with other options is left to the model.
 _SCORING_DEFAULTS: dict[str, float | None] = {
     "win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
@@ -291,7 +291,7 @@ def _plain_rules(text: str) -> tuple[dict[str, float | None], tuple[str, ...]] |
 def _fouls_of(records: list[tuple[int, ...]], index: dict[int, int], opponents: list[list[int]],
               rounds: int) -> list[list[int]] | None:
     """Each row's fouls by round from ``### tiebreak fouls`` records (``index``: start number
-    to row), or None when one does not name a game of the crosstable (``ranking.trf_extras`` refuses it)."""
+    to row), or None when one does not name a game of the crosstable (``ranking.formats.trf_extras`` refuses it)."""
     fouls_of = [[0] * rounds for _ in opponents]
     for rnd, white, black, on_white, on_black in records:
         first, second = index.get(white), index.get(black)
@@ -305,7 +305,7 @@ def _withdrawals_fit(withdrawn: list[tuple[int, int]], index: dict[int, int], op
                      rounds: int) -> bool:
     """Whether the ``### tiebreak withdrawn`` records (``index``: start number to row) change
     nothing the crosstable holds: each names a player once, within the rounds, with no game
-    after it (``ranking.trf_extras`` reads the ``0000 - Z`` entries after it as the withdrawal,
+    after it (``ranking.formats.trf_extras`` reads the ``0000 - Z`` entries after it as the withdrawal,
     which ranks as those zero-point byes, docs/rules.md#withdrawals; ``_read_players`` does not count them as
     byes)."""
     players = [pid for pid, _ in withdrawn]
@@ -321,10 +321,10 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
     """The ``001`` lines as rows in starting-number order: start numbers, names, ratings,
     federations, letters, colours, opponent indexes, the number of rounds and the last round
     with a recorded bye (a zero-point bye after the round a player of ``withdrawn``, start
-    number: round, withdrew after is the withdrawal, no bye: ``ranking.trf_extras``).  None
-    when a line is not what ``ranking.trf._parse_player`` accepts, a start number is used
+    number: round, withdrew after is the withdrawal, no bye: ``ranking.formats.trf_extras``).  None
+    when a line is not what ``ranking.formats.trf._parse_player`` accepts, a start number is used
     twice, a game is not mirrored by the opponent's line as
-    ``ranking.trf._game`` wants, or an opponent's number is not written right-aligned.
+    ``ranking.formats.trf._game`` wants, or an opponent's number is not written right-aligned.
 
     The round blocks are read by columns (a slice per column of the blocks), so a line costs a
     few string operations, whatever its number of rounds."""
@@ -332,7 +332,7 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
     heads = "".join([line[:91].ljust(91) for line in lines])  # columns 1-91 of every line, line after line
     fields = {name: _column(heads, first, last) for name, (first, last) in _HEAD_FIELDS.items()}
     if not all(pattern.fullmatch("".join(fields[name])) for name, pattern in _HEAD_PATTERNS.items()):
-        return None  # a field laid out otherwise: ranking.trf checks it (and may refuse it)
+        return None  # a field laid out otherwise: ranking.formats.trf checks it (and may refuse it)
     if heads[8::91] != " " * count or heads[89::91] != " " * count or heads[90::91] != " " * count:
         return None  # columns 9, 90 and 91 are blank
     if not _SEXES.issuperset(heads[9::91]):
@@ -365,7 +365,7 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
         flat = list(map(opponent_of.__getitem__,
                         map("".join, zip(text[0::10], text[1::10], text[2::10], text[3::10], strict=True))))
     except KeyError:
-        return None  # not a player, or a number laid out otherwise: ranking.trf says which
+        return None  # not a player, or a number laid out otherwise: ranking.formats.trf says which
     shades = text[5::10].translate(_COLOUR_CASE)
     letters = text[7::10].upper()
     if not _COLOURS.issuperset(shades):
@@ -429,7 +429,7 @@ _COLOURED_OR_BYE = _COLOURED | {("-", _SENTINEL)}
 
 def _mirrored(flat: list[int], letters: list[str], shades: str, width: int) -> bool:
     """Every game listed by both players in the same round, with results and colours that fit
-    (``ranking.trf._game``), checked a round at a time on whole columns of the cells (row after
+    (``ranking.formats.trf._game``), checked a round at a time on whole columns of the cells (row after
     row, ``width`` a row)."""
     players = range(len(flat) // width)
     everyone = list(players)
@@ -465,7 +465,7 @@ def _pairs(opponents: list[list[int]]) -> Iterator[tuple[int, int]]:
 
 # -- tournament TOML ------------------------------------------------------------------------------
 
-#: The layout ``ranking.tomlfile.write_tournament_toml`` writes, one pattern a table: a basic
+#: The layout ``ranking.formats.tomlfile.write_tournament_toml`` writes, one pattern a table: a basic
 #: string without escapes, a decimal integer, keys in the writer's order.  Anything else (a
 #: hand-written file, a rule preset, options, teams, an escaped character) is left to the model.
 _STR = r'"([^"\\\x00-\x1f\x7f]*)"'
@@ -500,8 +500,8 @@ _MAX_ROUNDS = 9999
 
 
 def read_toml(text: str, source: str) -> Crosstable | None:
-    """The crosstable of a tournament TOML file as ``ranking.tomlfile.write_tournament_toml``
-    lays it out, or None where ``ranking.tomlfile.parse_tournament_toml`` must read it (another
+    """The crosstable of a tournament TOML file as ``ranking.formats.tomlfile.write_tournament_toml``
+    lays it out, or None where ``ranking.formats.tomlfile.parse_tournament_toml`` must read it (another
     layout, anything it would refuse, rules beyond a chain, teams, two games on one board, or two
     games between the same players in one round, which form a match)."""
     enabled = gc.isenabled()
@@ -543,7 +543,7 @@ def _read_toml(text: str) -> Crosstable | None:
 
 def _board_clash(game_rows: list[tuple[str, ...]]) -> bool:
     """Whether two games share a board of a round once those without one are numbered as the
-    store numbers them (``ranking.model.numbered_boards``)."""
+    store numbers them (``ranking.event.model.numbered_boards``)."""
     highest: dict[str, int] = {}
     taken: set[tuple[str, int]] = set()
     for number, board, *_ in game_rows:
@@ -558,7 +558,7 @@ def _board_clash(game_rows: list[tuple[str, ...]]) -> bool:
 def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...], player_rows: list[tuple[str, ...]],
                      game_rows: list[tuple[str, ...]], bye_rows: list[tuple[str, ...]],
                      withdrawal_rows: list[tuple[str, ...]]) -> Crosstable | None:
-    """The rows of the tables read, checked as ``ranking.tomlfile`` checks them."""
+    """The rows of the tables read, checked as ``ranking.formats.tomlfile`` checks them."""
     players = sorted((int(pid), player_name, int(rating or 0), federation)
                      for pid, player_name, rating, federation, *_ in player_rows)
     ids = [player[0] for player in players]

@@ -1,14 +1,14 @@
 """Standings computed on a crosstable (``ranking.crosstable``): the columnar hot path of
 ``tiebreak standings`` (issue 13).
 
-``crosstable_standings`` gives exactly what ``ranking.final.final_standings(...).as_json()``
+``crosstable_standings`` gives exactly what ``ranking.standings.final.final_standings(...).as_json()``
 gives for the same file and options, value for value and in the same order, or None when it
 cannot: a code it does not compute, the ``/P`` modifier, match scoring or colour-dependent draws,
 scoring values that are not quarters, an ``--after-round`` out of range (the model says why).
 It computes the C.07 16.2 categories, the 16.3 adjusted scores, the 16.4 dummies of both
-editions and the 16.5.1 cuts as ``ranking.scoresheet`` and ``ranking.tiebreaks`` do, and ranks
-with the same ``ranking.ordering`` functions; ``tests/test_crosstable.py`` compares the two on
-generated tournaments of every kind.  It imports nothing but ``ranking.ordering``: a command
+editions and the 16.5.1 cuts as ``ranking.scoring.scoresheet`` and ``ranking.tiebreaks.individual`` do, and ranks
+with the same ``ranking.standings.ordering`` functions; ``tests/test_crosstable.py`` compares the two on
+generated tournaments of every kind.  It imports nothing but ``ranking.standings.ordering``: a command
 that ranks a file loads no model types (they cost more to import than the ranking itself).
 
 Codes computed here: ``BH`` and ``SB`` (with Cn, Mn), ``PS`` (Cn), ``WIN``, ``WON``, ``BPG``,
@@ -24,7 +24,7 @@ import re
 from itertools import repeat
 from operator import add, mul, sub
 
-from ranking.ordering import (
+from ranking.standings.ordering import (
     FIDE_RR_CHAIN,
     FIDE_SWISS_CHAIN,
     FORFEIT_LOSS,
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 CODES = {"BH": "CM", "SB": "CM", "PS": "C", "WIN": "", "WON": "", "BPG": "", "BWG": "", "REP": "", "KS": "L",
          "ARO": "C", "FOUL": "", "TPN": "", "RTNG": "", "DE": ""}
 _LOWER_IS_BETTER = frozenset({"FOUL", "TPN"})
-#: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.codes.parse_code``).
+#: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.tiebreaks.codes.parse_code``).
 _HYPHENATED = frozenset({"PS-D", "AROC-1"})
 _SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
 _MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
@@ -73,13 +73,13 @@ _CHESS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second
 
 
 def split_chain(text: str) -> list[str]:
-    """The codes of ``--tiebreaks`` (comma- or space-separated), as ``ranking.codes.split_codes``
+    """The codes of ``--tiebreaks`` (comma- or space-separated), as ``ranking.tiebreaks.codes.split_codes``
     splits them."""
     return [part for part in re.split(r"[,\s]+", text) if part]
 
 
 def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | None:
-    """Each code as (code, name, cut, median, limit), read as ``ranking.codes.parse_code`` reads
+    """Each code as (code, name, cut, median, limit), read as ``ranking.tiebreaks.codes.parse_code`` reads
     it; None when a code is not one computed here, takes a modifier not computed here, or the
     chain would be refused (a code given twice, in any spelling).
 
@@ -199,7 +199,7 @@ def _quarters(value: float) -> bool:
 
 
 class _Sheet:
-    """The crosstable's rounds 1..``last`` as ``ranking.scoresheet.Scoresheet`` sees them:
+    """The crosstable's rounds 1..``last`` as ``ranking.scoring.scoresheet.Scoresheet`` sees them:
     points, outcomes, C.07 16.2 categories and VURs, scores and the 16.3 adjusted scores, and the
     tie-breaks computed on them."""
 
@@ -265,7 +265,7 @@ class _Sheet:
     # -- the criteria ------------------------------------------------------------------------
 
     def criterion(self, spec: tuple[str, str, int, int, int]) -> tuple[str, str, Callable[..., Any], bool]:
-        """The ``ranking.ordering.apply_chain`` criterion of one parsed code."""
+        """The ``ranking.standings.ordering.apply_chain`` criterion of one parsed code."""
         code, name, cut, median, limit = spec
         if name == "DE":
             return code, ORDER, self.direct_encounter, False
@@ -284,7 +284,7 @@ class _Sheet:
 
     def contribution(self, me: int) -> tuple[list[float], list[float], list[bool] | None]:
         """Player ``me``'s opponents' scores as BH and SB count them, the share of each game won
-        and the VURs (C.07 8.1, 9.1, 16.3-16.5; ``ranking.tiebreaks._contributions``).  Pending
+        and the VURs (C.07 8.1, 9.1, 16.3-16.5; ``ranking.tiebreaks.individual._contributions``).  Pending
         games and a round robin's free round add nothing; a Swiss unplayed round counts a dummy:
         the player's own score (2024), capped in 2026 by the scheduled opponent's adjusted score
         for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2)."""
@@ -322,7 +322,7 @@ class _Sheet:
                 list(zip(*[self.letters[me] for me in rows], strict=True)))
 
     def buchholz(self, cut: int, median: int) -> list[Any]:
-        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks._buchholz_totals``).  The
+        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks.individual._buchholz_totals``).  The
         players in ``plain`` without a cut, or with Cut-1 (no VUR to cut: drop the lowest, C.07
         14.1), are added up a round at a time, in the order ``sum`` adds."""
         result: list[Any] = [None] * len(self.letters)
@@ -396,7 +396,7 @@ class _Sheet:
 
     def own_results(self, won: bool, black: bool) -> list[Any]:
         """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover);
-        ``ranking.tiebreaks._counts_for_own_results``: a round robin's forfeit win counts as a
+        ``ranking.tiebreaks.individual._counts_for_own_results``: a round robin's forfeit win counts as a
         game in the 2026 edition only (15.2)."""
         forfeit_wins = self.round_robin and self.edition == "2026"
         result = []
@@ -453,7 +453,7 @@ class _Sheet:
         return all(0 <= self.points_of[letter] <= self.win for letter in counted)
 
     def direct_encounter(self, group: list[int]) -> list[list[int]]:
-        """DE (C.07 6) on the games among ``group`` (``ranking.tiebreaks.direct_encounter``)."""
+        """DE (C.07 6) on the games among ``group`` (``ranking.tiebreaks.individual.direct_encounter``)."""
         if len(group) > 2 * self.last and self._bounded:
             return [group]  # too many games missing for anyone to be placed (see _bounded)
         games = self._games

@@ -56,8 +56,8 @@ from ranking import (
     withdrawal_mark,
     written_points,
 )
-from ranking.clock import board_results, clock_of
-from ranking.players import players_json
+from ranking.event.clock import board_results, clock_of
+from ranking.event.players import players_json
 from tiebreak.library import export_text
 
 
@@ -91,18 +91,18 @@ class TournamentPages:
 
     @cached_property
     def rounds_paired(self) -> list[int]:
-        """The paired rounds (``ranking.clock``): byes entered ahead do not make a round paired."""
+        """The paired rounds (``ranking.event.clock``): byes entered ahead do not make a round paired."""
         return list(clock_of(self.tournament).paired)
 
     @cached_property
     def decided(self) -> dict:
         """Every board's result, with what the withdrawal rule makes of the unplayed ones
-        (``ranking.clock.board_results``)."""
+        (``ranking.event.clock.board_results``)."""
         return board_results(self.tournament)
 
     @cached_property
     def players_page(self) -> dict:
-        """The players list: the initial ranking list (``ranking.players``, GHR 2) by pairing number."""
+        """The players list: the initial ranking list (``ranking.event.players``, GHR 2) by pairing number."""
         return {"players": players_json(self.tournament), "seeding": self.tournament.seeding.value,
                 "round_robin": self.is_round_robin}
 

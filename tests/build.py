@@ -8,8 +8,8 @@ Players are numbered 1..n (n = the highest number used unless ``players`` says m
 
 from __future__ import annotations
 
-from ranking.model import Bye, ByeKind, Game, Player, Result, System, Tournament
-from ranking.rules import Rules
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, System, Tournament
+from ranking.scoring.rules import Rules
 
 #: Points each side scores under 1/0.5/0, written out independently of the core (a test oracle).
 CHESS_POINTS = {

@@ -14,7 +14,7 @@ import random
 import sys
 from itertools import groupby
 
-from ranking.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
 
 UNRATED_SHARE = 0.03
 HALF_BYE_SHARE = 0.01  # of player-rounds

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
-from ranking.rules import SCORING_SYSTEMS, Scoring
+from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
+from ranking.scoring.rules import SCORING_SYSTEMS, Scoring
 
 _RESULTS = tuple(Result)
 _PLAYED = (Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW)
@@ -249,5 +249,5 @@ def id_mappings(ids: Iterable[int], *, keep_order: bool = False) -> st.SearchStr
 
 
 def scoring_systems() -> st.SearchStrategy[Scoring]:
-    """One of ``ranking.rules.SCORING_SYSTEMS``."""
+    """One of ``ranking.scoring.rules.SCORING_SYSTEMS``."""
     return st.sampled_from(tuple(SCORING_SYSTEMS.values()))

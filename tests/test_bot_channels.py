@@ -21,7 +21,7 @@ from bot import messages as M
 from bot import zalo
 from bot.app import build_application
 from bot.service import BotService
-from ranking.events import EventKind
+from ranking.event.log import EventKind
 from tiebreak.store import SQLiteStore
 
 TOKEN = "123456789:AAH-fake-token_for_tests"

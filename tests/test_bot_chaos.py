@@ -27,8 +27,8 @@ from generators import generate_swiss
 
 from bot import messages as M
 from bot.formatting import escape
-from ranking.events import EventKind
-from ranking.tomlfile import write_tournament_toml
+from ranking.event.log import EventKind
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.store import SQLiteStore
 
 CHIEF, STRANGER = 1001, 3003

@@ -20,12 +20,13 @@ from bot import messages as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
 from bot.service import BotService, Who
-from ranking.events import EventKind
-from ranking.model import Result
-from ranking.spelling import written_result
-from ranking.standings import default_rules
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-from ranking.trf import parse_trf
+from ranking.event.log import EventKind
+from ranking.event.model import Result
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf
+from ranking.scoring.spelling import written_result
+from ranking.standings.individual import default_rules
 from tiebreak.files import load_tournament
 from tiebreak.store import SQLiteStore
 

@@ -25,7 +25,7 @@ from bot.handlers import press
 from bot.messages import translator
 from bot.replies import Reply
 from bot.service import BotService, Who
-from ranking.events import Event, EventKind
+from ranking.event.log import Event, EventKind
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 

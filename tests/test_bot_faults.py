@@ -27,8 +27,8 @@ from bot.messages import translator
 from bot.replies import Reply
 from bot.running import pair, undo
 from bot.service import BotService, BotSettings, Who
-from ranking.events import EventKind, result_event
-from ranking.model import Player
+from ranking.event.log import EventKind, result_event
+from ranking.event.model import Player
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 

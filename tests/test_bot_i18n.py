@@ -25,7 +25,7 @@ from bot.messages import (
     translator,
 )
 from bot.parsing import Problem, ProblemReason, parse_message
-from ranking.model import Result
+from ranking.event.model import Result
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, choose_language, format_number, language_from_argument
 
 BOT_DIR = Path(i18n.__file__).parent

@@ -25,10 +25,10 @@ from bot.app import build_application
 from bot.handlers import press
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
-from ranking.clock import clock_of
-from ranking.events import result_event
-from ranking.players import players_json
-from ranking.refusals import TEXT, Code
+from ranking.event.clock import clock_of
+from ranking.event.log import result_event
+from ranking.event.players import players_json
+from ranking.event.refusals import TEXT, Code
 from tiebreak.files import load_tournament
 from tiebreak.running import round_json
 from tiebreak.store import Source, SQLiteStore

@@ -24,8 +24,8 @@ from bot.parsing import (
     parse_message,
     parse_result,
 )
-from ranking.model import Result
-from ranking.spelling import BIDI_CONTROLS
+from ranking.event.model import Result
+from ranking.scoring.spelling import BIDI_CONTROLS
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 WF, BF, DF = Result.WHITE_WINS_FORFEIT, Result.BLACK_WINS_FORFEIT, Result.DOUBLE_FORFEIT

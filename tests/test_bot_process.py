@@ -20,8 +20,8 @@ import pytest
 from bot_process import TOKEN, BotProcess, free_port, write_config
 from fake_telegram import FakeTelegram
 
-from ranking.events import EventKind
-from ranking.tomlfile import write_tournament_toml
+from ranking.event.log import EventKind
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.files import load_tournament
 from tiebreak.store import SQLiteStore
 

@@ -113,7 +113,7 @@ def test_a_stale_proposal_is_shown_again_and_cancel_stores_nothing(service: BotS
 
 
 def test_a_round_that_cannot_be_paired_is_explained(service: BotService, store: SQLiteStore) -> None:
-    from ranking.model import Game, Player, Result, Tournament
+    from ranking.event.model import Game, Player, Result, Tournament
 
     tiny = Tournament("Tiny", (Player(1, "A"), Player(2, "B")), 2, (Game(1, 1, 2, Result.WHITE_WINS, 1),),
                       records=(("092", "Swiss"),))

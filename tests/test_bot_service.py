@@ -22,12 +22,13 @@ from bot.messages import format_problem, translator
 from bot.parsing import MAX_CALLBACK_BYTES, encode_callback, parse_message
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
-from ranking.events import EventKind
-from ranking.model import ByeKind, Game, Player, Result, System, Tournament
-from ranking.spelling import written_result
-from ranking.standings import compute_standings, default_rules
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-from ranking.trf import parse_trf
+from ranking.event.log import EventKind
+from ranking.event.model import ByeKind, Game, Player, Result, System, Tournament
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf
+from ranking.scoring.spelling import written_result
+from ranking.standings.individual import compute_standings, default_rules
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 

@@ -1,6 +1,6 @@
 """The bot's team and play-off views (bot/service.py): /teams, /round grouped by team match,
 play-off status in /standings and /playoff, and play-off results entered by arbiters
-(the PLAYOFF_RESULT event of ranking/events.py)."""
+(the PLAYOFF_RESULT event of ranking/event/log.py)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ from bot.messages import translator
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
 from ranking.errors import InputError
-from ranking.events import EventKind, TournamentState, playoff_result_event
-from ranking.model import Game, Result
-from ranking.playoffs import apply_playoffs
-from ranking.standings import compute_standings, default_rules
-from ranking.teams import team_event_of, team_standings
+from ranking.event.log import EventKind, TournamentState, playoff_result_event
+from ranking.event.model import Game, Result
+from ranking.standings.individual import compute_standings, default_rules
+from ranking.standings.playoffs import apply_playoffs
+from ranking.standings.team import team_event_of, team_standings
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 from tiebreak.tables import format_column
@@ -105,7 +105,7 @@ def test_teams_in_chinese_and_for_an_individual_event(store, service):
 def test_a_long_team_table_is_split_below_the_limit(store, service):
     from dataclasses import replace
 
-    from ranking.model import Team
+    from ranking.event.model import Team
 
     tournament = load_tournament(LEAGUE)
     many = tuple(Team(100 + number, f"Team number {number} with a long name", ()) for number in range(400))

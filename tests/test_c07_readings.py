@@ -11,8 +11,8 @@ from pathlib import Path
 import cli
 import pytest
 
-from ranking.rules import Edition, Options, Rules
-from ranking.standings import compute_standings
+from ranking.scoring.rules import Edition, Options, Rules
+from ranking.standings.individual import compute_standings
 from tiebreak.files import load_tournament
 
 DATA = Path(__file__).parent / "data" / "c07_readings"
@@ -55,7 +55,7 @@ def test_sonneborn_berger_separates_the_tied_players_of_the_odd_round_robin(edit
 @pytest.mark.parametrize("edition", BOTH)
 def test_the_free_round_is_no_unplayed_round(edition: Edition) -> None:
     """Its points count in the score and in WIN only: no 16.2 category, not a VUR, no STD."""
-    from ranking.scoresheet import Scoresheet
+    from ranking.scoring.scoresheet import Scoresheet
 
     tournament = load_tournament(DATA / "ex1_odd_rr.trf")
     sheet = Scoresheet(tournament, Rules(options=Options(fide_edition=edition)))

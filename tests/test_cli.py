@@ -12,8 +12,8 @@ from pathlib import Path
 import cli
 import pytest
 
-from ranking.presets import PRESETS
-from ranking.tiebreaks import REGISTRY
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.presets import PRESETS
 from tiebreak.tables import display_width
 
 DATA = Path(__file__).parent / "data"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from open_scenario import Command, in_process, ok
 
-from ranking.events import result_event
+from ranking.event.log import result_event
 from tiebreak.store import Source, SQLiteStore
 
 DATA = Path(__file__).resolve().parent / "data" / "open"

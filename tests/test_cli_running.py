@@ -13,7 +13,7 @@ from pathlib import Path
 import cli
 import pytest
 
-from ranking.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.files import load_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -325,7 +325,7 @@ def test_every_command_has_help(config: Path, command: str) -> None:
 
 
 def test_set_help_names_every_setting() -> None:
-    from ranking.settings import SETTINGS
+    from ranking.event.settings import SETTINGS
     from tiebreak.cli_running import SETTING_KEYS
 
     for key in SETTINGS:

@@ -9,11 +9,11 @@ import pytest
 from build import make
 
 from ranking.errors import InputError
-from ranking.model import Player
-from ranking.rules import Rules
-from ranking.standings import compute_standings
-from ranking.team_tiebreaks import TEAM_REGISTRY
-from ranking.tiebreaks import REGISTRY
+from ranking.event.model import Player
+from ranking.scoring.rules import Rules
+from ranking.standings.individual import compute_standings
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.team import TEAM_REGISTRY
 
 
 @pytest.mark.parametrize("spelling", ["AROC", "AROC-1", "aroc", "Aroc-1"])

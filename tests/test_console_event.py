@@ -14,8 +14,8 @@ from pathlib import Path
 
 from bot.console import run_console
 from bot.service import BotService, BotSettings
-from ranking.final import final_standings
-from ranking.tomlfile import write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.standings.final import final_standings
 from tiebreak.files import load_tournament
 from tiebreak.store import SQLiteStore
 

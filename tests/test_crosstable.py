@@ -25,18 +25,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import tournaments
 
-from ranking import ordering
 from ranking.crosstable import read_toml, read_trf
 from ranking.crosstable_standings import CODES, crosstable_standings, parse_chain, split_chain
 from ranking.errors import InputError
-from ranking.final import final_standings
-from ranking.model import System, Team, Tournament
-from ranking.presets import PRESETS
-from ranking.rules import Rules, Scoring
-from ranking.standings import default_rules
-from ranking.tiebreaks import REGISTRY
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-from ranking.trf import parse_trf, write_trf
+from ranking.event.model import System, Team, Tournament
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf, write_trf
+from ranking.scoring.rules import Rules, Scoring
+from ranking.standings import ordering
+from ranking.standings.final import final_standings
+from ranking.standings.individual import default_rules
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.presets import PRESETS
 from tiebreak.cli import choose_rules
 from tiebreak.notices import chain_warnings
 
@@ -284,7 +285,7 @@ def test_it_computes_a_subset_of_the_registry() -> None:
 
 
 def test_the_chain_is_split_as_the_command_line_splits_it() -> None:
-    from ranking.codes import split_codes
+    from ranking.tiebreaks.codes import split_codes
 
     for text in ("BH-C1,BH,SB", "BH , SB", " DE\tWIN ", "", ",,"):
         assert split_chain(text) == split_codes(text)
@@ -295,7 +296,7 @@ def test_the_rules_record_defaults_are_the_model_s() -> None:
     from dataclasses import fields
 
     from ranking import crosstable
-    from ranking.rules import Options
+    from ranking.scoring.rules import Options
 
     scoring = {f.name: getattr(Scoring(), f.name) for f in fields(Scoring) if f.name != "match"}
     options = {f.name: getattr(getattr(Options(), f.name), "value", getattr(Options(), f.name))
@@ -305,7 +306,7 @@ def test_the_rules_record_defaults_are_the_model_s() -> None:
 
 
 def test_files_tiebreak_wrote_keep_the_columnar_path() -> None:
-    """Withdrawals and the rules in ``### tiebreak`` records (``ranking.trf_extras``)."""
+    """Withdrawals and the rules in ``### tiebreak`` records (``ranking.formats.trf_extras``)."""
     t = generate_swiss(100, 7)
     assert t.withdrawals
     with_rules = replace(t, rules=Rules(scoring=Scoring(win=3.0, draw=1.0, loss=0.0), tiebreaks=("BH-C1", "SB")))

@@ -32,7 +32,7 @@ NOTES = re.compile(r"[Dd]utch notes|[Oo]ur notes|(?<!\w)(?:RULES|DESIGN|PEERS|ST
 
 #: what is not the repository's own: made by make, the tests, a run or git (see .gitignore)
 UNTRACKED = {".git", ".venv", ".venv-lock", "node_modules", "__pycache__", "artifacts", ".pytest_cache",
-             ".ruff_cache", ".hypothesis", "build"}
+             ".ruff_cache", ".hypothesis", "build", ".cache"}
 UNTRACKED_AT_TOP = {"data", "public"}
 
 

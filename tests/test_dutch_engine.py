@@ -6,7 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from ranking.dutch import (
+from ranking.errors import InputError
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import (
     Absence,
     Acceleration,
     PairingOptions,
@@ -15,12 +19,8 @@ from ranking.dutch import (
     pairing_json,
     pairs_text,
 )
-from ranking.dutch.colours import allocate, preference
-from ranking.dutch.matching import max_weight_matching
-from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
-from ranking.tomlfile import parse_tournament_toml
-from ranking.trf import parse_trf
+from ranking.pairing.dutch.colours import allocate, preference
+from ranking.pairing.dutch.matching import max_weight_matching
 from tests.test_dutch_replay import SET, expected_pairs, truncated
 
 

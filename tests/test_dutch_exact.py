@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from ranking.dutch import pair_round
-from ranking.trf import parse_trf
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import pair_round
 
 
 def _trf(rows: dict[int, list[str]], rounds: int = 5) -> str:

@@ -1,6 +1,6 @@
 """The fresh set (``tests/data/pairings-dutch-fresh``, README): every round of 102 tournaments
 that bbpPairings v6.0.0 paired, replayed with our engine the way ``tiebreak check`` does it
-(``ranking.dutch.check_rounds``): 832 of 832 rounds identical, colours included."""
+(``ranking.pairing.dutch.check_rounds``): 832 of 832 rounds identical, colours included."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ranking.dutch import check_rounds
-from ranking.trf import parse_trf
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import check_rounds
 
 SET = Path(__file__).parent / "data" / "pairings-dutch-fresh"
 FILES = [line.split()[0] for line in (SET / "MANIFEST").read_text().splitlines() if line.strip() and line[0] != "#"]

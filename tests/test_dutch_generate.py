@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ranking.dutch import before_round, pair_round
-from ranking.dutch.generate import GeneratorSettings, generate_tournament
-from ranking.model import ByeKind
-from ranking.trf import parse_trf
+from ranking.event.model import ByeKind
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import before_round, pair_round
+from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
 from tiebreak.library import export_text
 
 ROOT = Path(__file__).resolve().parent.parent

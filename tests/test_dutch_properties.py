@@ -17,12 +17,12 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranking.dutch import Pairing, PairingOptions, check_round, pair_round
-from ranking.dutch.colours import Strength, preference
-from ranking.dutch.state import PlayerState, round_state
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
-from ranking.rules import Rules, Scoring
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
+from ranking.pairing.dutch import Pairing, PairingOptions, check_round, pair_round
+from ranking.pairing.dutch.colours import Strength, preference
+from ranking.pairing.dutch.state import PlayerState, round_state
+from ranking.scoring.rules import Rules, Scoring
 
 SCORINGS = (Scoring(), Scoring(win=2.0, draw=1.0, loss=0.0), Scoring(win=3.0, draw=1.0, loss=0.0))
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ranking.dutch import pair_round
-from ranking.trf import parse_trf
+from ranking.formats.trf import parse_trf
+from ranking.pairing.dutch import pair_round
 
 SET = Path(__file__).parent / "data" / "pairings-dutch-2026"
 FILES = [line.split()[0] for line in (SET / "MANIFEST").read_text().splitlines() if line.strip() and line[0] != "#"]

@@ -220,7 +220,7 @@ async def test_the_round_complete_is_said(page: Page) -> None:
     for board in boards:
         shown = await page.tap(board, "1/2-1/2")
     assert "Round 1 is complete." in notice(shown)
-    # round 2 is not paired: the current round stays the latest paired one (ranking.clock)
+    # round 2 is not paired: the current round stays the latest paired one (ranking.event.clock)
     assert "Round 1" in shown.text and shown.text.count("Result: 1-1") == len(boards)
     assert ("result", boards[0]) in forms(shown)  # each behind its "Correct" now
 

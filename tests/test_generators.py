@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st
 from strategies import id_mappings, renumbered, scoring_systems, tournaments
 
-from ranking.model import ByeKind, Result, System, Tournament
-from ranking.rules import SCORING_SYSTEMS
+from ranking.event.model import ByeKind, Result, System, Tournament
+from ranking.scoring.rules import SCORING_SYSTEMS
 
 
 def check_invariants(t: Tournament) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ranking.trf_fields import MAX_LINE
+from ranking.formats.trf_fields import MAX_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
 SWISS = ROOT / "ranking" / "examples" / "chess-swiss.trf"

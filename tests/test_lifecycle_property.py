@@ -7,7 +7,7 @@ their last change) against a real SQLite store, each request accepted or refused
 exactly as the command line and the bot would have it; then the TOML export must read back to
 the very tournament the log describes, with the same standings, and the TRF export (players
 numbered by TPN) to the same points and places.  The next round is the clock's
-(``ranking.clock``), as everywhere else.
+(``ranking.event.clock``), as everywhere else.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.events import (
+from ranking.event.log import (
     Event,
     bye_event,
     foul_event,
@@ -32,14 +32,14 @@ from ranking.events import (
     unpair_event,
     withdrawal_event,
 )
-from ranking.final import final_standings
-from ranking.model import ByeKind, GameKind, Player, Result, Seeding, System, Tournament
-from ranking.players import pairing_numbers
-from ranking.presets import get_preset
-from ranking.settings import parse_setting
-from ranking.tomlfile import parse_tournament_toml
-from ranking.trf import parse_trf
-from ranking.undo import undo_change
+from ranking.event.model import ByeKind, GameKind, Player, Result, Seeding, System, Tournament
+from ranking.event.players import pairing_numbers
+from ranking.event.settings import parse_setting
+from ranking.event.undo import undo_change
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf
+from ranking.standings.final import final_standings
+from ranking.tiebreaks.presets import get_preset
 from tiebreak.library import export_text
 from tiebreak.running import propose_pairing
 from tiebreak.store import Source, SQLiteStore

@@ -15,9 +15,9 @@ import pytest
 from generators import generate_swiss
 from open_scenario import DATA, SLUG, in_process, ok, pairs_in_tpn, run
 
-from ranking.dutch import pair_round
-from ranking.model import ByeKind, Seeding
-from ranking.swiss import pair_swiss
+from ranking.event.model import ByeKind, Seeding
+from ranking.pairing.dutch import pair_round
+from ranking.pairing.swiss import pair_swiss
 
 
 def test_every_round_is_paired_as_bbppairings_pairs_it(tmp_path: Path) -> None:
@@ -61,7 +61,7 @@ def test_round_1_pairs_the_top_half_against_the_bottom_half_by_rating(tmp_path: 
 def test_the_same_field_entered_in_any_order_is_paired_the_same(seed: int) -> None:
     """A generated Swiss (byes, forfeits, withdrawals) before its last round, its players given
     other starting numbers in random order and ratings that rank them as before: the Dutch
-    engine pairs the renumbered event (``ranking.swiss.pair_swiss``) exactly as the original."""
+    engine pairs the renumbered event (``ranking.pairing.swiss.pair_swiss``) exactly as the original."""
     event = generate_swiss(60, 7, seed=seed)
     event = replace(event, games=tuple(g for g in event.games if g.round < 7),
                     byes=tuple(b for b in event.byes if b.round < 7 or b.kind is not ByeKind.PAIRING))

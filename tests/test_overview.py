@@ -1,4 +1,4 @@
-"""The tournament's header, progress and coming round-robin rounds (ranking/overview.py), and the
+"""The tournament's header, progress and coming round-robin rounds (ranking/event/overview.py), and the
 header keys of the tournament TOML file."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pairings (``ranking.pairing``): Berger tables, round-robin schedules, imported Swiss rounds,
+"""Pairings (``ranking.pairing.pairings``): Berger tables, round-robin schedules, imported Swiss rounds,
 board order.
 
 Fixtures: ``tests/data/berger/berger-NN.txt`` are the tables of FIDE C.05 Annex 1 as published
@@ -17,11 +17,17 @@ from pathlib import Path
 import pytest
 from build import make
 
-import ranking.pairing
+import ranking.pairing.pairings
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
-from ranking.pairing import berger_table, next_round_pairing, order_boards, pairings_from_trf, round_robin_schedule
-from ranking.trf import parse_trf
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
+from ranking.formats.trf import parse_trf
+from ranking.pairing.pairings import (
+    berger_table,
+    next_round_pairing,
+    order_boards,
+    pairings_from_trf,
+    round_robin_schedule,
+)
 
 DATA = Path(__file__).parent / "data"
 BERGER = DATA / "berger"
@@ -445,5 +451,5 @@ def test_order_boards_errors() -> None:
 
 
 def test_docstring_examples() -> None:
-    failures, tried = doctest.testmod(ranking.pairing)
+    failures, tried = doctest.testmod(ranking.pairing.pairings)
     assert tried > 0 and failures == 0

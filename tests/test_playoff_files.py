@@ -9,8 +9,9 @@ from pathlib import Path
 
 import cli
 
-from ranking.model import Game, Result
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.event.model import Game, Result
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
 from tiebreak.files import load_tournament
 
 FILE = Path(__file__).parent / "data" / "playoffs" / "tied-for-first.toml"

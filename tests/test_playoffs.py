@@ -7,10 +7,10 @@ import hashlib
 import pytest
 from build import make
 
-from ranking.model import Game, Result, System
-from ranking.playoffs import apply_playoffs, playoff_status
-from ranking.rules import DrawnMatch, Options, PlayoffFormat, PlayoffRule, PlayoffWhen, Rules
-from ranking.standings import compute_standings
+from ranking.event.model import Game, Result, System
+from ranking.scoring.rules import DrawnMatch, Options, PlayoffFormat, PlayoffRule, PlayoffWhen, Rules
+from ranking.standings.individual import compute_standings
+from ranking.standings.playoffs import apply_playoffs, playoff_status
 
 W, B, D = Result.WHITE_WINS, Result.BLACK_WINS, Result.DRAW
 

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import id_mappings, renumbered, scoring_systems, tournaments
 
-from ranking.model import ByeKind, Result
-from ranking.rules import Edition, Options, Rules, Scoring
-from ranking.standings import compute_standings
+from ranking.event.model import ByeKind, Result
+from ranking.scoring.rules import Edition, Options, Rules, Scoring
+from ranking.standings.individual import compute_standings
 
 #: Every tie-break that does not look at starting numbers (TPN, LOT) or at their order.
 NEUTRAL_CHAIN = ("DE", "BH-C1", "BH", "BH/M1", "SB", "SB-C1", "FB", "AOB", "KS", "WIN", "WON", "BPG", "BWG",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ranking.presets import PRESETS
-from ranking.tiebreaks import REGISTRY
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.presets import PRESETS
 from tiebreak.docs import render
 
 ROOT = Path(__file__).parent.parent

@@ -6,10 +6,10 @@ from dataclasses import replace
 
 from build import against, make
 
-from ranking.model import System
-from ranking.presets import get_preset
-from ranking.rules import XIANGQI, DirectEncounterMode, Options, Rules
-from ranking.standings import compute_standings
+from ranking.event.model import System
+from ranking.scoring.rules import XIANGQI, DirectEncounterMode, Options, Rules
+from ranking.standings.individual import compute_standings
+from ranking.tiebreaks.presets import get_preset
 
 
 def value(tournament, code: str, rules: Rules | None = None, player: int = 1):

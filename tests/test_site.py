@@ -26,7 +26,7 @@ import cli
 import jinja2
 import pytest
 
-from ranking.model import Result, Tournament
+from ranking.event.model import Result, Tournament
 from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
 from tiebreak.files import load_tournament
 from tiebreak.library import slug_for

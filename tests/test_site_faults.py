@@ -19,7 +19,7 @@ from pathlib import Path
 import cli
 import pytest
 
-from ranking.model import Player, Tournament
+from ranking.event.model import Player, Tournament
 from site_builder import SiteSettings, build_site, publish, settings_from_config
 from site_builder.publishers import BUILD_MARKER, site_files
 from tiebreak.files import load_tournament

@@ -20,8 +20,8 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
 from ranking import PRESETS, TEAM_PRESETS, InputError
-from ranking.registry import Tiebreak
-from ranking.tiebreaks import REGISTRY
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.registry import Tiebreak
 from site_builder import SITE_CATALOGUE
 from tiebreak.files import load_tournament
 from tiebreak.i18n import SUPPORTED
@@ -47,8 +47,8 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 
 def registry_entries() -> list[Tiebreak]:
     """Each tie-break once (aliases such as GE share REP's entry), in registry order: the
-    individual ones, then the team ones (ranking.team_tiebreaks, shown on the team page)."""
-    from ranking.team_tiebreaks import TEAM_REGISTRY
+    individual ones, then the team ones (ranking.tiebreaks.team, shown on the team page)."""
+    from ranking.tiebreaks.team import TEAM_REGISTRY
 
     seen: dict[int, Tiebreak] = {}
     for entry in [*REGISTRY.values(), *TEAM_REGISTRY.values()]:

@@ -21,12 +21,12 @@ import cli
 import pytest
 from babel.messages.pofile import read_po
 
-from ranking.model import Game, Result, Tournament
-from ranking.playoffs import apply_playoffs
-from ranking.points import board_points
-from ranking.standings import compute_standings, default_rules
-from ranking.team_tiebreaks import TEAM_REGISTRY
-from ranking.teams import team_event_of, team_standings
+from ranking.event.model import Game, Result, Tournament
+from ranking.scoring.points import board_points
+from ranking.standings.individual import compute_standings, default_rules
+from ranking.standings.playoffs import apply_playoffs
+from ranking.standings.team import team_event_of, team_standings
+from ranking.tiebreaks.team import TEAM_REGISTRY
 from site_builder import SITE_CATALOGUE, SiteSettings, build_site
 from tiebreak.files import load_tournament
 

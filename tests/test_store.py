@@ -12,9 +12,10 @@ import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, result_event
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-from ranking.trf import parse_trf, write_trf
+from ranking.event.log import Event, EventKind, result_event
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf, write_trf
 from tiebreak.files import load_tournament
 from tiebreak.store import MIGRATIONS, Source, SQLiteStore
 
@@ -290,7 +291,7 @@ def test_a_decision_that_changes_nothing_appends_nothing(tmp_path: Path) -> None
 def test_a_reader_in_another_thread_never_sees_an_event_that_is_rolled_back(tmp_path: Path) -> None:
     import threading
 
-    from ranking.events import Event
+    from ranking.event.log import Event
 
     store, r, b, result = _stored_swiss(tmp_path)
     inserted, release = threading.Event(), threading.Event()

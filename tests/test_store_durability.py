@@ -1,4 +1,4 @@
-"""The store under crashes and concurrent writers (tiebreak/store.py).
+"""The store under crashes and concurrent writers (tiebreak/store/).
 
 - SIGKILL at random moments of a process entering results (single results and
   multi-event batches, and imports) never leaves a torn batch, a corrupt database, a
@@ -33,8 +33,8 @@ import pytest
 from generators import generate_swiss
 
 from ranking.errors import InputError
-from ranking.events import EventKind, result_event
-from ranking.model import Result, Tournament
+from ranking.event.log import EventKind, result_event
+from ranking.event.model import Result, Tournament
 from tiebreak.store import Source, SQLiteStore
 
 WRITER = Path(__file__).parent / "data" / "store" / "writer.py"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, bye_event, player_added_event, setting_event
-from ranking.model import ByeKind
-from ranking.settings import parse_setting
+from ranking.event.log import Event, EventKind, bye_event, player_added_event, setting_event
+from ranking.event.model import ByeKind
+from ranking.event.settings import parse_setting
 from tiebreak.files import load_tournament
 from tiebreak.store import MIGRATIONS, Identity, Source, SQLiteStore
 

@@ -1,4 +1,4 @@
-"""Snapshots of the derived state in the store (tiebreak/snapshots.py): a new process does not
+"""Snapshots of the derived state in the store (tiebreak/store/snapshots.py): a new process does not
 parse the import event again, a later event is replayed on top, a snapshot of another layout
 or a tampered one is never used, and what a process sees is the log's state every time."""
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from ranking import Result
-from ranking.events import result_event
-from tiebreak import snapshots
+from ranking.event.log import result_event
+from ranking.event.model import Tournament
 from tiebreak.files import load_tournament
-from tiebreak.store import Source, SQLiteStore
+from tiebreak.store import Source, SQLiteStore, snapshots
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "ranking" / "examples" / "chess-swiss.trf"
 
@@ -37,7 +37,7 @@ def path(tmp_path: Path) -> Path:
 def no_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args, **kwargs):
         raise AssertionError("the import event was parsed again")
-    monkeypatch.setattr("tiebreak.store.parse_tournament_toml", refuse)
+    monkeypatch.setattr("tiebreak.store.log.parse_tournament_toml", refuse)
 
 
 def enter(store: SQLiteStore, round_number: int, board: int, result: Result) -> None:
@@ -98,6 +98,14 @@ def test_a_snapshot_of_another_layout_is_ignored(path: Path) -> None:
     connection.close()
     with SQLiteStore(path) as store:
         assert store.tournament("open") == open_games(load_tournament(EXAMPLE))
+
+
+
+def test_a_class_that_moves_to_another_module_changes_the_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pickles name classes by module: snapshots taken before a class moved are set aside by
+    their layout, not left to fail to load (and be warned about) at every start."""
+    monkeypatch.setattr(Tournament, "__module__", "ranking.model")  # where it was before issue 26
+    assert snapshots._layout() != snapshots.LAYOUT
 
 
 class Evil:

@@ -14,7 +14,7 @@ import cli
 import pytest
 
 from ranking import InputError, final_standings
-from ranking.teams import team_event_of, team_standings
+from ranking.standings.team import team_event_of, team_standings
 from tiebreak.files import decode, detect_format, load_tournament
 from tiebreak.library import import_tournament
 from tiebreak.store import Source, SQLiteStore

@@ -25,9 +25,9 @@ import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, TeamBye, TeamByeKind
-from ranking.teams import team_event_of, team_standings
-from ranking.trf import parse_trf, write_trf
+from ranking.event.model import Bye, ByeKind, TeamBye, TeamByeKind
+from ranking.formats.trf import parse_trf, write_trf
+from ranking.standings.team import team_event_of, team_standings
 
 TEAMS = Path(__file__).parent / "data" / "teams"
 SWISS = TEAMS / "board-tiebreaks-swiss.trf"

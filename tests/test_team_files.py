@@ -10,8 +10,9 @@ import cli
 import pytest
 
 from ranking.errors import InputError
-from ranking.teams import team_event_of, team_standings
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.standings.team import team_event_of, team_standings
 from tiebreak.files import load_tournament
 
 LEAGUE = Path(__file__).parent / "data" / "teams" / "xiangqi-league.toml"
@@ -75,7 +76,7 @@ def test_a_bad_team_preset_is_refused_with_its_line(text: str, message: str) -> 
 def test_a_team_round_robin_is_paired_board_by_board_from_the_berger_tables(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from ranking.pairing import next_team_round_pairing
+    from ranking.pairing.pairings import next_team_round_pairing
 
     league = load_tournament(LEAGUE)
     empty = replace(league, games=())

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from test_teams import load_tec
 
-from ranking.model import Team, TeamEvent, TeamMatch
-from ranking.rules import Edition, Options, TeamScoring
-from ranking.team_sheet import TeamSheet
-from ranking.team_tiebreaks import _event_board_totals
-from ranking.teams import team_event_of, team_standings
+from ranking.event.model import Team, TeamEvent, TeamMatch
+from ranking.scoring.rules import Edition, Options, TeamScoring
+from ranking.scoring.team_sheet import TeamSheet
+from ranking.standings.team import team_event_of, team_standings
+from ranking.tiebreaks.team import _event_board_totals
 from tiebreak.files import load_tournament
 
 DATA = Path(__file__).parent / "data" / "teams"

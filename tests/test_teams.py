@@ -1,4 +1,4 @@
-"""Team events (ranking.teams, ranking.team_tiebreaks): the FIDE TEC team exercise, CXA 13.2-13.3,
+"""Team events (ranking.standings.team, ranking.tiebreaks.team): the FIDE TEC team exercise, CXA 13.2-13.3,
 CXA 14.8 member places, VN 21.2 two-game matches, and properties."""
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.model import Game, Player, Result, Team, TeamBye, TeamByeKind, TeamEvent, TeamMatch, Tournament
-from ranking.presets import TEAM_PRESETS, VN_MATCH, vn_absence_games
-from ranking.rules import (
+from ranking.event.model import Game, Player, Result, Team, TeamBye, TeamByeKind, TeamEvent, TeamMatch, Tournament
+from ranking.scoring.rules import (
     CHESS,
     THREE_POINT_COLOUR,
     XIANGQI,
@@ -26,10 +25,11 @@ from ranking.rules import (
     TeamRules,
     TeamScoring,
 )
-from ranking.standings import compute_standings
-from ranking.team_sheet import TeamSheet
-from ranking.team_tiebreaks import TEAM_REGISTRY
-from ranking.teams import team_standings
+from ranking.scoring.team_sheet import TeamSheet
+from ranking.standings.individual import compute_standings
+from ranking.standings.team import team_standings
+from ranking.tiebreaks.presets import TEAM_PRESETS, VN_MATCH, vn_absence_games
+from ranking.tiebreaks.team import TEAM_REGISTRY
 
 EXERCISE = Path(__file__).parent / "data" / "validation" / "fide_tec_exercises_2024_team14" / "expected.json"
 DATA = json.loads(EXERCISE.read_text(encoding="utf-8"))
@@ -425,9 +425,9 @@ def test_swapping_two_team_names_changes_nothing(event, data):
 def test_doctests():
     import doctest
 
-    import ranking.codes
-    import ranking.teams
+    import ranking.standings.team
+    import ranking.tiebreaks.codes
 
-    for module in (ranking.teams, ranking.codes):
+    for module in (ranking.standings.team, ranking.tiebreaks.codes):
         failures, tried = doctest.testmod(module)
         assert failures == 0 and tried > 0

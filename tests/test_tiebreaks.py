@@ -8,9 +8,8 @@ import pytest
 from build import make
 
 from ranking.errors import InputError
-from ranking.model import System
-from ranking.presets import PRESETS, XIANGQI_MATCH, get_preset
-from ranking.rules import (
+from ranking.event.model import System
+from ranking.scoring.rules import (
     THREE_POINT_COLOUR,
     XIANGQI,
     ByeValue,
@@ -20,8 +19,9 @@ from ranking.rules import (
     Rules,
     Scoring,
 )
-from ranking.standings import compute_standings
-from ranking.tiebreaks import REGISTRY
+from ranking.standings.individual import compute_standings
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.presets import PRESETS, XIANGQI_MATCH, get_preset
 
 
 def table(tournament, *codes: str, scoring: Scoring | None = None, **options) -> dict[int, tuple]:

@@ -1,4 +1,4 @@
-"""Tournament TOML files (``ranking.tomlfile``) and loading any tournament file (``tiebreak.files``).
+"""Tournament TOML files (``ranking.formats.tomlfile``) and loading any tournament file (``tiebreak.files``).
 
 Fixtures: ``tests/data/toml`` (valid files) and ``tests/data/toml/errors`` (each starts
 ``# expect line N: fragment``); the bundled examples in ``ranking/examples``.
@@ -16,11 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, Seeding, System, Tournament, Withdrawal
-from ranking.presets import PRESETS, get_preset
-from ranking.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
-from ranking.tomlfile import parse_tournament_toml, write_tournament_toml
-from ranking.trf import parse_trf, write_trf
+from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, Seeding, System, Tournament, Withdrawal
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import parse_tournament_toml
+from ranking.formats.trf import parse_trf, write_trf
+from ranking.scoring.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
+from ranking.tiebreaks.presets import PRESETS, get_preset
 from tests.strategies import scoring_systems, tournaments
 from tiebreak.files import detect_format, load_tournament
 
@@ -386,8 +387,8 @@ def test_a_setting_reads_the_table_as_its_toml_text_would_be_read(path: Path) ->
     refusal, as writing the table as TOML text and reading that back."""
     import tomli_w
 
-    from ranking import tomlfile
-    from ranking.settings import apply_setting, parse_setting
+    from ranking.event.settings import apply_setting, parse_setting
+    from ranking.formats import toml_export, tomlfile
 
     base = load_tournament(path)
     for text in SETTING_TEXTS:
@@ -396,7 +397,7 @@ def test_a_setting_reads_the_table_as_its_toml_text_would_be_read(path: Path) ->
             changed = apply_setting(base, key, value)
         except InputError as error:
             changed = error.message
-        table = tomlfile._tournament_table(base)
+        table = toml_export._tournament_table(base)
         if key in ("name", "game", "system", "rules", "scoring", "tiebreaks", "playoff"):  # what apply_setting changes
             changes = {key: value} | ({"scoring": None, "tiebreaks": None, "options": None} if key == "rules" else {})
             for name, new in changes.items():

@@ -1,4 +1,4 @@
-"""FIDE TRF reader and writer (``ranking.trf``): real files, hand-made fixtures, fuzzing.
+"""FIDE TRF reader and writer (``ranking.formats.trf``): real files, hand-made fixtures, fuzzing.
 
 Fixtures: ``tests/data/validation`` (copies of the shared validation set), ``tests/data/trf``
 (hand-written), ``tests/data/trf/errors`` (each starts ``### expect line N: fragment``).
@@ -17,12 +17,12 @@ from build import BYE_POINTS, CHESS_POINTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ranking.dutch.state import PairingOptions, initial_colour, recorded_colour
 from ranking.errors import InputError
-from ranking.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
-from ranking.presets import get_preset
-from ranking.rules import PlayoffRule, Rules, Scoring
-from ranking.trf import infer_system, parse_trf, system_from_type, write_trf
+from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
+from ranking.formats.trf import infer_system, parse_trf, system_from_type, write_trf
+from ranking.pairing.dutch.state import PairingOptions, initial_colour, recorded_colour
+from ranking.scoring.rules import PlayoffRule, Rules, Scoring
+from ranking.tiebreaks.presets import get_preset
 from tests.strategies import renumbered, tournaments
 
 DATA = Path(__file__).parent / "data"

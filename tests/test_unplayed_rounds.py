@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from build import games_reaching
 
-from ranking.model import Bye, ByeKind, Game, Player, Result, Tournament
-from ranking.rules import Edition, Options, Rules
-from ranking.standings import compute_standings
+from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament
+from ranking.scoring.rules import Edition, Options, Rules
+from ranking.standings.individual import compute_standings
 
 DATA = Path(__file__).parent / "data" / "validation" / "fide_arbiters_manual_2026_unplayed_examples"
 CASES = [case for case in json.loads((DATA / "expected.json").read_text())["cases"] if "rounds" in case]

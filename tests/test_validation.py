@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from ranking.model import System
-from ranking.rules import Edition, Options, Rules
-from ranking.standings import compute_standings
+from ranking.event.model import System
+from ranking.scoring.rules import Edition, Options, Rules
+from ranking.standings.individual import compute_standings
 from tiebreak.files import load_tournament
 
 DATA = Path(__file__).parent / "data" / "validation"

@@ -7,10 +7,10 @@ from dataclasses import replace
 import pytest
 from build import make
 
-from ranking.model import Result, System, Withdrawal
-from ranking.rules import Options, RoundRobinWithdrawal, Rules
-from ranking.standings import compute_standings
-from ranking.withdrawals import apply_withdrawals
+from ranking.event.model import Result, System, Withdrawal
+from ranking.event.withdrawals import apply_withdrawals
+from ranking.scoring.rules import Options, RoundRobinWithdrawal, Rules
+from ranking.standings.individual import compute_standings
 
 # A 4-player round robin; player 4 withdraws.  Rounds 1-3 on the Berger table.
 ROUNDS = ["1-4 1-0; 2-3 =", "4-3 ?; 1-2 ?", "2-4 ?; 3-1 ?"]

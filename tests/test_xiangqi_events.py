@@ -29,9 +29,10 @@ from ranking import (
     team_standings,
     write_trf,
 )
-from ranking.lots import results_seed
-from ranking.rules import CHESS, RoundRobinWithdrawal
-from ranking.tomlfile import with_tournament_keys, write_tournament_toml
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.toml_settings import with_tournament_keys
+from ranking.scoring.rules import CHESS, RoundRobinWithdrawal
+from ranking.tiebreaks.lots import results_seed
 from tiebreak.cli import main
 from tiebreak.files import load_tournament
 from tiebreak.library import export_text
@@ -250,7 +251,7 @@ def test_without_the_berger_order_the_forfeit_takes_the_first_free_round() -> No
     swapped = text.replace("round = 4\n", "round = X\n").replace("round = 5\n", "round = 4\n").replace(
         "round = X\n", "round = 5\n")
     tournament = parse_tournament_toml(swapped)
-    from ranking.withdrawals import apply_withdrawals
+    from ranking.event.withdrawals import apply_withdrawals
 
     forfeits = apply_withdrawals(tournament, tournament.rules).forfeited  # type: ignore[arg-type]
     unlisted = [game for game in forfeits if not game.colours_known]

@@ -21,7 +21,7 @@ from bot import arbiters
 from bot.parsing import ProblemReason, ResultEntry, match_entries, parse_message
 from bot.service import BotService, BotSettings, Who
 from ranking import Result, compute_standings, parse_tournament_toml, parse_trf
-from ranking.lots import results_seed
+from ranking.tiebreaks.lots import results_seed
 from site_builder import SiteSettings, build_site
 from tiebreak.files import load_tournament
 from tiebreak.library import export_text
@@ -371,7 +371,7 @@ def test_an_annulled_board_is_an_x_on_the_round_page_and_in_the_bot(tmp_path: Pa
 
 @pytest.fixture
 def team_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ranking.tomlfile import with_tournament_keys
+    from ranking.formats.toml_settings import with_tournament_keys
 
     swiss = load_tournament(DATA / "cxa-team-swiss.toml")
     out = tmp_path_factory.mktemp("teams") / "public"

@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
 
-    from ranking.model import Tournament
-    from ranking.rules import Rules
-    from ranking.teams import TeamStandings
+    from ranking.event.model import Tournament
+    from ranking.scoring.rules import Rules
+    from ranking.standings.team import TeamStandings
 
 EXIT_BAD_INPUT = 2
 
@@ -139,11 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _edition(text: str) -> str:
-    """``--fide-edition``: one of ``ranking.rules.Edition``'s values, checked only when given (the
+    """``--fide-edition``: one of ``ranking.scoring.rules.Edition``'s values, checked only when given (the
     rules' module costs a third of a columnar standings command's start-up)."""
     import argparse  # loaded by the parser already
 
-    from ranking.rules import Edition  # only when the option is given (start-up time)
+    from ranking.scoring.rules import Edition  # only when the option is given (start-up time)
 
     values = [edition.value for edition in Edition]
     if text not in values:
@@ -211,7 +211,7 @@ def quick_standings(args: argparse.Namespace) -> int | None:
         return None
     points = None
     if args.points is not None:
-        from ranking.rules import Scoring  # loaded by the parser already (its editions)
+        from ranking.scoring.rules import Scoring  # loaded by the parser already (its editions)
 
         try:
             scoring = Scoring.parse(args.points)
@@ -252,8 +252,8 @@ def quick_standings(args: argparse.Namespace) -> int | None:
 
 
 def standings_command(args: argparse.Namespace) -> int:
-    from ranking.final import final_standings  # the full standings path (start-up time)
-    from ranking.standings import default_rules  # the full standings path (start-up time)
+    from ranking.standings.final import final_standings  # the full standings path (start-up time)
+    from ranking.standings.individual import default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
     from tiebreak.notices import chain_warnings, file_warnings, warn  # the full standings path (start-up time)
     from tiebreak.tables import playoff_lines, standings_table, team_table  # the full path (start-up time)
@@ -266,7 +266,7 @@ def standings_command(args: argparse.Namespace) -> int:
         tournament = stored_tournament(args.input, args.config)
     team_preset = None
     if args.rules is not None:
-        from ranking.presets import TEAM_PRESETS  # the full standings path (start-up time)
+        from ranking.tiebreaks.presets import TEAM_PRESETS  # the full standings path (start-up time)
 
         if args.rules in TEAM_PRESETS:  # a team preset ranks the teams; the players keep the file's rules
             from dataclasses import replace  # the full standings path (start-up time)
@@ -311,9 +311,9 @@ def team_standings_of(tournament: Tournament, path: str, tiebreaks: str | None, 
     """docs/architecture.md#command-line: the team standings under the chain ``--team-tiebreaks`` (else the
     file's: TOML ``team_tiebreaks``, TRF-2026 ``212``/``202`` with team codes, else the team
     preset's) and the C.07 edition ``--fide-edition``."""
-    from ranking.codes import split_codes  # team files only (start-up time)
-    from ranking.rules import Edition  # team files only (start-up time)
-    from ranking.teams import team_event_of, team_standings  # team files only (start-up time)
+    from ranking.scoring.rules import Edition  # team files only (start-up time)
+    from ranking.standings.team import team_event_of, team_standings  # team files only (start-up time)
+    from ranking.tiebreaks.codes import split_codes  # team files only (start-up time)
 
     event = team_event_of(tournament, Edition(fide_edition) if fide_edition else None)
     if tiebreaks is not None:
@@ -333,9 +333,9 @@ def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None
     """The tournament's rules, replaced by ``--rules`` and then overridden field by field."""
     from dataclasses import replace  # the full standings path (start-up time)
 
-    from ranking.codes import split_codes  # the full standings path (start-up time)
-    from ranking.presets import get_preset  # the full standings path (start-up time)
-    from ranking.rules import SCORING_SYSTEMS, Edition, Scoring  # the full standings path (start-up time)
+    from ranking.scoring.rules import SCORING_SYSTEMS, Edition, Scoring  # the full standings path (start-up time)
+    from ranking.tiebreaks.codes import split_codes  # the full standings path (start-up time)
+    from ranking.tiebreaks.presets import get_preset  # the full standings path (start-up time)
 
     rules = get_preset(preset) if preset else tournament_rules
     if points and points.strip() in SCORING_SYSTEMS:  # a scoring by name (three-point-colour: CXA 13.3)
@@ -358,7 +358,7 @@ def choose_rules(tournament_rules: Rules, preset: str | None, points: str | None
 def check_file_chain(rules: Rules, path: str) -> None:
     """A chain written in the file (TRF ``202``/``212``) must be one Tiebreak knows; the error
     names the file and the line, and says how to choose another chain."""
-    from ranking.standings import parse_chain  # the full standings path (start-up time)
+    from ranking.standings.individual import parse_chain  # the full standings path (start-up time)
 
     try:
         parse_chain(rules.tiebreaks)
@@ -389,7 +389,7 @@ def _dash_results(argv: list[str]) -> list[str]:
     """
     if "result" not in argv[:1]:
         return argv
-    from ranking.spelling import WORD_JOINER, parse_result  # loaded only for ``result`` (start-up time)
+    from ranking.scoring.spelling import WORD_JOINER, parse_result  # loaded only for ``result`` (start-up time)
 
     return [WORD_JOINER + word if word.startswith("-") and word not in ("-h", "--help", "--correct", "--config")
             and parse_result(word) is not None else word for word in argv]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-#: the keys ``tiebreak set`` takes (``ranking.settings.SETTINGS``; a test keeps the two equal)
+#: the keys ``tiebreak set`` takes (``ranking.event.settings.SETTINGS``; a test keeps the two equal)
 SETTING_KEYS = ("name, rounds, game (chess, xiangqi), system and seeding (rating, as-numbered; before round 1 is "
                 "paired), rules (a preset), "
                 "scoring (2,1,0 or chess, xiangqi, three-point, three-point-colour), tiebreaks (BH-C1,BH,SB), "

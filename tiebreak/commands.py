@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ranking.errors import InputError
-from ranking.events import (
+from ranking.event.log import (
     EventKind,
     LoggedEvent,
     match_result_events,
@@ -22,14 +22,14 @@ from ranking.events import (
     playoff_result_event,
     withdrawal_event,
 )
-from ranking.final import final_standings
-from ranking.matches import match_boards
-from ranking.model import Result, Tournament
-from ranking.playoffs import PlayoffStandings
-from ranking.refusals import Code, Refusal
-from ranking.settings import setting_text
-from ranking.spelling import WORD_JOINER, parse_result, written_result
-from ranking.standings import default_rules
+from ranking.event.matches import match_boards
+from ranking.event.model import Result, Tournament
+from ranking.event.refusals import Code, Refusal
+from ranking.event.settings import setting_text
+from ranking.scoring.spelling import WORD_JOINER, parse_result, written_result
+from ranking.standings.final import final_standings
+from ranking.standings.individual import default_rules
+from ranking.standings.playoffs import PlayoffStandings
 from tiebreak import library
 from tiebreak.cli_links import arbiter_command
 from tiebreak.config import load_config
@@ -158,7 +158,7 @@ def pair_command(store: Store, args: argparse.Namespace) -> None:
 
 def dutch_comparison(tournament: Tournament, number: int) -> str:
     """Where an imported round differs from the Dutch system's pairing, pair by pair, and the
-    absolute rules it breaks (``ranking.dutch.check_round``)."""
+    absolute rules it breaks (``ranking.pairing.dutch.check_round``)."""
     try:
         check = check_imported(tournament, number)
     except InputError as error:
@@ -170,7 +170,7 @@ def dutch_comparison(tournament: Tournament, number: int) -> str:
 
 def result_command(store: Store, args: argparse.Namespace) -> None:
     """``tiebreak result SLUG ROUND BOARD RESULT [RESULT2]``: one board's result, or both games
-    of a two-game match (VN 21.2, ``ranking.events.match_result_events``), one line per board."""
+    of a two-game match (VN 21.2, ``ranking.event.log.match_result_events``), one line per board."""
     results = [_read_result(args.result)] + ([_read_result(args.second)] if args.second is not None else [])
 
     def decide(state):

@@ -12,9 +12,9 @@ import re
 import sys
 from pathlib import Path
 
-from ranking.presets import PRESETS, TEAM_PRESETS
-from ranking.team_tiebreaks import TEAM_REGISTRY
-from ranking.tiebreaks import REGISTRY
+from ranking.tiebreaks.individual import REGISTRY
+from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS
+from ranking.tiebreaks.team import TEAM_REGISTRY
 from tiebreak.tables import format_number
 
 

@@ -18,7 +18,7 @@ from ranking.errors import InputError
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
-    from ranking.model import Tournament
+    from ranking.event.model import Tournament
 
 __all__ = ["decode", "detect_format", "load_tournament", "parse_tournament_text", "read_file"]
 
@@ -95,11 +95,12 @@ def parse_tournament_text(data: bytes, source: str) -> Tournament:
     if kind == "toml":
         if not utf8:
             raise InputError("a tournament TOML file must be UTF-8 encoded", source=source)
-        from ranking.tomlfile import parse_tournament_toml  # each reader loads only for its files (start-up time)
+        # each reader loads only for its files (start-up time)
+        from ranking.formats.tomlfile import parse_tournament_toml
 
         return parse_tournament_toml(text, source=source)
     if kind == "trf":
-        from ranking.trf import parse_trf  # each reader loads only for its files (start-up time)
+        from ranking.formats.trf import parse_trf  # each reader loads only for its files (start-up time)
 
         return parse_trf(text, source=source)
     raise InputError(

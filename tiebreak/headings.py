@@ -92,8 +92,8 @@ def column_heading(code: str, language: str, *, team: bool = False, short: bool 
     """The heading of a column of ``code`` (as the chain gives it) in ``language``: the code
     itself in English or where the glossary has no word for it; ``team`` reads it as a team code,
     ``short`` gives the bot's narrow heading (a modifier then stays as written: 对手分-C1)."""
-    from ranking.team_tiebreaks import TEAM_REGISTRY  # the codes' grammar (start-up time)
-    from ranking.tiebreaks import REGISTRY  # the codes' grammar (start-up time)
+    from ranking.tiebreaks.individual import REGISTRY  # the codes' grammar (start-up time)
+    from ranking.tiebreaks.team import TEAM_REGISTRY  # the codes' grammar (start-up time)
 
     registry = TEAM_REGISTRY if team else REGISTRY
     try:

@@ -130,7 +130,7 @@ def format_number(value: int | float | Decimal | None, lang: str, grouping: bool
 
 def decimal_sign(lang: str) -> str:
     """The language's decimal sign: ``.`` in English and Chinese, ``,`` in Vietnamese and Spanish
-    (``ranking.spelling.written_points`` writes points with it)."""
+    (``ranking.scoring.spelling.written_points`` writes points with it)."""
     return get_decimal_symbol(LANGUAGES[choose_language(lang)].babel_locale)
 
 

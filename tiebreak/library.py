@@ -13,22 +13,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ranking.clock import board_results, clock_of
 from ranking.errors import InputError
-from ranking.final import FinalStandings, final_standings
-from ranking.matches import as_matches, one_game_a_match, plays_matches
-from ranking.model import Bye, Game, Result, Tournament
-from ranking.pairing import (
+from ranking.event.clock import board_results, clock_of
+from ranking.event.matches import as_matches, one_game_a_match, plays_matches
+from ranking.event.model import Bye, Game, Result, Tournament
+from ranking.event.players import by_pairing_number
+from ranking.event.refusals import Code, Refusal
+from ranking.formats.toml_export import write_tournament_toml
+from ranking.formats.tomlfile import SLUG
+from ranking.formats.trf import trf_refusal, write_trf
+from ranking.pairing.pairings import (
     next_round_pairing,
     next_team_round_pairing,
     order_boards,
     pairings_from_list,
     pairings_from_trf,
 )
-from ranking.players import by_pairing_number
-from ranking.refusals import Code, Refusal
-from ranking.tomlfile import SLUG, write_tournament_toml
-from ranking.trf import trf_refusal, write_trf
+from ranking.standings.final import FinalStandings, final_standings
 from tiebreak.checks import check_admissible
 from tiebreak.config import Config
 from tiebreak.files import load_tournament
@@ -105,7 +106,7 @@ def import_configured(store: Store, config: Config, source: Source | None = None
 def export_text(tournament: Tournament, format: str, final: FinalStandings | None = None) -> str:
     """The tournament as a TRF or tournament TOML file.  The TOML keeps the starting numbers and
     the seeding (and the initial ranking list once it is kept).  The TRF numbers the players by
-    their pairing numbers (``ranking.players.by_pairing_number``), so any pairing program pairs
+    their pairing numbers (``ranking.event.players.by_pairing_number``), so any pairing program pairs
     it as Tiebreak does; its points and places are the final standings (play-off places
     applied), the same as every page and ``--json`` shows, and a board the withdrawal rule
     decides holds the forfeit it makes of it.  ``final`` saves computing the standings again
@@ -126,7 +127,7 @@ def export_text(tournament: Tournament, format: str, final: FinalStandings | Non
 
 def with_decided_boards(tournament: Tournament) -> Tournament:
     """``tournament`` with the forfeits the withdrawal rule makes of its unplayed boards written
-    as their results (``ranking.clock.board_results``), as other programs need them."""
+    as their results (``ranking.event.clock.board_results``), as other programs need them."""
     if not tournament.withdrawals:
         return tournament
     decided = board_results(tournament)

@@ -13,9 +13,9 @@ TYPE_CHECKING = False  # the model loads only where a warning needs it (``tiebre
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from ranking.model import Tournament
-    from ranking.rules import Rules
-    from ranking.standings import Standings
+    from ranking.event.model import Tournament
+    from ranking.scoring.rules import Rules
+    from ranking.standings.individual import Standings
 
 #: columns 81-84 (0-based 80-84) of a TRF ``001`` line: the points the file prints
 _POINTS = slice(80, 84)
@@ -24,9 +24,9 @@ _POINTS = slice(80, 84)
 def chain_warnings(standings: Standings) -> list[str]:
     """One line per code whose cut or median would drop every value it has: ``BH-C9 cuts 9
     values but there are 7 rounds: it is 0 for everyone``."""
-    from ranking.codes import TiebreakSpec  # the model loads only where a warning needs it
-    from ranking.ordering import cut_leaves_nothing
-    from ranking.standings import parse_chain  # (the columnar standings path's start-up time)
+    from ranking.standings.individual import parse_chain  # (the columnar standings path's start-up time)
+    from ranking.standings.ordering import cut_leaves_nothing
+    from ranking.tiebreaks.codes import TiebreakSpec  # the model loads only where a warning needs it
 
     rules: Rules = standings.rules
     if rules.options.keep_rounds > 0:  # cuts stop while that many values remain
@@ -66,7 +66,7 @@ def totals_warnings(text: str, points: Mapping[int, float], source: str) -> list
 
 def file_warnings(path: str, tournament: Tournament) -> list[str]:
     """``totals_warnings`` for the TRF at ``path`` (nothing for a TOML file)."""
-    from ranking.final import final_standings  # the model loads only where a warning needs it
+    from ranking.standings.final import final_standings  # the model loads only where a warning needs it
 
     return printed_totals_warnings(path, lambda: final_standings(tournament).points())
 

@@ -17,9 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ranking.clock import board_results, clock_of
-from ranking.dutch import Pairing, RoundCheck
-from ranking.events import (
+from ranking.event.clock import board_results, clock_of
+from ranking.event.log import (
     Event,
     LoggedEvent,
     TournamentState,
@@ -31,14 +30,15 @@ from ranking.events import (
     settings_events,
     unpair_event,
 )
-from ranking.matches import as_matches, one_game_a_match, plays_matches
-from ranking.model import Bye, ByeKind, Game, Player, Tournament
-from ranking.presets import preset_of
-from ranking.refusals import Code, Refusal
-from ranking.settings import apply_setting
-from ranking.standings import default_rules
-from ranking.swiss import check_swiss, pair_swiss
-from ranking.undo import Undo, undo_change
+from ranking.event.matches import as_matches, one_game_a_match, plays_matches
+from ranking.event.model import Bye, ByeKind, Game, Player, Tournament
+from ranking.event.refusals import Code, Refusal
+from ranking.event.settings import apply_setting
+from ranking.event.undo import Undo, undo_change
+from ranking.pairing.dutch import Pairing, RoundCheck
+from ranking.pairing.swiss import check_swiss, pair_swiss
+from ranking.standings.individual import default_rules
+from ranking.tiebreaks.presets import preset_of
 from tiebreak.checks import MAX_NAME_LENGTH, check_names
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
@@ -58,7 +58,7 @@ def summary(store: Store, slug: str) -> dict[str, Any]:
 
 def details(store: Store, slug: str) -> dict[str, Any]:
     """``tiebreak show --json``: the summary, then ``rules`` (the preset, or null), ``tiebreaks``,
-    ``scoring``, the options, the play-off rule, the event's clock (``ranking.clock``: the
+    ``scoring``, the options, the play-off rule, the event's clock (``ranking.event.clock``: the
     current round, the boards of it still without a result, the complete rounds, whether the
     event is finished), withdrawals and the seeding."""
     state = store.state(slug)
@@ -111,7 +111,7 @@ def round_json(state: TournamentState, number: int) -> dict[str, Any]:
 
 def round_to_show(state: TournamentState, asked: int | None) -> int:
     """The round ``tiebreak round`` and the bot's /round show: ``asked``, else the current one
-    (``ranking.clock``); a ``Refusal`` saying which rounds exist otherwise."""
+    (``ranking.event.clock``); a ``Refusal`` saying which rounds exist otherwise."""
     rounds = state.base.rounds
     paired = state.paired_rounds()
     if asked is None:
@@ -130,7 +130,7 @@ def round_to_show(state: TournamentState, asked: int | None) -> int:
 
 def late_entry(state: TournamentState, name: str, rating: int = 0, federation: str = "", club: str = "",
                title: str = "") -> Event:
-    """The event adding a late entry (``ranking.events.player_added_event``), refused as an
+    """The event adding a late entry (``ranking.event.log.player_added_event``), refused as an
     import with that player would be (no control character, a name of at most 100
     characters), so every export still imports."""
     event = player_added_event(state, name, rating, federation, club, title)
@@ -139,7 +139,7 @@ def late_entry(state: TournamentState, name: str, rating: int = 0, federation: s
 
 
 def player_edit(state: TournamentState, player: int, **changes: Any) -> list[Event]:
-    """The correction of a player (``ranking.events.player_edited_event``), checked as a late
+    """The correction of a player (``ranking.event.log.player_edited_event``), checked as a late
     entry is; no event when nothing changes."""
     event = player_edited_event(state, player, **changes)
     if event is None:
@@ -160,7 +160,7 @@ def check_player(player: Player) -> None:
 
 
 def changed_settings(state: TournamentState, changes: Sequence[tuple[str, Any]]) -> list[Event]:
-    """The events of ``tiebreak set`` (``ranking.events.settings_events``), each checked against
+    """The events of ``tiebreak set`` (``ranking.event.log.settings_events``), each checked against
     what the ones before it made, and the result against what an import admits."""
     events = settings_events(state, changes)
     tournament = state.snapshot()
@@ -199,7 +199,7 @@ class Proposal:
 
 def propose_pairing(tournament: Tournament) -> Proposal:
     """The next round's pairing: the Berger tables for a round robin, the FIDE Dutch system
-    (``ranking.dutch``, 2026 rules) by the pairing numbers (``ranking.swiss``) for a Swiss.
+    (``ranking.pairing.dutch``, 2026 rules) by the pairing numbers (``ranking.pairing.swiss``) for a Swiss.
     A ``Refusal`` when every round is paired, an InputError (one line) when the round cannot be
     paired: it says who cannot be paired and why."""
     now = clock_of(tournament)
@@ -219,7 +219,7 @@ def propose_pairing(tournament: Tournament) -> Proposal:
 
 def _games_of(tournament: Tournament, pairing: Sequence[Game]) -> tuple[Game, ...]:
     """The games the pairing makes: one a pairing, or two a pairing, colours reversed, in an
-    event of two-game matches (VN 21.2, ``ranking.matches``)."""
+    event of two-game matches (VN 21.2, ``ranking.event.matches``)."""
     return tuple(as_matches(pairing) if plays_matches(tournament) else pairing)
 
 
@@ -241,18 +241,18 @@ def check_imported(tournament: Tournament, number: int) -> RoundCheck | None:
 # -- un-pairing, players, returns ------------------------------------------------------------------
 
 def unpair(store: Store, slug: str, source: Source, force: bool = False) -> Event:
-    """Take back the latest paired round (``ranking.events.unpair_event``): refused while it has
+    """Take back the latest paired round (``ranking.event.log.unpair_event``): refused while it has
     results unless ``force``, which takes them back too (``undo`` brings them back)."""
     return store.append(slug, lambda state: [unpair_event(state, force)], source)[0].event
 
 
 def remove_player(store: Store, slug: str, player: int, source: Source) -> Event:
-    """Take ``player`` out before their first paired round (``ranking.events.player_removed_event``)."""
+    """Take ``player`` out before their first paired round (``ranking.event.log.player_removed_event``)."""
     return store.append(slug, lambda state: [player_removed_event(state, player)], source)[0].event
 
 
 def return_player(store: Store, slug: str, player: int, source: Source) -> Event:
-    """A withdrawn player comes back (``ranking.events.return_event``)."""
+    """A withdrawn player comes back (``ranking.event.log.return_event``)."""
     return store.append(slug, lambda state: [return_event(state, player)], source)[0].event
 
 
@@ -272,7 +272,7 @@ class Undone:
 
 
 def undo_last(store: Store, slug: str, actor: str, source: Source) -> Undone | None:
-    """Take back ``actor``'s last change still in force, of any kind (``ranking.undo``).  None
+    """Take back ``actor``'s last change still in force, of any kind (``ranking.event.undo``).  None
     when this very request was applied before (a Telegram update delivered twice); a
     ``Refusal`` when there is nothing to take back, or a later change depends on it."""
     taken: list[Undo] = []

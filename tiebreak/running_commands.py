@@ -13,17 +13,17 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 
-from ranking.dutch import RoundCheck, check_rounds, pairing_json, pairs_text, round_check_json
 from ranking.errors import InputError
-from ranking.events import Event, EventKind, TournamentState, bye_event, foul_event
-from ranking.model import ByeKind, GameKind, Result, Tournament
-from ranking.players import pairing_numbers, players_json
-from ranking.refusals import Code, Refusal, number_ranges
-from ranking.rules import Options
-from ranking.settings import parse_setting, setting_text
-from ranking.spelling import written_result
-from ranking.standings import default_rules
-from ranking.swiss import pair_swiss
+from ranking.event.log import Event, EventKind, TournamentState, bye_event, foul_event
+from ranking.event.model import ByeKind, GameKind, Result, Tournament
+from ranking.event.players import pairing_numbers, players_json
+from ranking.event.refusals import Code, Refusal, number_ranges
+from ranking.event.settings import parse_setting, setting_text
+from ranking.pairing.dutch import RoundCheck, check_rounds, pairing_json, pairs_text, round_check_json
+from ranking.pairing.swiss import pair_swiss
+from ranking.scoring.rules import Options
+from ranking.scoring.spelling import written_result
+from ranking.standings.individual import default_rules
 from tiebreak.files import load_tournament, write_output
 from tiebreak.running import (
     Undone,
@@ -162,7 +162,7 @@ def round_table(tournament: Tournament, number: int, shown: dict | None = None) 
 
 
 def players_command(store: Store, args: argparse.Namespace, source: Source) -> None:
-    """``tiebreak players SLUG``: the initial ranking list (``ranking.players.players_json``)."""
+    """``tiebreak players SLUG``: the initial ranking list (``ranking.event.players.players_json``)."""
     tournament = store.tournament(args.slug)
     rows = players_json(tournament)
     if args.json:
@@ -384,7 +384,7 @@ def generate_command(args: argparse.Namespace) -> int:
     import secrets  # only here
 
     # the generator and the TRF writer: only this command needs them (start-up time of the others)
-    from ranking.dutch.generate import GeneratorSettings, generate_tournament
+    from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
     from tiebreak.library import export_text  # the TRF writer (start-up time of the other commands)
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ranking.errors import InputError
-from ranking.spelling import written_points
+from ranking.scoring.spelling import written_points
 
 if TYPE_CHECKING:
-    from ranking.rules import Scoring
-    from ranking.standings import Standings
+    from ranking.scoring.rules import Scoring
+    from ranking.standings.individual import Standings
 
 
 # C0 and C1 controls and DEL, the line and paragraph separators, and the bidi controls that
@@ -140,7 +140,7 @@ def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
     (CXA 13.3) ``points 3/1/0 (a draw: red 1, black 2)``; two-game matches (VN 21.2) ``match
     points 1/0.5/0, game points 2/1/0``.  ``first_colour`` is the first mover's colour word.
 
-    >>> from ranking.rules import THREE_POINT_COLOUR
+    >>> from ranking.scoring.rules import THREE_POINT_COLOUR
     >>> scoring_words(THREE_POINT_COLOUR, "red")
     'points 3/1/0 (a draw: red 1, black 2)'
     """
@@ -169,7 +169,7 @@ def standings_table(standings: Standings) -> str:
     """The standings as an aligned table, with a heading naming the rules used: the scoring
     (match points where they are the score, VN 21.2), the chain, and the rules it follows (the
     C.07 edition for FIDE chains only, a CXA, ZS or VN preset's own article)."""
-    from ranking.presets import rules_source  # the table only (start-up time)
+    from ranking.tiebreaks.presets import rules_source  # the table only (start-up time)
 
     codes = list(standings.tiebreaks)
     header = ["#", "No", "Name", "Fed", "Rtg", "MP" if standings.rules.scoring.match else "Pts", *codes]
@@ -197,7 +197,7 @@ def standings_table(standings: Standings) -> str:
 
 def presets_table() -> str:
     """``tiebreak presets``: every rule preset and team preset."""
-    from ranking.presets import PRESETS, TEAM_PRESETS  # the listings only (start-up time)
+    from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS  # the listings only (start-up time)
 
     rows = []
     for name, rules in PRESETS.items():
@@ -216,8 +216,8 @@ def presets_table() -> str:
 def tiebreaks_listing(width: int = 100) -> str:
     """``tiebreak tiebreaks``: every code, its name and modifiers on one line, then its
     definition and source wrapped to ``width`` columns (the terminal's)."""
-    from ranking.team_tiebreaks import TEAM_REGISTRY  # the listings only (start-up time)
-    from ranking.tiebreaks import REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks.individual import REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks.team import TEAM_REGISTRY  # the listings only (start-up time)
 
     def block(code: str, name: str, definition: str, source: str, modifiers: str = "") -> list[str]:
         head = f"{code:<8}{name}" + (f"  [modifiers: {modifiers}]" if modifiers else "")
@@ -236,8 +236,8 @@ def tiebreaks_listing(width: int = 100) -> str:
 
 def tiebreak_explained(code: str) -> str:
     """``tiebreak tiebreaks CODE``: what one code (modifiers included) means, and its rule."""
-    from ranking.team_tiebreaks import TEAM_REGISTRY  # the listings only (start-up time)
-    from ranking.tiebreaks import REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks.individual import REGISTRY  # the listings only (start-up time)
+    from ranking.tiebreaks.team import TEAM_REGISTRY  # the listings only (start-up time)
 
     for registry in (REGISTRY, TEAM_REGISTRY):
         try:

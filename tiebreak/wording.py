@@ -1,4 +1,4 @@
-"""The command line's words for the core's refusals (``ranking.refusals``): the core's plain
+"""The command line's words for the core's refusals (``ranking.event.refusals``): the core's plain
 English line, or where the command line has an option for the way out (``--correct``,
 ``--force``, ``--unfinished``) or took the value from one (``--rating``), its own line naming
 it.  The bot words the same refusals in each user's language (``bot.messages.REFUSALS``).
@@ -7,7 +7,7 @@ it.  The bot words the same refusals in each user's language (``bot.messages.REF
 from __future__ import annotations
 
 from ranking.errors import InputError
-from ranking.refusals import TEXT, Code, Refusal, worded
+from ranking.event.refusals import TEXT, Code, Refusal, worded
 
 #: The command line's own line for a refusal, where it differs from the core's.
 CLI_TEXT: dict[Code, str] = {

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from ranking.errors import InputError
-from ranking.events import Event, TournamentState, result_event
+from ranking.event.log import Event, TournamentState, result_event
 from tiebreak.store import Source, SQLiteStore
 
 BATCH_SIZES = (1, 1, 2, 3, 4, 5)

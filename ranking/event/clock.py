@@ -1,0 +1,100 @@
+"""The event's clock: which rounds are paired, which are complete, the current round and
+whether the event is finished, decided here once for the command line, the bot, the site and
+the tests.
+
+- A round is **paired** when it has a board (a game) or a pairing-allocated bye; byes entered
+  ahead for a round not paired yet do not make it paired.  Team matches given by their totals
+  count as boards.
+- A board is **decided** when it has a result, or when the withdrawal rule makes one of it: a
+  withdrawn player's later board is a forfeit, or annulled in a round robin under
+  ``rr_withdrawal`` (C.07 15.2, VN 21.5.1; ``ranking.event.withdrawals``).  A round is **complete**
+  when every board of it is decided.
+- The **current round** is the lowest paired round with a board not decided, else the latest
+  paired round; None before round 1 is paired.
+- The event is **finished** when its last round is paired and every paired round is complete
+  (a round robin only once every game has a result).
+
+>>> from ranking.event.model import Game, Player, Result, Tournament
+>>> t = Tournament("Open", tuple(Player(i, f"P{i}") for i in range(1, 5)), 2,
+...                (Game(1, 1, 3, Result.WHITE_WINS, 1), Game(1, 4, 2, None, 2)))
+>>> c = clock_of(t)
+>>> c.paired, c.complete, c.current, c.finished, c.open_boards
+((1,), (), 1, False, ((1, 2),))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ranking.event.model import ByeKind, Result, Tournament, numbered_boards
+
+__all__ = ["Clock", "board_results", "clock_of"]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where an event stands: its ``rounds``, the rounds ``paired`` and ``complete`` (ascending),
+    the ``current`` round, the boards not decided yet as (round, board), and how many boards are
+    ``decided`` (a result, or what the withdrawal rule makes of them)."""
+
+    rounds: int
+    paired: tuple[int, ...]
+    complete: tuple[int, ...]
+    current: int | None
+    open_boards: tuple[tuple[int, int], ...]
+    decided: int
+
+    @property
+    def finished(self) -> bool:
+        """The last round is paired and every paired round is complete."""
+        last = self.last_paired
+        return bool(self.rounds) and last is not None and last >= self.rounds and self.complete == self.paired
+
+    @property
+    def last_paired(self) -> int | None:
+        return self.paired[-1] if self.paired else None
+
+    @property
+    def next_round(self) -> int:
+        """The round to pair next: the one after the latest paired round."""
+        return (self.paired[-1] if self.paired else 0) + 1
+
+    @property
+    def started(self) -> bool:
+        return bool(self.paired)
+
+    def open_in(self, number: int) -> tuple[int, ...]:
+        """The boards of round ``number`` not decided yet."""
+        return tuple(board for round_number, board in self.open_boards if round_number == number)
+
+
+def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str | None]:
+    """Every board by (round, board): its result; for a board the withdrawal rule decides, the
+    forfeit it makes of it, or ``"annulled"`` (a round robin's ``rr_withdrawal``); None while
+    the board waits for its result.  A game without a board number gets the next free one of
+    its round, as the event log numbers it (``ranking.event.model.numbered_boards``)."""
+    decided: dict[tuple[int, int, int], Result | str] = {}
+    if tournament.withdrawals:
+        from ranking.event.withdrawals import apply_withdrawals  # only when someone withdrew
+        from ranking.standings.individual import default_rules  # the rules only when someone withdrew
+
+        effects = apply_withdrawals(tournament, default_rules(tournament))
+        decided.update({(g.round, g.white, g.black): g.result for g in effects.forfeited if g.result is not None})
+        decided.update({(g.round, g.white, g.black): "annulled" for g in effects.annulled})
+    return {(game.round, game.board): decided.get((game.round, game.white, game.black), game.result)
+            for game in numbered_boards(tournament.games)}
+
+
+def clock_of(tournament: Tournament) -> Clock:
+    """The clock of ``tournament`` (see the module's docstring)."""
+    results = board_results(tournament)
+    rounds = {number for number, _ in results}
+    rounds |= {bye.round for bye in tournament.byes if bye.kind is ByeKind.PAIRING}
+    rounds |= {match.round for match in tournament.team_matches}
+    open_boards = sorted(key for key, result in results.items() if result is None)
+    open_rounds = {number for number, _ in open_boards}
+    open_rounds |= {match.round for match in tournament.team_matches if not match.boards and not match.is_finished}
+    paired = tuple(sorted(rounds))
+    complete = tuple(number for number in paired if number not in open_rounds)
+    current = min(open_rounds) if open_rounds else (paired[-1] if paired else None)
+    return Clock(tournament.rounds, paired, complete, current, tuple(open_boards), len(results) - len(open_boards))

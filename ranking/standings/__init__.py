@@ -1,0 +1,1 @@
+"""Standings: the ordering arithmetic, individual and team standings, play-offs, the final standings, scorecards."""
