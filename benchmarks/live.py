@@ -265,7 +265,10 @@ async def run(args: argparse.Namespace, folder: Path, ways: list[Way]) -> list[t
     for way in ways:
         way.site.start()
         started = time.perf_counter()
-        way.site()  # the full build and publish
+        try:
+            way.site()  # the full build and publish
+        except RuntimeError as error:  # e.g. a store of a newer schema than that code knows
+            raise SystemExit(f"{way.name}: {error}; --previous none measures this way alone") from None
         way.full, way.full_cpu = time.perf_counter() - started, way.site.runs[0]["cpu"]
         way.full_files = way.site.runs[0]["files"]
         if way.full_files < ways[0].full_files // 2:  # (a page more or less in a later version is fine)
