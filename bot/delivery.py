@@ -43,6 +43,7 @@ import re
 import secrets
 import signal
 from collections.abc import AsyncIterator, Awaitable, Sequence
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 import tornado.httpserver
@@ -53,6 +54,8 @@ from telegram.ext import Application
 
 from bot.app import API_BASE_URL_VARIABLE
 from bot.service import BotSettings
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -136,12 +139,13 @@ async def poll(application: Application, stopping: asyncio.Event, timeout: float
     offset: int | None = None
     failures = 0
     while not stopping.is_set():
-        fetched = await _unless_stopping(bot.get_updates(offset=offset, timeout=timeout,
-                                                         allowed_updates=Update.ALL_TYPES), stopping)
+        fetched = await unless_stopping(bot.get_updates(offset=offset, timeout=timeout,
+                                                        allowed_updates=Update.ALL_TYPES), stopping, TelegramError)
         if fetched is None:
             break
-        updates, error = fetched
-        if error is not None:
+        try:
+            updates = fetched.result()
+        except TelegramError as error:
             if isinstance(error, InvalidToken):
                 raise refused_token() from None
             pause = _pause(error, failures)
@@ -179,10 +183,12 @@ def first_arbiters(application: Application, updates: Sequence[Update]) -> list[
                   or update.effective_user.id not in arbiters)
 
 
-async def _unless_stopping(call: Awaitable[tuple[Update, ...]],
-                           stopping: asyncio.Event) -> tuple[tuple[Update, ...], TelegramError | None] | None:
-    """The call's updates (or its error), or None when ``stopping`` was set first (the call is
-    cancelled: nothing it would fetch is lost, as nothing of it is confirmed)."""
+async def unless_stopping(call: Awaitable[T], stopping: asyncio.Event,
+                          *quiet: type[BaseException]) -> asyncio.Future[T] | None:
+    """The finished task of ``call`` (its result or its error), or None when ``stopping`` was set
+    first: the call is then cancelled, and the errors ``quiet`` names, which a call may raise on
+    its way out, are passed over.  A long poll (Telegram's, Zalo's) waits on it, so a stop never
+    waits for the poll's timeout and loses nothing it would fetch (nothing of it is confirmed)."""
     task = asyncio.ensure_future(call)
     stop = asyncio.ensure_future(stopping.wait())
     try:
@@ -191,13 +197,10 @@ async def _unless_stopping(call: Awaitable[tuple[Update, ...]],
         stop.cancel()
     if not task.done():
         task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, TelegramError):
+        with contextlib.suppress(asyncio.CancelledError, *quiet):
             await task
         return None
-    try:
-        return task.result(), None
-    except TelegramError as error:
-        return (), error
+    return task
 
 
 def _pause(error: TelegramError, failures: int) -> float:

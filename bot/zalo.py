@@ -34,7 +34,6 @@ import logging
 import os
 import re
 import secrets
-from collections.abc import Awaitable
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,7 +45,7 @@ import tornado.web
 from bot import answers, conversation
 from bot.app import redact
 from bot.conversation import Incoming
-from bot.delivery import StartError
+from bot.delivery import StartError, unless_stopping
 from bot.replies import Reply
 from bot.service import BotService, Who
 from ranking import InputError
@@ -340,8 +339,11 @@ class ZaloChannel:
         failures = 0
         while not stopping.is_set():
             call = self.api.call("getUpdates", {"timeout": POLL_TIMEOUT}, timeout=POLL_TIMEOUT + 15)
+            fetched = await unless_stopping(call, stopping, ZaloError, Transient)
+            if fetched is None:
+                break
             try:
-                result = await _unless_stopping(call, stopping)
+                result = fetched.result()
             except (Transient, ZaloError) as error:
                 if isinstance(error, ZaloError) and error.code in (401, 403):
                     raise StartError(f"the Zalo Bot API at {api_root()} refused the token: check "
@@ -356,8 +358,6 @@ class ZaloChannel:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stopping.wait(), pause)
                 continue
-            if result is _STOPPED:
-                break
             failures = 0
             if not await self.receive(result):
                 log.warning("zalo: getUpdates answered something that is not a message; passed over")
@@ -391,23 +391,6 @@ class ZaloChannel:
             await server.close_all_connections()
 
 
-_STOPPED = object()
-
-
-async def _unless_stopping(call: Awaitable[Any], stopping: asyncio.Event) -> Any:
-    """The call's result, or ``_STOPPED`` when ``stopping`` was set first (the call is cancelled)."""
-    task = asyncio.ensure_future(call)
-    stop = asyncio.ensure_future(stopping.wait())
-    try:
-        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stop.cancel()
-    if not task.done():
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, ZaloError, Transient):
-            await task
-        return _STOPPED
-    return task.result()
 
 
 def webhook_secret() -> str:
