@@ -76,6 +76,13 @@ def result_of(round_number: int, white: int, black: int, white_rating: int, blac
 Command = Callable[[Sequence[str]], tuple[int, str, str]]
 
 
+def store_config(folder: Path, tables: str = "") -> Path:
+    """``folder/config.toml``: the store at ``data/store.sqlite3`` there, then ``tables`` (``[web]``, ...)."""
+    path = folder / "config.toml"
+    path.write_text(f'[storage]\npath = "data/store.sqlite3"\n{tables}', encoding="utf-8")
+    return path
+
+
 def in_process(config: Path) -> Command:
     """The ``tiebreak`` command line called in this process (``tests/cli.py``), with ``--config config``."""
     def command(args: Sequence[str]) -> tuple[int, str, str]:

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from open_scenario import Command, in_process, ok
+from open_scenario import Command, in_process, ok, store_config
 
 from ranking.event.log import result_event
 from tiebreak.store import Source, SQLiteStore
@@ -23,9 +23,7 @@ OTHER = Source("tg:77")  # another arbiter, in the bot
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text('[storage]\npath = "data/store.sqlite3"\n', encoding="utf-8")
-    return path
+    return store_config(tmp_path)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import cli
 import pytest
+from open_scenario import store_config
 
 from ranking.formats.toml_export import write_tournament_toml
 from tiebreak.files import load_tournament
@@ -43,9 +44,7 @@ def events_in(config: Path) -> int:
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text('[storage]\npath = "data/store.sqlite3"\n', encoding="utf-8")
-    return path
+    return store_config(tmp_path)
 
 
 @pytest.fixture

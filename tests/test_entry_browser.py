@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from bot_process import BotProcess, free_port
-from open_scenario import Command, in_process, ok
+from open_scenario import Command, in_process, ok, store_config
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -48,9 +48,7 @@ class ConsoleBot(BotProcess):
 
 
 def configure(folder: Path, web: str) -> tuple[Path, Command]:
-    config = folder / "config.toml"
-    config.write_text(f'[bot]\narbiters = [1]\n[storage]\npath = "data/store.sqlite3"\n{web}'
-                      f'[[tournaments]]\nfile = "{ROUND_ROBIN}"\n', encoding="utf-8")
+    config = store_config(folder, f'[bot]\narbiters = [1]\n{web}[[tournaments]]\nfile = "{ROUND_ROBIN}"\n')
     cli = in_process(config)
     ok(cli, "import", "--from-config")
     ok(cli, "pair", "rr9")

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from open_scenario import Command, in_process, ok
+from open_scenario import Command, in_process, ok, store_config
 
 from tiebreak.config import load_config
 from tiebreak.links import WebSettings, link_in_force
@@ -21,9 +21,7 @@ PREFIX = "http://127.0.0.1:8080/enter/"
 
 
 def configured(folder: Path, web: str = '[web]\nlisten = "127.0.0.1:8080"\n') -> Path:
-    path = folder / "config.toml"
-    path.write_text(f'[storage]\npath = "data/store.sqlite3"\n{web}', encoding="utf-8")
-    return path
+    return store_config(folder, web)
 
 
 @pytest.fixture

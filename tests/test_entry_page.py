@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 import pytest_asyncio
-from open_scenario import Command, in_process, ok
+from open_scenario import Command, in_process, ok, store_config
 
 from bot import messages as M
 from bot import web_messages as W
@@ -86,8 +86,7 @@ def notice(response: httpx.Response) -> str:
 
 
 async def opened(tmp_path: Path, tournament: Path, slug: str) -> AsyncIterator[Page]:
-    config = tmp_path / "config.toml"
-    config.write_text('[storage]\npath = "data/store.sqlite3"\n[web]\nlisten = "127.0.0.1:8080"\n', encoding="utf-8")
+    config = store_config(tmp_path, '[web]\nlisten = "127.0.0.1:8080"\n')
     cli = in_process(config)
     ok(cli, "import", str(tournament))
     ok(cli, "pair", slug)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import cli
 import pytest
+from open_scenario import store_config
 
 from ranking.errors import InputError
 from ranking.event.log import Event, EventKind, result_event
@@ -121,9 +122,7 @@ def tiebreak(config: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture
 def config(tmp_path: Path) -> Path:
-    path = tmp_path / "config.toml"
-    path.write_text('[storage]\npath = "data/store.sqlite3"\n')
-    return path
+    return store_config(tmp_path)
 
 
 def events_in(config: Path) -> int:

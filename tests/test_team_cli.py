@@ -23,6 +23,7 @@ from pathlib import Path
 
 import cli
 import pytest
+from open_scenario import store_config
 
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, TeamBye, TeamByeKind
@@ -217,8 +218,7 @@ def test_a_forfeited_match_without_boards_is_written_on_its_boards() -> None:
 
 
 def test_a_team_trf_2026_file_round_trips_through_import_and_export(tmp_path: Path) -> None:
-    config = tmp_path / "config.toml"
-    config.write_text('[storage]\npath = "data/store.sqlite3"\n', encoding="utf-8")
+    config = store_config(tmp_path)
     source = tmp_path / "cup.trf"
     source.write_text(with_records(CUP, "212 PTS:GP, MP, EMGSB"), encoding="utf-8")
     imported = run("import", str(source), "--slug", "cup", "--config", str(config))
