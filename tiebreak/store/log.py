@@ -163,13 +163,16 @@ class EventLogTables(Database):
                     event_id = self._insert(connection, tournament_id, event, source, now, key)
                     logged.append(LoggedEvent(event_id, event, source.actor, now, source.chat_id,
                                               source.message_id))
-                drawn = lots_event(self.state(slug), secrets.token_hex(SEED_DIGITS // 2)) if events else None
-                if drawn is not None:  # the last result is in: the lots are drawn now, and logged
-                    event_id = self._insert(connection, tournament_id, drawn, source, now)
-                    events.append(drawn)
-                    logged.append(LoggedEvent(event_id, drawn, source.actor, now, source.chat_id, source.message_id))
                 if events:
-                    self._project(connection, tournament_id, self.state(slug), events)
+                    after = self.state(slug)
+                    drawn = lots_event(after, secrets.token_hex(SEED_DIGITS // 2))
+                    if drawn is not None:  # the last result is in: the lots are drawn now, and logged
+                        event_id = self._insert(connection, tournament_id, drawn, source, now)
+                        events.append(drawn)
+                        logged.append(LoggedEvent(event_id, drawn, source.actor, now, source.chat_id,
+                                                  source.message_id))
+                        after = self.state(slug)
+                    self._project(connection, tournament_id, after, events)
                 if submission is not None:
                     self._submit(connection, source, submission)
                 return logged
