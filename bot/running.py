@@ -189,10 +189,10 @@ def _unpaired(request: TournamentRequest, event: Event, edit: bool = False) -> l
 
 # -- /undo ----------------------------------------------------------------------------------------
 
-@arbiters_only
-def undo(request: TournamentRequest) -> list[Reply]:
-    """/undo: take back the arbiter's last change still in force, of any kind, and say what
-    there is now; refused (in the arbiter's language) when a later change depends on it."""
+def take_back_last_change(request: TournamentRequest) -> list[Reply]:
+    """Take back the asker's last change still in force, of any kind, and say what there is now;
+    refused (in the asker's language) when a later change depends on it.  /undo (``undo``) for
+    an arbiter; the entry page calls it for its link, which is its own authority."""
     try:
         done = undo_last(request.store, request.slug, request.source.actor, request.source)
     except InputError as error:
@@ -203,6 +203,10 @@ def undo(request: TournamentRequest) -> list[Reply]:
         return request.say(M.ALREADY_HANDLED)
     request.service.changed(request.slug)
     return [Reply(request.heading() + "\n" + escape(undone_text(request, done)))]
+
+
+#: /undo: the arbiters of the user's tournament take back their own last change
+undo = arbiters_only(take_back_last_change)
 
 
 def undone_text(request: TournamentRequest, done: Undone) -> str:
