@@ -27,7 +27,7 @@ from typing import ParamSpec
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
-from bot import arbiters
+from bot import entering
 from bot import messages as M
 from bot.formatting import escape
 from bot.replies import Reply, replies_from_json, replies_to_json
@@ -67,7 +67,7 @@ def answer_once(service: BotService, who: Who, command: Command[P], *args: P.arg
     if saved is not None:
         return Answer(replies_from_json(saved), update_id)
     if handled(store, who):  # applied, but the bot was killed before it saved the answer
-        return Answer(arbiters.handled_before(service, who))
+        return Answer(entering.handled_before(service, who))
     replies = command(service, who, *args, **kwargs)
     if not handled(store, who):
         return Answer(replies)

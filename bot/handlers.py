@@ -4,7 +4,7 @@ handler; ``register`` adds them all to the Application (``bot/app.py`` builds it
 console mode runs the same one).
 
 A handler only turns the update into a ``Who`` and some text, runs the command
-(``bot/players.py``, ``bot/arbiters.py``) in a worker thread (the store is SQLite, which
+(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``) in a worker thread (the store is SQLite, which
 blocks), and sends the replies back.
 """
 
@@ -31,7 +31,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import answers, arbiters, callbacks, conversation, downloads, players, running
+from bot import answers, callbacks, conversation, downloads, entering, pairings, players, running, tournament_files
 from bot.replies import Reply
 from bot.service import TELEGRAM, BotService, Command, Who
 from tiebreak.store import StoreError
@@ -116,7 +116,7 @@ async def on_unknown_command(update: Update, context: Context) -> None:
 
 async def on_text(update: Update, context: Context) -> None:
     """A message that is not a command: result lines from an arbiter."""
-    await answer(update, context, arbiters.text, update.effective_message.text)
+    await answer(update, context, entering.text, update.effective_message.text)
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -134,10 +134,10 @@ async def on_document(update: Update, context: Context) -> None:
         return asyncio.run_coroutine_threadsafe(downloads.download(document, limit), loop).result()
 
     if caption.startswith("/pair"):
-        await answer(update, context, arbiters.pair_from_file, name, fetch, document.file_size)
+        await answer(update, context, pairings.pair_from_file, name, fetch, document.file_size)
     else:
         argument = caption.removeprefix("/import").strip() if caption.startswith("/import") else ""
-        await answer(update, context, arbiters.import_file, name, fetch, argument, document.file_size)
+        await answer(update, context, tournament_files.import_file, name, fetch, argument, document.file_size)
 
 
 #: the replies to a pressed inline button, by its ``callback_data`` (``bot.conversation.press``)

@@ -1,7 +1,7 @@
 """Who is asking, and the guards every command passes first.
 
 ``BotService`` is the bot without Telegram: the store, the ``[bot]`` settings, and what to call
-after a change.  A command (``bot/players.py``, ``bot/arbiters.py``) is a function called as
+after a change.  A command (``bot/players.py``, ``bot/entering.py``, ``bot/running.py``) is a function called as
 ``command(service, who, ...)``; its guard (``anyone``, ``needs_tournament``, ``arbiters_only``,
 ``chief_only``, ``arbiters_button``) answers a refused request itself and otherwise hands the
 body a ``Request``: who asks, in which language, and (``TournamentRequest``) about which
