@@ -17,19 +17,28 @@ from bot.views import standings_blocks
 
 
 def round_completions(request: TournamentRequest, rounds: Sequence[int]) -> list[Reply]:
-    """When a round is complete: say so, show the standings, post them to the channel,
-    and tell whoever waits for it (the site build)."""
-    service, tr = request.service, request.tr
+    """When a round is complete: say so and show the standings to the arbiter, then what
+    ``announced`` posts."""
+    tr = request.tr
     replies: list[Reply] = []
     for number in rounds:
-        tournament, final = request.tournament(), request.final()  # computed once, told twice
+        blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)),
+                  *standings_blocks(request.tournament(), tr, final=request.final())]
+        replies += packed(blocks) + announced(request, number)
+    return replies
+
+
+def announced(request: TournamentRequest, number: int) -> list[Reply]:
+    """Round ``number`` is complete: its standings for every channel's announcement chat, each
+    in its language (``BotService.announcements``), and whoever waits for it told (the site
+    build).  The replies go to those chats through their channels (``conversation.forward``)."""
+    service = request.service
+    tournament, final = request.tournament(), request.final()  # computed once, told to every chat
+    replies: list[Reply] = []
+    for chat in service.announcements.values():
+        tr = translator(chat.language)
         blocks = [escape(tr.format(M.ROUND_COMPLETE, round=number)), *standings_blocks(tournament, tr, final=final)]
-        replies += packed(blocks)
-        if service.settings.channel is not None:
-            channel_tr = translator(service.settings.language)
-            channel_blocks = [escape(channel_tr.format(M.ROUND_COMPLETE, round=number)),
-                              *standings_blocks(tournament, channel_tr, final=final)]
-            replies += packed(channel_blocks, chat_id=service.settings.channel)
-        if service.on_round_complete is not None:
-            service.on_round_complete(request.slug, number)
+        replies += packed(blocks, chat_id=chat.chat_id)
+    if service.on_round_complete is not None:
+        service.on_round_complete(request.slug, number)
     return replies

@@ -96,10 +96,10 @@ async def deliver(service: BotService, who: Who, answer: Answer, send: Send) -> 
         replies = [replace(reply, edit=False) for reply in replies_from_json(text)]  # the message it edited is old
         if replies and replies[0].document is None and replies[0].chat_id is None:
             replies[0] = replace(replies[0], text=f"{note}\n{replies[0].text}")
-        if not await _send_all(replies, send):
+        if not await send_all(replies, send):
             return await _unsent(store, answer)
         await asyncio.to_thread(store.mark_answer, update_id, True)
-    if not await _send_all(answer.replies, send):
+    if not await send_all(answer.replies, send):
         return await _unsent(store, answer)
     return True
 
@@ -110,7 +110,7 @@ async def _unsent(store: Store, answer: Answer) -> bool:
     return False
 
 
-async def _send_all(replies: Sequence[Reply], send: Send) -> bool:
+async def send_all(replies: Sequence[Reply], send: Send) -> bool:
     """Send each reply, retrying network errors; False when one still failed (the rest wait).
     An error a retry cannot mend (a blocked bot, a refused edit) is logged and passed over."""
     for reply in replies:

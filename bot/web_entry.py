@@ -5,7 +5,9 @@ buttons, and the changes a tap makes.
 A change goes through the bot's own commands, so the page decides and words nothing itself: a
 result through ``bot.results.record_results`` (what /enter's buttons and result lines call: the
 core's ``result_event`` in one transaction of the log, the same refusals and confirmations, the
-submission recorded), an undo through the body of the bot's /undo (``tiebreak.running.undo_last``).
+submission recorded; a round it completes is announced on every channel as a chat message's is,
+``bot.announcements.announced``), an undo through the body of the bot's /undo
+(``tiebreak.running.undo_last``).
 Only the request differs: ``WebRequest`` carries the link (logged as ``web:<link id>``) and the
 form's key, the ``dedupe_key`` that applies a form once however often it is sent.
 """
@@ -18,7 +20,9 @@ from dataclasses import dataclass, field
 
 from bot import messages as M
 from bot import web_messages as W
+from bot.announcements import announced
 from bot.parsing import ResultEntry
+from bot.replies import Reply
 from bot.results import record_results, result_buttons, result_writer
 from bot.running import take_back_last_change
 from bot.service import BotService, TournamentRequest, Who
@@ -115,15 +119,25 @@ def result_choices(state: TournamentState, tr: Translator) -> tuple[Choice, ...]
 
 # -- what a tap does ----------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Done:
+    """What a form did: the lines the page says, in the bot's words, and the replies it led to
+    for other chats (a round it completed: the standings for every channel's announcement chat,
+    ``bot/announcements.py``), which the page sends through their channels."""
+
+    lines: list[str]
+    posts: list[Reply] = field(default_factory=list)
+
+
 def enter_result(request: WebRequest, round_number: int, board: int, result: Result,
-                 replacing: str | None = None) -> list[str] | None:
-    """Record ``result`` (``replacing``: the correction of the result the page showed): the lines
-    saying what happened, in the bot's words; None when this form was applied before."""
+                 replacing: str | None = None) -> Done | None:
+    """Record ``result`` (``replacing``: the correction of the result the page showed): what
+    happened; None when this form was applied before."""
     state = request.state()
     if (round_number, board) not in state.games:  # a form of a round un-paired since, or forged
         if round_number not in state.paired_rounds():
-            return [request.tr.format(M.ROUND_NOT_PAIRED, round=round_number)]
-        return [request.tr.format(M.NO_SUCH_BOARD, round=round_number, board=board)]
+            return Done([request.tr.format(M.ROUND_NOT_PAIRED, round=round_number)])
+        return Done([request.tr.format(M.NO_SUCH_BOARD, round=round_number, board=board)])
     wording = f"[web] R{round_number} B{board} {result.value}" + (f" (was {replacing})" if replacing else "")
     entered = record_results(request, [ResultEntry(0, "", round_number, board, result)],
                              correct=replacing is not None, replacing=replacing,
@@ -134,7 +148,7 @@ def enter_result(request: WebRequest, round_number: int, board: int, result: Res
     lines += [plain(question.text).splitlines()[0] for question in entered.asked]  # the page offers the correction
     lines += entered.refused
     lines += [request.tr.format(M.ROUND_COMPLETE, round=number) for number in entered.finished]
-    return lines
+    return Done(lines, [post for number in entered.finished for post in announced(request, number)])
 
 
 def undo_last_change(request: WebRequest) -> list[str]:
