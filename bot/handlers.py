@@ -4,8 +4,8 @@ handler; ``register`` adds them all to the Application (``bot/app.py`` builds it
 console mode runs the same one).
 
 A handler only turns the update into a ``Who`` and some text, runs the command
-(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``) in a worker thread (the store is SQLite, which
-blocks), and sends the replies back.
+(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...) in a worker thread (the
+store is SQLite, which blocks), and sends the replies back.
 """
 
 from __future__ import annotations

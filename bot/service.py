@@ -1,7 +1,8 @@
 """Who is asking, and the guards every command passes first.
 
-``BotService`` is the bot without Telegram: the store, the ``[bot]`` settings, and what to call
-after a change.  A command (``bot/players.py``, ``bot/entering.py``, ``bot/running.py``) is a function called as
+``BotService`` is the bot without Telegram: the store, the ``[bot]`` settings, what to call
+after a change, the running channels and their announcement chats.  A command
+(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...) is a function called as
 ``command(service, who, ...)``; its guard (``anyone``, ``needs_tournament``, ``arbiters_only``,
 ``chief_only``, ``arbiters_button``) answers a refused request itself and otherwise hands the
 body a ``Request``: who asks, in which language, and (``TournamentRequest``) about which

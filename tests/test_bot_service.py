@@ -1,5 +1,6 @@
-"""The bot without Telegram (bot/players.py, bot/entering.py, bot/running.py, bot/service.py): every command and
-message of players and arbiters against a real SQLite store in a temporary directory."""
+"""The bot without Telegram (bot/players.py, bot/entering.py, bot/running.py, bot/service.py):
+every command and message of players and arbiters against a real SQLite store in a temporary
+directory."""
 
 from __future__ import annotations
 
