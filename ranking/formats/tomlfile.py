@@ -63,7 +63,9 @@ from ranking.event.model import (
 )
 from ranking.event.overview import HEADER_RECORDS
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
-from ranking.formats.trf import TEAM_SCORING, infer_system, team_match_points_of
+from ranking.formats.trf_read import infer_system
+from ranking.formats.trf_records import TEAM_SCORING
+from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
 

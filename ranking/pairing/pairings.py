@@ -21,7 +21,8 @@ from dataclasses import replace
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.trf import PLAYER, parse_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_records import PLAYER
 from ranking.pairing.berger import Pairing, berger_table, round_robin_schedule
 from ranking.tiebreaks.presets import get_team_preset, team_preset_name
 
@@ -147,7 +148,7 @@ def pairings_from_trf(
     bbpPairings) and exports a TRF (FIDE C.04 Annex 2) whose player lines hold the new
     round: the opponent and colour with a blank result, or a bye (``0000 - U``
     pairing-allocated, ``F``/``H``/``Z`` full-, half-, zero-point).
-    The file is read with ``ranking.formats.trf.parse_trf`` and checked against ``tournament``,
+    The file is read with ``ranking.formats.trf_read.parse_trf`` and checked against ``tournament``,
     the state before the round:
 
     - every player of the file is a player of the tournament with the same start number,
