@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 
 from ranking.errors import InputError
+from ranking.event.clock import next_round
 from ranking.event.model import ByeKind, Game, Player, Result, System, TeamByeKind, Tournament
 from ranking.event.rounds import Kind
 from ranking.formats.trf_extras import extra_lines
@@ -465,8 +466,7 @@ def _entries(t: Tournament, extra: Iterable[Game] = ()) -> dict[int, dict[int, t
         put(b.player, b.round, ("0000", "-", b.kind.value))
     # every later round up to the next one to pair, so a pairing program never pairs the player
     # again (and reads no round beyond it as played: bbpPairings pairs the round after the file's last)
-    horizon = min(t.rounds, 1 + max([g.round for g in t.games] + [b.round for b in t.byes if b.kind is ByeKind.PAIRING],
-                                    default=0))
+    horizon = min(t.rounds, next_round(t))
     for w in t.withdrawals:
         if w.player not in known:
             raise InputError(f"withdrawal of player {w.player}, who is not in the tournament's players")
