@@ -36,6 +36,7 @@ from ranking import (
     Tournament,
     WithdrawalEffects,
     apply_withdrawals,
+    board_points,
     coming_rounds,
     compute_standings,
     default_rules,
@@ -55,6 +56,7 @@ from ranking import (
     trf_refusal,
     withdrawal_mark,
     written_points,
+    written_result,
 )
 from ranking.event.clock import board_results, clock_of
 from ranking.event.players import players_json
@@ -217,9 +219,8 @@ class TournamentPages:
         points of each game (VN 21.2, CXA 14.2)."""
         scoring = self.rules.scoring
         words: dict = scoring.as_json()
-        first, second = scoring.draw_first, scoring.draw_second
-        if first is not None or second is not None:
-            words["draws"] = (scoring.draw if first is None else first, scoring.draw if second is None else second)
+        if scoring.draw_first is not None or scoring.draw_second is not None:
+            words["draws"] = board_points(scoring, Result.DRAW)
         if scoring.match is not None:
             words["match"] = dict(zip(("win", "draw", "loss"), scoring.match, strict=True))
         return words
@@ -681,12 +682,13 @@ def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
 @functools.cache
 def _board_text(result: Result | None, scoring: Scoring) -> str | None:
     """A board's result in the event's own terms: first mover's points, a dash, second mover's
-    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0); forfeits as ``+ -``, ``- +``, ``- -``."""
+    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0: ``ranking.scoring.spelling.written_result``);
+    forfeits as ``+ -``, ``- +``, ``- -``."""
     if result is None:
         return None
     if result.is_forfeit:
         return {Result.WHITE_WINS_FORFEIT: "+ −", Result.BLACK_WINS_FORFEIT: "− +"}.get(result, "− −")
-    return f"{_side_text(result, True, scoring)}-{_side_text(result, False, scoring)}"
+    return written_result(result, scoring, "½")
 
 
 def _progress_data(progress: Progress) -> dict:

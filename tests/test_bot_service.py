@@ -27,7 +27,7 @@ from ranking.event.log import EventKind
 from ranking.event.model import ByeKind, Game, Player, Result, System, Tournament
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.scoring.spelling import written_result
 from ranking.standings.individual import compute_standings, default_rules
 from tiebreak.files import load_tournament

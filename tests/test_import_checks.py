@@ -14,7 +14,7 @@ from test_store_faults import configure, tiebreak
 
 from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 
