@@ -13,21 +13,19 @@ import datetime
 import hashlib
 import os
 import pickle
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from ranking import InputError
+from ranking.event.slugs import is_slug
 from site_builder.pages import TournamentPages
 from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
 from site_builder.sources import Kept, as_json
 from tiebreak.checks import check_slug
 from tiebreak.i18n import LANGUAGES
-
-_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row 
 def slug_problem(slug: str) -> str | None:
     """Why the tournament ``slug`` cannot have the folder ``<slug>/`` of the site (it would be, or
     hide, one of the site's own paths: the import refuses such slugs, ``tiebreak.checks``), or None."""
-    if not _SLUG.fullmatch(slug):
+    if not is_slug(slug):
         return f"its slug {slug!r} is not letters, digits, '.', '-' and '_' starting with a letter or digit"
     try:
         check_slug(slug)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from ranking.errors import InputError
 from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
+from ranking.event.slugs import is_slug
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.trf_write import trf_refusal, write_trf
 from ranking.standings.final import final_standings
@@ -37,7 +38,10 @@ RESERVED_SLUGS = frozenset({"index.html", "static", *SUPPORTED})
 RESERVED_SUFFIXES = (".html", ".htm", ".json")
 
 def check_slug(slug: str) -> None:
-    """Refuse a slug that would collide with the site's own paths, or is too long for a path."""
+    """Refuse a slug that is not one (``ranking.event.slugs.is_slug``), would collide with the
+    site's own paths, or is too long for a path."""
+    if not is_slug(slug):
+        raise Refusal(Code.SLUG_INVALID, slug=slug)
     folded = slug.casefold()
     if folded in RESERVED_SLUGS or folded.endswith(RESERVED_SUFFIXES):
         raise Refusal(Code.SLUG_RESERVED, slug=slug, reserved=", ".join(sorted(RESERVED_SLUGS)))

@@ -19,6 +19,7 @@ from ranking.event.matches import as_matches, one_game_a_match, plays_matches
 from ranking.event.model import Bye, Game, Result, Tournament
 from ranking.event.players import by_pairing_number
 from ranking.event.refusals import Code, Refusal
+from ranking.event.slugs import is_slug
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import SLUG
 from ranking.formats.trf_write import trf_refusal, write_trf
@@ -36,7 +37,6 @@ from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore, Store
 
 EXPORT_FORMATS = ("trf", "toml")
-_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -58,7 +58,7 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
     """The short name a tournament is stored under: ``given`` (``--slug``, the bot's
     ``/import SLUG``), else the file's own ``slug``, else one made from the file name."""
     if given is not None:
-        if not _SLUG.match(given):
+        if not is_slug(given):
             raise Refusal(Code.SLUG_INVALID, slug=given)
         return given
     own = next((value for tag, value in tournament.records if tag == SLUG), None)

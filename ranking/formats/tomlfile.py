@@ -63,6 +63,7 @@ from ranking.event.model import (
     Withdrawal,
 )
 from ranking.event.overview import HEADER_RECORDS
+from ranking.event.slugs import is_slug
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
 from ranking.formats.toml_lines import _Lines
 from ranking.formats.toml_values import (
@@ -86,7 +87,6 @@ __all__ = ["parse_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
-_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals", "playoff_games", "teams", "team_matches",
              "team_byes")
 _TOURNAMENT_KEYS = (
@@ -189,7 +189,7 @@ def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
     records: list[tuple[str, str]] = []
     slug = _get(r, info, "slug", str, "[tournament]", at, expected="a string")
     if slug is not None:
-        if not _SLUG.fullmatch(slug):
+        if not is_slug(slug):
             raise r.fail(
                 f"[tournament]: slug = {_show(slug)}: expected letters, digits, '-', '_' or '.', "
                 "starting with a letter or digit (it is used in URLs and commands)",
