@@ -60,7 +60,7 @@ from ranking import (
 )
 from ranking.event.clock import board_results, clock_of
 from ranking.event.players import players_json
-from tiebreak.library import export_text
+from tiebreak.exports import export_text
 
 
 @dataclass

@@ -25,9 +25,8 @@ from ranking.errors import InputError
 from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.event.slugs import is_slug
-from ranking.formats.toml_export import write_tournament_toml
-from ranking.formats.trf_write import trf_refusal, write_trf
-from ranking.standings.final import final_standings
+from ranking.formats.trf_write import trf_refusal
+from tiebreak.exports import export_text
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
 
@@ -70,15 +69,15 @@ def check_names(tournament: Tournament) -> None:
 
 
 def check_exportable(tournament: Tournament) -> None:
-    """Refuse a tournament its TRF export could not write (``/export``, the site's download).
+    """Refuse a tournament its TRF export could not write (``tiebreak.exports.export_text``:
+    ``/export``, the site's download).
     An event TRF cannot hold at all (two-game matches, VN 21.2: ``ranking.formats.trf_write.trf_refusal``)
     is exported as TOML, which keeps every game: its TRF is not checked."""
     if trf_refusal(tournament) is not None:
-        write_tournament_toml(tournament)  # the lossless export it gets instead
+        export_text(tournament, "toml")  # the lossless export it gets instead
         return
-    final = final_standings(tournament)
     try:
-        write_trf(tournament, points=final.points(), ranks=final.ranks())
+        export_text(tournament, "trf")  # the very file /export and the site write
     except InputError as error:
         raise InputError(f"{error.message}: the TRF export (/export, the site's download) needs it") from None
 
