@@ -4,10 +4,12 @@ export, the site or a terminal; a refusal is one line saying what to change.
 
 - Names hold no control characters (an escape sequence, a line break, a bidi override) and at
   most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).
-- The tournament fits what its TRF export needs (a federation of three letters, a starting
-  number and a rating of at most four digits, ...): ``/export`` and the site's download of
-  the TRF write it later, when nobody could fix the stored tournament any more.  An event of
-  two-game matches (VN 21.2), which TRF cannot hold, is exported as TOML instead.
+- The tournament fits what its TRF export needs (a federation of three letters, a rating of
+  at most four digits, ...): the check writes the very file ``/export`` and the site's
+  download write later (``tiebreak.exports.export_text``: the players numbered by pairing
+  number, so starting numbers above 9999 are fine), when nobody could fix the stored
+  tournament any more.  An event of two-game matches (VN 21.2), which TRF cannot hold, is
+  exported as TOML instead.
 - The slug names a folder of its own on the site: not a language folder (``zh``), not
   ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, not ending
   in ``.`` (Windows and the file servers that follow it drop a trailing dot: ``x.`` would be
