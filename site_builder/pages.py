@@ -37,7 +37,6 @@ from ranking import (
     WithdrawalEffects,
     apply_withdrawals,
     coming_rounds,
-    compute_standings,
     default_rules,
     final_standings,
     game_points,
@@ -56,7 +55,7 @@ from ranking import (
     withdrawal_mark,
     written_points,
 )
-from ranking.event.clock import board_results, clock_of
+from ranking.event.clock import Clock, board_results, clock_of
 from ranking.event.players import players_json
 from tiebreak.library import export_text
 
@@ -90,9 +89,63 @@ class TournamentPages:
         return self.final.playoffs
 
     @cached_property
+    def clock(self) -> Clock:
+        """Which rounds are paired and complete, and the current round (``ranking.event.clock``)."""
+        return clock_of(self.tournament)
+
+    @cached_property
     def rounds_paired(self) -> list[int]:
         """The paired rounds (``ranking.event.clock``): byes entered ahead do not make a round paired."""
-        return list(clock_of(self.tournament).paired)
+        return list(self.clock.paired)
+
+    @cached_property
+    def round_in_progress(self) -> int | None:
+        """The current round while a board of it is not decided yet (``ranking.event.clock``), else None."""
+        current = self.clock.current
+        return current if current is not None and current not in self.clock.complete else None
+
+    @cached_property
+    def settled_round(self) -> int:
+        """The round whose places the players' pages show: while a round is in progress, the
+        last complete round before it (0 before round 1 is complete), else the standings' own
+        round.  A result then changes the pages of the players of its game, not those of
+        everyone whose live place it moves (the standings page stays the live view)."""
+        if self.round_in_progress is not None:
+            return self.round_in_progress - 1
+        return self.standings.after_round
+
+    def standings_after(self, number: int) -> Standings:
+        """The standings after round ``number`` (``ranking.final_standings``), each computed once
+        per build: the live ones when ``number`` is their round."""
+        if number == self.standings.after_round:
+            return self.standings
+        known = self._standings_after.get(number)
+        if known is None:
+            known = self._standings_after[number] = final_standings(self.tournament, self.rules, number).standings
+        return known
+
+    @cached_property
+    def _standings_after(self) -> dict[int, Standings]:
+        return {}
+
+    @cached_property
+    def settled(self) -> dict[int, tuple[int, tuple]]:
+        """Each player's place and tie-break values after :attr:`settled_round` (none before
+        round 1 is complete), kept in the cache of places by round between builds: while a round
+        is in progress, its results do not change them."""
+        number = self.settled_round
+        if number == 0:
+            return {}
+        codes = self.standings.tiebreaks
+        if number == self.standings.after_round:
+            return {row.player.id: (row.rank, tuple(row.values[code] for code in codes)) for row in self.standings.rows}
+        key = "settled:" + self._rounds_digest(number)
+        self.rank_keys.add(key)
+        rows = self.ranks_cache.get(key)
+        if rows is None:
+            rows = self.ranks_cache[key] = {str(row.player.id): [row.rank, *(row.values[code] for code in codes)]
+                                            for row in self.standings_after(number).rows}
+        return {int(player): (entry[0], tuple(entry[1:])) for player, entry in rows.items()}
 
     @cached_property
     def decided(self) -> dict:
@@ -478,24 +531,23 @@ class TournamentPages:
 
     @cached_property
     def rank_history(self) -> dict[int, list[int]]:
-        """Each player's place after rounds 1, 2, ... (the chart on the player's page)."""
+        """Each player's place after rounds 1, 2, ... up to :attr:`settled_round` (the chart on
+        the player's page)."""
         history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
-        for number in range(1, self.standings.after_round + 1):
+        for number in range(1, self.settled_round + 1):
             key = self._rounds_digest(number)
             self.rank_keys.add(key)
             places = self.ranks_cache.get(key)
             if places is None:
-                if number == self.standings.after_round:
-                    standings = self.standings
-                else:
-                    standings = compute_standings(self.tournament, self.rules, after_round=number)
-                places = self.ranks_cache[key] = {str(row.player.id): row.rank for row in standings.rows}
+                places = self.ranks_cache[key] = {str(row.player.id): row.rank
+                                                  for row in self.standings_after(number).rows}
             for player, place in places.items():
                 history[int(player)].append(place)
         return history
 
     def _rounds_digest(self, number: int) -> str:
-        """A digest of everything the standings after round ``number`` depend on."""
+        """A digest of everything the standings after round ``number`` depend on (the ratings
+        too: a chain may rank by the opponents' ratings, C.07 10.1)."""
         return self._rounds_digests[number]
 
     @cached_property
@@ -507,7 +559,7 @@ class TournamentPages:
                                                      g.rated))
         for b in self.tournament.byes:
             by_round.setdefault(b.round, []).append((0, b.player, b.kind.value))
-        digest = hashlib.sha256(repr(([p.id for p in self.tournament.players],
+        digest = hashlib.sha256(repr(([(p.id, p.rating) for p in self.tournament.players], self.tournament.rounds,
                                       sorted((w.player, w.after_round) for w in self.tournament.withdrawals),
                                       repr(self.rules), self.tournament.system.value)).encode())
         if self.rules.playoff is not None:  # the last round's places depend on the play-off games
@@ -521,14 +573,15 @@ class TournamentPages:
 
     def player_fingerprint(self, player_id: int) -> tuple:
         """Everything a player's page shows, cheaply (the page is rendered again only when this
-        changes): place, points, tie-breaks, places by round, the scorecard (rounds and
-        performance), and the names and ratings of everyone (opponents' names appear on the page)."""
+        changes): place and tie-breaks after the settled round, the round in progress, points,
+        places by round, the scorecard (rounds and performance), and the names and ratings of
+        everyone (opponents' names appear on the page)."""
         cached = self._fingerprints.get(player_id)
         if cached is None:
-            row = self._rows_by_id[player_id]
             card = self._cards[player_id]
             cached = self._fingerprints[player_id] = (
-                row.rank, row.points, tuple(row.values.values()), tuple(self.rank_history[player_id]),
+                self.settled_round, self.settled.get(player_id), self.round_in_progress,
+                self._rows_by_id[player_id].points, tuple(self.rank_history[player_id]),
                 card.tpr, card.aro, card.rounds, self._field_digest, self.last_round, self.withdrawn.get(player_id))
         return cached
 
@@ -583,12 +636,15 @@ class TournamentPages:
                               "bye": entry.bye.value})
         history = self.rank_history[player_id]
         chart = _rank_chart(history, len(self.tournament.players))
+        rank, values = self.settled.get(player_id, (None, ()))
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
                 "club": player.club, "withdrawn": self.withdrawn.get(player_id),
-                "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
+                "rating": player.rating or None, "title": player.title, "points": row.points,
+                "rank": rank, "rank_round": self.settled_round, "in_progress": self.round_in_progress,
                 "games": games, "tpr": card.tpr, "aro": card.aro,
                 "history": history, "field": len(self.tournament.players),
-                "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
+                "values": [{"code": code, "value": value} for code, value in zip(self.standings.tiebreaks, values,
+                                                                                 strict=True)] if rank else []}
 
     @cached_property
     def _matches(self) -> dict[tuple[int, frozenset[int]], list]:
