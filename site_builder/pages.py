@@ -302,6 +302,15 @@ class TournamentPages:
                 "order": [person(player) for player in group.order],
                 "pending": len(group.pending), "stages": stages}
 
+    def round_fingerprint(self, number: int) -> tuple | None:
+        """What round ``number``'s page depends on, cheaply (its data is then built only when the
+        page is rendered again): the digest of rounds 1 to ``number`` (its boards, and the points
+        before it) and the players' names, titles and ratings; None where the data itself is the
+        cheaper key (a round robin's coming round, a team event's round)."""
+        if self.has_teams or number not in self._rounds_digests or number not in self.rounds_paired:
+            return None
+        return ("round", self._rounds_digest(number), self._field_digest)
+
     def round_data(self, number: int) -> dict:
         """A round's page (the same data in every language)."""
         if number not in self._round_cache:
@@ -547,7 +556,7 @@ class TournamentPages:
 
     def _rounds_digest(self, number: int) -> str:
         """A digest of everything the standings after round ``number`` depend on (the ratings
-        too: a chain may rank by the opponents' ratings, C.07 10.1)."""
+        too: a chain may rank by the opponents' ratings, C.07 10.1; the fouls: CXA 14.1)."""
         return self._rounds_digests[number]
 
     @cached_property
@@ -556,7 +565,7 @@ class TournamentPages:
         by_round: dict[int, list] = {}
         for g in self.tournament.games:
             by_round.setdefault(g.round, []).append((g.board, g.white, g.black, g.result.value if g.result else "",
-                                                     g.rated))
+                                                     g.rated, g.fouls_white, g.fouls_black))
         for b in self.tournament.byes:
             by_round.setdefault(b.round, []).append((0, b.player, b.kind.value))
         digest = hashlib.sha256(repr(([(p.id, p.rating) for p in self.tournament.players], self.tournament.rounds,
@@ -667,11 +676,17 @@ class TournamentPages:
         VN 21.2: ``ranking.trf_refusal``)."""
         files = {"standings.json": lambda: self.json_text().encode("utf-8"),
                  "standings.csv": lambda: self.csv_text().encode("utf-8-sig")}
-        if trf_refusal(self.tournament) is None:
+        if self._trf_refusal is None:
             files[f"{self.slug}.trf"] = lambda: self.trf_text().encode("utf-8")
         else:
             files[f"{self.slug}.toml"] = lambda: export_text(self.tournament, "toml").encode("utf-8")
         return files
+
+    @cached_property
+    def _trf_refusal(self) -> str | None:
+        """Why TRF cannot hold the event (``ranking.trf_refusal``), asked once per build: every
+        language's standings page lists the downloads."""
+        return trf_refusal(self.tournament)
 
     def json_text(self) -> str:
         """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""

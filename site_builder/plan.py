@@ -165,8 +165,14 @@ def _pages(work: Work) -> Iterator[Page]:
             codes = _qr_codes(settings, language, slug)
             work.codes.setdefault(slug, set()).update(code["text"] for code in codes)
             for number in pages.round_numbers:
-                yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
-                                       pages.round_data(number), codes=codes)
+                key = pages.round_fingerprint(number)
+                if key is None:
+                    yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
+                                           pages.round_data(number), codes=codes)
+                else:  # its data is built only when the page is rendered again
+                    yield replace(_tournament_page(work, language, slug, f"round-{number}.html", "round.html",
+                                                   "codes", codes), fingerprint=key,
+                                  late=("round", lambda pages=pages, number=number: pages.round_data(number)))
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
             yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
