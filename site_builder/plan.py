@@ -150,7 +150,7 @@ def _pages(work: Work) -> Iterator[Page]:
     # Newest first: by start date, then the latest stored (the store lists them oldest first).
     order = sorted(range(len(summaries)), reverse=True,
                    key=lambda index: (summaries[index]["header"]["start"] or datetime.date.min, index))
-    summaries = [summaries[index] for index in order]
+    summaries = [_listed(summaries[index]) for index in order]
     # The root index depends on the summaries' content, whether built now or kept in the record
     # of the previous build (read back from JSON: equal values, other objects, other pickles).
     fingerprint = as_json(summaries)
@@ -177,6 +177,15 @@ def _pages(work: Work) -> Iterator[Page]:
                                    pages.crosstable_page)
             yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
                                    pages.players_page)
+
+
+def _listed(summary: dict) -> dict:
+    """What the root index shows of a tournament's summary: its stage, not how many games of
+    the round are still being played (nor the standings' round), so that a result that leaves
+    the stage as it was leaves the index as it was."""
+    listed = {key: value for key, value in summary.items() if key != "after_round"}
+    listed["progress"] = {key: value for key, value in summary["progress"].items() if key != "unfinished"}
+    return listed
 
 
 def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
