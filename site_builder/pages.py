@@ -490,18 +490,16 @@ class TournamentPages:
                     if other != player and not cells[player].get(other) and (
                             {player, other} & effects.annulled_players):
                         cells[player][other] = [("X", "annulled")]
-                entry["cells"] = [" ".join(score for score, _ in cells[player].get(other, []))
-                                  if other != player else None for other in order]
-                entry["notes"] = [next((note for _, note in cells[player].get(other, []) if note), "")
-                                  for other in order]
-            else:  # a wall chart: (16, "w", "1") = against the player in place 16, with white, won
+                # (text, note) against each column's player: (None, "") on the diagonal
+                entry["cells"] = [(" ".join(score for score, _ in cells[player].get(other, [])),
+                                   next((note for _, note in cells[player].get(other, []) if note), ""))
+                                  if other != player else (None, "") for other in order]
+            else:  # a wall chart: (16, "w", "1", "") = against the player in place 16, with white, won
                 entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
-                entry["notes"] = [rounds[player].get(number, {}).get("note", "")
-                                  for number in range(1, self.last_round + 1)]
             rows.append(entry)
         used = {mark for row in rows for cell in row.get("rounds", ()) for mark in cell[2].split()}
-        used |= {mark for row in rows for cell in row.get("cells", ()) if cell for mark in cell.split()}
-        notes = {note for row in rows for note in row["notes"] if note}
+        used |= {mark for row in rows for cell, _ in row.get("cells", ()) if cell for mark in cell.split()}
+        notes = {cell[-1] for row in rows for cell in row.get("rounds", row.get("cells", ())) if cell[-1]}
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
                 "marks": self._marks(used - {"X"}, notes)}
 
@@ -765,11 +763,12 @@ def _progress_data(progress: Progress) -> dict:
             "unfinished": progress.unfinished}
 
 
-def _wall_cell(cell: dict | None) -> tuple[str, str, str]:
-    """(opponent's place, colour letter w/b, score) of one wall-chart cell; byes have no opponent."""
+def _wall_cell(cell: dict | None) -> tuple[str, str, str, str]:
+    """(opponent's place, colour letter w/b, score, note) of one wall-chart cell; byes have no
+    opponent; the note names what a withdrawal made of the game (``annulled``, ``withdrawal``)."""
     if cell is None:
-        return ("", "", "")
-    return (str(cell["opponent"] or ""), cell["colour"], cell["score"])
+        return ("", "", "", "")
+    return (str(cell["opponent"] or ""), cell["colour"], cell["score"], cell["note"])
 
 
 #: A bye in the crosstable, wall chart and player page: FIDE C.07's names for them.
