@@ -160,6 +160,13 @@ class TournamentPages:
                 "round_robin": self.is_round_robin}
 
     @cached_property
+    def players_fingerprint(self) -> tuple:
+        """What the players list depends on, cheaply (its data is then built only when it
+        changed): the players, who withdrew, and how the initial ranking list is made (GHR 2)."""
+        return ("players", self._field_digest, tuple(sorted(self.withdrawn)), self.tournament.seeding.value,
+                self.tournament.system.value, bool(self.tournament.teams), self.tournament.ranking_list)
+
+    @cached_property
     def coming(self) -> dict[int, tuple[list[Game], list]]:
         """A round robin's rounds not paired yet (Berger tables), by number: their pages say
         "not played yet"."""

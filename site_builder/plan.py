@@ -68,6 +68,7 @@ class Work:
     codes: dict[str, set[str]] = field(default_factory=dict)  # slug -> the texts of its QR codes
     data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
     page_digests: dict[str, str] = field(default_factory=dict)  # path -> its page's digest, once computed
+    player_pages: dict[tuple[str, str, int], Page] = field(default_factory=dict)  # (slug, language, id) -> its page
 
     @cached_property
     def settings_key(self) -> str:
@@ -175,8 +176,9 @@ def _pages(work: Work) -> Iterator[Page]:
                                   late=("round", lambda pages=pages, number=number: pages.round_data(number)))
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
-            yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
-                                   pages.players_page)
+            yield replace(_tournament_page(work, language, slug, "players.html", "players.html", "t",
+                                           work.infos[slug]),
+                          fingerprint=pages.players_fingerprint, late=("listing", lambda pages=pages: pages.players_page))
 
 
 def _listed(summary: dict) -> dict:
@@ -226,11 +228,17 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
 
 
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:
-    """A player's page: its data is built when it is rendered, its fingerprint now."""
-    pages = work.pages_by_slug[slug]
-    name = f"{slug}/players/{player_id}.html"
-    return Page(prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
-                fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
+    """A player's page: its data is built when it is rendered, its fingerprint now (once per
+    build: the pages are looked at to count those to render, then carried out)."""
+    key = (slug, language, player_id)
+    page = work.player_pages.get(key)
+    if page is None:
+        pages = work.pages_by_slug[slug]
+        name = f"{slug}/players/{player_id}.html"
+        page = work.player_pages[key] = Page(
+            prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+            fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
+    return page
 
 
 def prefix(language: str, settings: SiteSettings) -> str:
