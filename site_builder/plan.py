@@ -178,7 +178,8 @@ def _pages(work: Work) -> Iterator[Page]:
                                    pages.crosstable_page)
             yield replace(_tournament_page(work, language, slug, "players.html", "players.html", "t",
                                            work.infos[slug]),
-                          fingerprint=pages.players_fingerprint, late=("listing", lambda pages=pages: pages.players_page))
+                          fingerprint=pages.players_fingerprint,
+                          late=("listing", lambda pages=pages: pages.players_page))
 
 
 def _listed(summary: dict) -> dict:

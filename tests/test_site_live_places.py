@@ -14,7 +14,7 @@ import pytest
 from test_site import LANGUAGES, prefix, replace_result, settings, snapshot
 from test_site_pages import text_of
 
-from ranking import Result, Tournament, final_standings
+from ranking import Tournament, final_standings
 from site_builder import build_site
 from tiebreak.files import load_tournament
 
