@@ -7,13 +7,8 @@ chains) or from the tournament itself.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import functools
 import hashlib
-import io
-import json
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,7 +18,6 @@ from ranking import (
     FinalStandings,
     Game,
     GameKind,
-    Outcome,
     PlayoffStandings,
     Progress,
     Result,
@@ -39,7 +33,6 @@ from ranking import (
     coming_rounds,
     default_rules,
     final_standings,
-    game_points,
     legend,
     matches_of,
     player_scorecards,
@@ -53,15 +46,17 @@ from ranking import (
     tournament_progress,
     trf_refusal,
     withdrawal_mark,
-    written_points,
 )
 from ranking.event.clock import Clock, board_results, clock_of
 from ranking.event.players import players_json
-from tiebreak.library import export_text
+from site_builder.chart import rank_chart
+from site_builder.downloads import download_files
+from site_builder.marks import BYE_MARKS, board_text, half_text, marks_legend, side_text, wall_cell
+from site_builder.places import PlacesByRound
 
 
 @dataclass
-class TournamentPages:
+class TournamentPages(PlacesByRound):
     """The data behind one tournament's pages (shared by every language)."""
 
     slug: str
@@ -97,55 +92,6 @@ class TournamentPages:
     def rounds_paired(self) -> list[int]:
         """The paired rounds (``ranking.event.clock``): byes entered ahead do not make a round paired."""
         return list(self.clock.paired)
-
-    @cached_property
-    def round_in_progress(self) -> int | None:
-        """The current round while a board of it is not decided yet (``ranking.event.clock``), else None."""
-        current = self.clock.current
-        return current if current is not None and current not in self.clock.complete else None
-
-    @cached_property
-    def settled_round(self) -> int:
-        """The round whose places the players' pages show: while a round is in progress, the
-        last complete round before it (0 before round 1 is complete), else the standings' own
-        round.  A result then changes the pages of the players of its game, not those of
-        everyone whose live place it moves (the standings page stays the live view)."""
-        if self.round_in_progress is not None:
-            return self.round_in_progress - 1
-        return self.standings.after_round
-
-    def standings_after(self, number: int) -> Standings:
-        """The standings after round ``number`` (``ranking.final_standings``), each computed once
-        per build: the live ones when ``number`` is their round."""
-        if number == self.standings.after_round:
-            return self.standings
-        known = self._standings_after.get(number)
-        if known is None:
-            known = self._standings_after[number] = final_standings(self.tournament, self.rules, number).standings
-        return known
-
-    @cached_property
-    def _standings_after(self) -> dict[int, Standings]:
-        return {}
-
-    @cached_property
-    def settled(self) -> dict[int, tuple[int, tuple]]:
-        """Each player's place and tie-break values after :attr:`settled_round` (none before
-        round 1 is complete), kept in the cache of places by round between builds: while a round
-        is in progress, its results do not change them."""
-        number = self.settled_round
-        if number == 0:
-            return {}
-        codes = self.standings.tiebreaks
-        if number == self.standings.after_round:
-            return {row.player.id: (row.rank, tuple(row.values[code] for code in codes)) for row in self.standings.rows}
-        key = "settled:" + self._rounds_digest(number)
-        self.rank_keys.add(key)
-        rows = self.ranks_cache.get(key)
-        if rows is None:
-            rows = self.ranks_cache[key] = {str(row.player.id): [row.rank, *(row.values[code] for code in codes)]
-                                            for row in self.standings_after(number).rows}
-        return {int(player): (entry[0], tuple(entry[1:])) for player, entry in rows.items()}
 
     @cached_property
     def decided(self) -> dict:
@@ -344,13 +290,13 @@ class TournamentPages:
                    "white_name": self.names[game.white], "black_name": self.names[game.black],
                    "white_player": self._side(game.white, before), "black_player": self._side(game.black, before),
                    "result": game.result.value if game.result else None,
-                   "score": _board_text(game.result, self.scoring)} for game in games]
+                   "score": board_text(game.result, self.scoring)} for game in games]
         for board in boards if not coming else ():  # what the withdrawal rule makes of an unplayed board
             decided = self.decided.get((number, board["board"]))
             if decided == "annulled":
                 board["annulled"] = True
             elif board["result"] is None and isinstance(decided, Result):
-                board.update(result=decided.value, score=_board_text(decided, self.scoring))
+                board.update(result=decided.value, score=board_text(decided, self.scoring))
         byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value,
                  "side": self._side(bye.player, before)} for bye in round_byes]
         unfinished = sum(1 for board in boards if board["result"] is None and not board.get("annulled"))
@@ -447,7 +393,7 @@ class TournamentPages:
                             "first_name": self._team_names.get(match.first, str(match.first)),
                             "second_name": self._team_names.get(match.second, str(match.second)),
                             "first_points": first, "second_points": second,
-                            "first_text": _half_text(first), "second_text": _half_text(second),
+                            "first_text": half_text(first), "second_text": half_text(second),
                             "forfeit": match.forfeit,
                             "boards": [by_game[key] for key in keys if key in by_game]})
         team_byes = [{"team": bye.team, "name": self._team_names.get(bye.team, str(bye.team)),
@@ -485,7 +431,7 @@ class TournamentPages:
                                               "score": score, "note": note}
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _BYE_MARKS[bye.kind.value],
+                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": BYE_MARKS[bye.kind.value],
                                                  "note": ""}
         rows = []
         for player in order:
@@ -502,13 +448,13 @@ class TournamentPages:
                                    next((note for _, note in cells[player].get(other, []) if note), ""))
                                   if other != player else (None, "") for other in order]
             else:  # a wall chart: (16, "w", "1", "") = against the player in place 16, with white, won
-                entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
+                entry["rounds"] = [wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
             rows.append(entry)
         used = {mark for row in rows for cell in row.get("rounds", ()) for mark in cell[2].split()}
         used |= {mark for row in rows for cell, _ in row.get("cells", ()) if cell for mark in cell.split()}
         notes = {cell[-1] for row in rows for cell in row.get("rounds", row.get("cells", ())) if cell[-1]}
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
-                "marks": self._marks(used - {"X"}, notes)}
+                "marks": marks_legend(self.scoring, used - {"X"}, notes)}
 
     @cached_property
     def withdrawal_effects(self) -> WithdrawalEffects:
@@ -522,68 +468,7 @@ class TournamentPages:
         mark = withdrawal_mark(game, game.white if white else game.black, self.withdrawn, vn, annulled)
         if mark is not None:
             return mark, "annulled" if annulled else "withdrawal"
-        return _side_text(game.result, white, self.scoring), ""
-
-    def _marks(self, used: set[str], notes: set[str] | None = None) -> list[dict]:
-        """The legend of the crosstable's or wall chart's marks that appear in it: each game's
-        points as the event scores them, forfeits, byes, unfinished games, and the games a
-        withdrawal changed (``notes``: annulled, VN forfeits against a withdrawn player)."""
-        marks = []
-        for note in ("annulled", "withdrawal"):
-            if note in (notes or ()):
-                marks.append({"mark": "X", "kind": note})
-        for outcome, kind in ((Outcome.WIN, "win"), (Outcome.DRAW, "draw"), (Outcome.LOSS, "loss")):
-            values = sorted({self.scoring.game_points(outcome, first) for first in (True, False)})
-            texts = [written_points(value) for value in values]
-            if any(text in used for text in texts):
-                marks.append({"mark": " / ".join(texts), "kind": kind})
-        for mark, kind in (("+", "forfeit-win"), ("−", "forfeit-loss"), ("PAB", "U"), ("FPB", "F"), ("HPB", "H"),
-                           ("ZPB", "Z"), ("…", "unfinished")):
-            if mark in used:
-                marks.append({"mark": mark, "kind": kind})
-        return marks
-
-    @cached_property
-    def rank_history(self) -> dict[int, list[int]]:
-        """Each player's place after rounds 1, 2, ... up to :attr:`settled_round` (the chart on
-        the player's page)."""
-        history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
-        for number in range(1, self.settled_round + 1):
-            key = self._rounds_digest(number)
-            self.rank_keys.add(key)
-            places = self.ranks_cache.get(key)
-            if places is None:
-                places = self.ranks_cache[key] = {str(row.player.id): row.rank
-                                                  for row in self.standings_after(number).rows}
-            for player, place in places.items():
-                history[int(player)].append(place)
-        return history
-
-    def _rounds_digest(self, number: int) -> str:
-        """A digest of everything the standings after round ``number`` depend on (the ratings
-        too: a chain may rank by the opponents' ratings, C.07 10.1; the fouls: CXA 14.1)."""
-        return self._rounds_digests[number]
-
-    @cached_property
-    def _rounds_digests(self) -> dict[int, str]:
-        """Digests for rounds 1, 2, ...: each extends the previous one with its round's data."""
-        by_round: dict[int, list] = {}
-        for g in self.tournament.games:
-            by_round.setdefault(g.round, []).append((g.board, g.white, g.black, g.result.value if g.result else "",
-                                                     g.rated, g.fouls_white, g.fouls_black))
-        for b in self.tournament.byes:
-            by_round.setdefault(b.round, []).append((0, b.player, b.kind.value))
-        digest = hashlib.sha256(repr(([(p.id, p.rating) for p in self.tournament.players], self.tournament.rounds,
-                                      sorted((w.player, w.after_round) for w in self.tournament.withdrawals),
-                                      repr(self.rules), self.tournament.system.value)).encode())
-        if self.rules.playoff is not None:  # the last round's places depend on the play-off games
-            digest.update(repr([(g.round, g.white, g.black, g.result.value if g.result else "")
-                                for g in self.tournament.playoff_games]).encode())
-        digests = {}
-        for number in range(1, max(by_round, default=0) + 1):
-            digest.update(repr((number, sorted(by_round.get(number, []), key=repr))).encode())
-            digests[number] = digest.copy().hexdigest()
-        return digests
+        return side_text(game.result, white, self.scoring), ""
 
     def player_fingerprint(self, player_id: int) -> tuple:
         """Everything a player's page shows, cheaply (the page is rendered again only when this
@@ -645,11 +530,11 @@ class TournamentPages:
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_title": "", "opponent_rating": None,
-                              "result": "–" if self.is_round_robin else _BYE_MARKS[entry.bye.value],  # a free round
+                              "result": "–" if self.is_round_robin else BYE_MARKS[entry.bye.value],  # a free round
                               "points": entry.points, "running": entry.score,
                               "bye": entry.bye.value})
         history = self.rank_history[player_id]
-        chart = _rank_chart(history, len(self.tournament.players))
+        chart = rank_chart(history, len(self.tournament.players))
         rank, values = self.settled.get(player_id, (None, ()))
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
                 "club": player.club, "withdrawn": self.withdrawn.get(player_id),
@@ -676,16 +561,8 @@ class TournamentPages:
         return {row.player.id: row for row in self.standings.rows}
 
     def downloads(self) -> dict[str, Callable[[], bytes]]:
-        """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
-        the TRF, or the tournament TOML file where TRF cannot hold the event (a two-game match,
-        VN 21.2: ``ranking.trf_refusal``)."""
-        files = {"standings.json": lambda: self.json_text().encode("utf-8"),
-                 "standings.csv": lambda: self.csv_text().encode("utf-8-sig")}
-        if self._trf_refusal is None:
-            files[f"{self.slug}.trf"] = lambda: self.trf_text().encode("utf-8")
-        else:
-            files[f"{self.slug}.toml"] = lambda: export_text(self.tournament, "toml").encode("utf-8")
-        return files
+        """The tournament's downloads (file name -> its bytes when asked: ``site_builder.downloads``)."""
+        return download_files(self.slug, self.tournament, lambda: self.final, self._trf_refusal is not None)
 
     @cached_property
     def _trf_refusal(self) -> str | None:
@@ -693,103 +570,7 @@ class TournamentPages:
         language's standings page lists the downloads."""
         return trf_refusal(self.tournament)
 
-    def json_text(self) -> str:
-        """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
-        return json.dumps(self.final.as_json(), ensure_ascii=False) + "\n"
-
-    def csv_text(self) -> str:
-        """The standings as CSV (the download is UTF-8 with a byte order mark, which spreadsheet
-        programs read as UTF-8); a text that a spreadsheet would run as a formula is quoted."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        codes = list(self.standings.tiebreaks)
-        writer.writerow(["rank", "id", "name", "federation", "rating", "points", *codes])
-        for row in self.standings.rows:
-            writer.writerow([row.rank, row.player.id, _cell(row.player.name), _cell(row.player.federation),
-                             row.player.rating or "", _plain(row.points), *(_plain(row.values[c]) for c in codes)])
-        return buffer.getvalue()
-
-    def trf_text(self) -> str:
-        return export_text(self.tournament, "trf", self.final)
-
-
-_FORMULA_START = ("=", "+", "-", "@", "＝", "＋", "－", "＠")  # and their full-width forms
-
-
-def _cell(text: str) -> str:
-    """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
-    ``@`` (or their full-width forms), also after spaces or invisible format characters that a
-    spreadsheet skips, or with a tab, carriage return or line break, gets a leading
-    apostrophe, as OWASP advises."""
-    if text.startswith(("\t", "\r", "\n")):
-        return "'" + text
-    shown = "".join(char for char in text[:64] if unicodedata.category(char) != "Cf").lstrip()
-    return "'" + text if shown.startswith(_FORMULA_START) else text
-
-
-def _plain(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _half_text(value: float | None) -> str | None:
-    """Game points as a match score shows them (2½, ½, 3); None when not a multiple of ½."""
-    if value is None or not float(value * 2).is_integer():
-        return None
-    return written_points(value)
-
-
-@functools.cache
-def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
-    """A game from one side: the points it scored as the event scores them (1, ½, 0 in chess;
-    2, 1, 0 under 2/1/0; the colour's draw value with colour-dependent draws), + or − for a
-    forfeit won or lost, … while unfinished."""
-    if result is None:
-        return "…"
-    if result.is_forfeit:
-        return "+" if result.outcomes[0 if white else 1] == Outcome.WIN else "−"
-    return written_points(game_points(scoring, result, white))
-
-
-@functools.cache
-def _board_text(result: Result | None, scoring: Scoring) -> str | None:
-    """A board's result in the event's own terms: first mover's points, a dash, second mover's
-    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0); forfeits as ``+ -``, ``- +``, ``- -``."""
-    if result is None:
-        return None
-    if result.is_forfeit:
-        return {Result.WHITE_WINS_FORFEIT: "+ −", Result.BLACK_WINS_FORFEIT: "− +"}.get(result, "− −")
-    return f"{_side_text(result, True, scoring)}-{_side_text(result, False, scoring)}"
-
 
 def _progress_data(progress: Progress) -> dict:
     return {"stage": progress.stage.value, "round": progress.round, "rounds": progress.rounds,
             "unfinished": progress.unfinished}
-
-
-def _wall_cell(cell: dict | None) -> tuple[str, str, str, str]:
-    """(opponent's place, colour letter w/b, score, note) of one wall-chart cell; byes have no
-    opponent; the note names what a withdrawal made of the game (``annulled``, ``withdrawal``)."""
-    if cell is None:
-        return ("", "", "", "")
-    return (str(cell["opponent"] or ""), cell["colour"], cell["score"], cell["note"])
-
-
-#: A bye in the crosstable, wall chart and player page: FIDE C.07's names for them.
-_BYE_MARKS = {"U": "PAB", "F": "FPB", "H": "HPB", "Z": "ZPB"}
-
-
-def _rank_chart(history: list[int], field: int, width: int = 320, height: int = 160, pad: int = 24) -> dict | None:
-    """Coordinates of the rank-by-round chart (the template draws it as inline SVG)."""
-    if len(history) < 2:
-        return None
-    step = (width - 2 * pad) / (len(history) - 1)
-    scale = (height - 2 * pad) / max(field - 1, 1)
-    points = [{"round": number, "place": place, "x": round(pad + (number - 1) * step, 1),
-               "y": round(pad + (place - 1) * scale, 1)} for number, place in enumerate(history, start=1)]
-    return {"places": ", ".join(str(place) for place in history),
-            "width": width, "height": height, "pad": pad, "bottom": height - pad, "right": width - pad,
-            "field": field, "points": points, "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)}
