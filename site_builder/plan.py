@@ -68,7 +68,6 @@ class Work:
     codes: dict[str, set[str]] = field(default_factory=dict)  # slug -> the texts of its QR codes
     data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
     page_digests: dict[str, str] = field(default_factory=dict)  # path -> its page's digest, once computed
-    player_pages: dict[tuple[str, str, int], Page] = field(default_factory=dict)  # (slug, language, id) -> its page
 
     @cached_property
     def settings_key(self) -> str:
@@ -229,17 +228,27 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
 
 
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:
-    """A player's page: its data is built when it is rendered, its fingerprint now (once per
-    build: the pages are looked at to count those to render, then carried out)."""
-    key = (slug, language, player_id)
-    page = work.player_pages.get(key)
-    if page is None:
-        pages = work.pages_by_slug[slug]
-        name = f"{slug}/players/{player_id}.html"
-        page = work.player_pages[key] = Page(
-            prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
-            fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
-    return page
+    """A player's page: its data is built when it is rendered, its fingerprint now."""
+    pages = work.pages_by_slug[slug]
+    name = _player_name(slug, player_id)
+    return Page(prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+                fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
+
+
+def player_path(work: Work, slug: str, language: str, player_id: int) -> str:
+    """The path of a player's page (``player_page(...).path``)."""
+    return prefix(language, work.settings) + _player_name(slug, player_id)
+
+
+def player_page_digest(work: Work, slug: str, language: str, player_id: int) -> str:
+    """``page_digest(player_page(...))`` without making the page: a build looks at every player's
+    page in every language, and renders few of them after one result."""
+    return _digest(work, "player.html", language, _player_name(slug, player_id),
+                   work.pages_by_slug[slug].player_fingerprint(player_id), {"t": work.infos[slug]})
+
+
+def _player_name(slug: str, player_id: int) -> str:
+    return f"{slug}/players/{player_id}.html"
 
 
 def prefix(language: str, settings: SiteSettings) -> str:
@@ -273,10 +282,14 @@ def page_digest(page: Page, work: Work) -> str:
     """What a page's content depends on: its template, language, place in the site (which
     makes :func:`common`'s part of the context, with the settings) and data.  Large data shared
     by pages (dicts, lists, fingerprints) are digested once per build and process."""
-    parts = [page.template, page.language, page.name, work.template_digest, work.settings_key]
-    if page.fingerprint is not None:
-        parts.append(f"late={_data_digest(page.fingerprint, work)}")
-    for key, value in sorted(page.data.items()):
+    return _digest(work, page.template, page.language, page.name, page.fingerprint, page.data)
+
+
+def _digest(work: Work, template: str, language: str, name: str, fingerprint: object, data: dict) -> str:
+    parts = [template, language, name, work.template_digest, work.settings_key]
+    if fingerprint is not None:
+        parts.append(f"late={_data_digest(fingerprint, work)}")
+    for key, value in sorted(data.items()):
         parts.append(f"{key}={_data_digest(value, work) if isinstance(value, dict | list | tuple) else repr(value)}")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
