@@ -29,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ranking.formats.trf import parse_trf
-from ranking.pairing.dutch import check_rounds, paired_rounds
+from ranking.event.clock import paired_rounds
+from ranking.formats.trf_read import parse_trf
+from ranking.pairing.dutch import check_rounds
 
 OFF = 1_000_000_000  # a generator rate that never fires
 

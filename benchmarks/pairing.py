@@ -32,8 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ranking.formats.trf import parse_trf  # noqa: E402
-from ranking.pairing.dutch import before_round, paired_rounds  # noqa: E402
+from ranking.event.clock import paired_rounds  # noqa: E402
+from ranking.formats.trf_read import parse_trf  # noqa: E402
+from ranking.pairing.dutch import before_round  # noqa: E402
 from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament  # noqa: E402
 from tiebreak.library import export_text  # noqa: E402
 

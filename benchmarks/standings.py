@@ -46,7 +46,8 @@ from generators import generate_swiss
 from ranking.crosstable import read_trf
 from ranking.crosstable_standings import crosstable_standings
 from ranking.formats.toml_export import write_tournament_toml
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules
 from ranking.standings.final import final_standings
 

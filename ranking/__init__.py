@@ -82,7 +82,8 @@ _EXPORTS: dict[str, str] = {
     "parse_result": "ranking.scoring.spelling", "written_result": "ranking.scoring.spelling",
     "written_points": "ranking.scoring.spelling",
     # files as text
-    "parse_trf": "ranking.formats.trf", "write_trf": "ranking.formats.trf", "trf_refusal": "ranking.formats.trf",
+    "parse_trf": "ranking.formats.trf_read", "write_trf": "ranking.formats.trf_write",
+    "trf_refusal": "ranking.formats.trf_write",
     # withdrawals (VN 21.5, FIDE C.07 16.1)
     "apply_withdrawals": "ranking.event.withdrawals", "WithdrawalEffects": "ranking.event.withdrawals",
     "withdrawal_mark": "ranking.event.withdrawals",
@@ -189,7 +190,8 @@ if TYPE_CHECKING:  # what type checkers and editors see; nothing of it runs
     from ranking.event.withdrawals import WithdrawalEffects, apply_withdrawals, withdrawal_mark
     from ranking.formats.toml_export import write_tournament_toml
     from ranking.formats.tomlfile import parse_tournament_toml
-    from ranking.formats.trf import parse_trf, trf_refusal, write_trf
+    from ranking.formats.trf_read import parse_trf
+    from ranking.formats.trf_write import trf_refusal, write_trf
     from ranking.pairing.pairings import berger_table, round_robin_schedule
     from ranking.pairing.swiss import check_swiss, pair_swiss
     from ranking.scoring.points import board_points, bye_points, game_points

@@ -6,7 +6,7 @@ computes the standings on a ``Crosstable`` with the same arithmetic as the model
 (``ranking.standings.ordering``), and a command that reads a file, ranks it and prints the standings
 loads neither ``ranking.event.model`` nor the registries.  Reading is strict in the other direction:
 ``read_trf`` and ``read_toml`` return None for anything they do not read exactly as
-``ranking.formats.trf.parse_trf`` and ``ranking.formats.tomlfile.parse_tournament_toml`` would (a malformed
+``ranking.formats.trf_read.parse_trf`` and ``ranking.formats.tomlfile.parse_tournament_toml`` would (a malformed
 line, a record that changes the standings and is not read here, teams, a TOML layout other than
 the one Tiebreak writes), and the caller reads the file with those instead, so every error
 message is theirs and the standings never differ.
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 #: of the file's entries, rather than made into a table of gigabytes.
 MAX_CELLS = 2_000_000
 #: TRF team records: the team reader checks them against the players, so a file with any of
-#: them is read by ``ranking.formats.trf``.
+#: them is read by ``ranking.formats.trf_read``.
 _TEAM_TAGS = frozenset({"013", "310", "320", "330", "300", "362"})
 
 
@@ -101,7 +101,7 @@ class Crosstable:
 # -- TRF --------------------------------------------------------------------------------------------
 
 def read_trf(text: str, source: str) -> Crosstable | None:
-    """The crosstable of a TRF-16 / TRF-2026 file, or None where ``ranking.formats.trf.parse_trf``
+    """The crosstable of a TRF-16 / TRF-2026 file, or None where ``ranking.formats.trf_read.parse_trf``
     must read it (it would raise an error, the file has team records, or a line is laid out
     in a way this reader does not check)."""
     enabled = gc.isenabled()
@@ -211,14 +211,14 @@ def _read_trf(text: str, source: str) -> Crosstable | None:
                       system, scoring, chain, last_bye)
 
 
-#: Colours as ``ranking.formats.trf`` reads them (blank is ``-``), and the letters a game or a bye may
+#: Colours as ``ranking.formats.trf_read`` reads them (blank is ``-``), and the letters a game or a bye may
 #: record once upper-cased (a bye's ``+ 1`` are a full-point bye, ``=`` a half-point one and
 #: ``- 0`` a zero-point one; blank is nothing recorded).
 _COLOUR_CASE = str.maketrans("WB ", "wb-")
 _COLOURS = frozenset("wb-")
 _GAME_LETTERS = frozenset("10=WDL+- ")
 _BYE_LETTERS = {"U": "U", "F": "F", "H": "H", "Z": "Z", "+": "F", "1": "F", "=": "H", "-": "Z", "0": "Z", " ": " "}
-#: The results and the colours the two players of one game may record (``ranking.formats.trf._game``).
+#: The results and the colours the two players of one game may record (``ranking.formats.trf_read._game``).
 _PAIRED = frozenset({("1", "0"), ("0", "1"), ("=", "="), ("0", "0"), ("=", "0"), ("0", "="), ("W", "L"),
                      ("L", "W"), ("D", "D"), ("L", "L"), ("D", "L"), ("L", "D"), ("+", "-"), ("-", "+"),
                      ("-", "-"), (" ", " ")})
@@ -235,9 +235,9 @@ def _right_aligned(width: int, blank: bool, item: str = "[0-9]", least: int = 1)
     return "(?:" + "|".join(forms + ([" " * width] if blank else [])) + ")"
 
 
-#: The fields of columns 1-91 of a ``001`` line that ``ranking.formats.trf._parse_player`` checks, as
+#: The fields of columns 1-91 of a ``001`` line that ``ranking.formats.trf_read._parse_player`` checks, as
 #: Tiebreak, Swiss-Manager and Vega write them (right-aligned numbers, letters or blank): one
-#: pattern for the whole column of every line at once.  Other layouts ``ranking.formats.trf`` may accept
+#: pattern for the whole column of every line at once.  Other layouts ``ranking.formats.trf_read`` may accept
 #: are read by it.
 _HEAD_FIELDS = {"start": (5, 8), "rating": (49, 52), "federation": (54, 56), "fide_id": (58, 68),
                 "points": (81, 84), "rank": (86, 89)}
@@ -322,9 +322,9 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
     federations, letters, colours, opponent indexes, the number of rounds and the last round
     with a recorded bye (a zero-point bye after the round a player of ``withdrawn``, start
     number: round, withdrew after is the withdrawal, no bye: ``ranking.formats.trf_extras``).  None
-    when a line is not what ``ranking.formats.trf._parse_player`` accepts, a start number is used
+    when a line is not what ``ranking.formats.trf_read._parse_player`` accepts, a start number is used
     twice, a game is not mirrored by the opponent's line as
-    ``ranking.formats.trf._game`` wants, or an opponent's number is not written right-aligned.
+    ``ranking.formats.trf_read._game`` wants, or an opponent's number is not written right-aligned.
 
     The round blocks are read by columns (a slice per column of the blocks), so a line costs a
     few string operations, whatever its number of rounds."""
@@ -332,7 +332,7 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
     heads = "".join([line[:91].ljust(91) for line in lines])  # columns 1-91 of every line, line after line
     fields = {name: _column(heads, first, last) for name, (first, last) in _HEAD_FIELDS.items()}
     if not all(pattern.fullmatch("".join(fields[name])) for name, pattern in _HEAD_PATTERNS.items()):
-        return None  # a field laid out otherwise: ranking.formats.trf checks it (and may refuse it)
+        return None  # a field laid out otherwise: ranking.formats.trf_read checks it (and may refuse it)
     if heads[8::91] != " " * count or heads[89::91] != " " * count or heads[90::91] != " " * count:
         return None  # columns 9, 90 and 91 are blank
     if not _SEXES.issuperset(heads[9::91]):
@@ -365,7 +365,7 @@ def _read_players(lines: list[str], declared: int, withdrawn: dict[int, int]):
         flat = list(map(opponent_of.__getitem__,
                         map("".join, zip(text[0::10], text[1::10], text[2::10], text[3::10], strict=True))))
     except KeyError:
-        return None  # not a player, or a number laid out otherwise: ranking.formats.trf says which
+        return None  # not a player, or a number laid out otherwise: ranking.formats.trf_read says which
     shades = text[5::10].translate(_COLOUR_CASE)
     letters = text[7::10].upper()
     if not _COLOURS.issuperset(shades):
@@ -429,7 +429,7 @@ _COLOURED_OR_BYE = _COLOURED | {("-", _SENTINEL)}
 
 def _mirrored(flat: list[int], letters: list[str], shades: str, width: int) -> bool:
     """Every game listed by both players in the same round, with results and colours that fit
-    (``ranking.formats.trf._game``), checked a round at a time on whole columns of the cells (row after
+    (``ranking.formats.trf_read._game``), checked a round at a time on whole columns of the cells (row after
     row, ``width`` a row)."""
     players = range(len(flat) // width)
     everyone = list(players)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 
-from ranking import Outcome, Result, Scoring, game_points, written_points
+from ranking import Outcome, Result, Scoring, game_points, written_points, written_result
 
 #: A bye in the crosstable, wall chart and player page: FIDE C.07's names for them.
 BYE_MARKS = {"U": "PAB", "F": "FPB", "H": "HPB", "Z": "ZPB"}
@@ -34,12 +34,13 @@ def side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
 @functools.cache
 def board_text(result: Result | None, scoring: Scoring) -> str | None:
     """A board's result in the event's own terms: first mover's points, a dash, second mover's
-    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0); forfeits as ``+ -``, ``- +``, ``- -``."""
+    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0: ``ranking.scoring.spelling.written_result``);
+    forfeits as ``+ -``, ``- +``, ``- -``."""
     if result is None:
         return None
     if result.is_forfeit:
         return {Result.WHITE_WINS_FORFEIT: "+ −", Result.BLACK_WINS_FORFEIT: "− +"}.get(result, "− −")
-    return f"{side_text(result, True, scoring)}-{side_text(result, False, scoring)}"
+    return written_result(result, scoring, "½")
 
 
 def wall_cell(cell: dict | None) -> tuple[str, str, str, str]:

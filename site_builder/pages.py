@@ -30,6 +30,7 @@ from ranking import (
     Tournament,
     WithdrawalEffects,
     apply_withdrawals,
+    board_points,
     coming_rounds,
     default_rules,
     final_standings,
@@ -223,9 +224,8 @@ class TournamentPages(PlacesByRound):
         points of each game (VN 21.2, CXA 14.2)."""
         scoring = self.rules.scoring
         words: dict = scoring.as_json()
-        first, second = scoring.draw_first, scoring.draw_second
-        if first is not None or second is not None:
-            words["draws"] = (scoring.draw if first is None else first, scoring.draw if second is None else second)
+        if scoring.draw_first is not None or scoring.draw_second is not None:
+            words["draws"] = board_points(scoring, Result.DRAW)
         if scoring.match is not None:
             words["match"] = dict(zip(("win", "draw", "loss"), scoring.match, strict=True))
         return words

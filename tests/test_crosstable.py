@@ -31,7 +31,8 @@ from ranking.errors import InputError
 from ranking.event.model import System, Team, Tournament
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules, Scoring
 from ranking.standings import ordering
 from ranking.standings.final import final_standings

@@ -9,7 +9,7 @@ import pytest
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import (
     Absence,
     Acceleration,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import pair_round
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import check_rounds
 
 SET = Path(__file__).parent / "data" / "pairings-dutch-fresh"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ranking.event.model import ByeKind
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import before_round, pair_round
 from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
 from tiebreak.library import export_text

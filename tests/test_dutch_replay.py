@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import pair_round
 
 SET = Path(__file__).parent / "data" / "pairings-dutch-2026"

@@ -13,7 +13,7 @@ import pytest
 from generators import generate_swiss
 
 from ranking.formats.toml_export import write_tournament_toml
-from ranking.formats.trf import write_trf
+from ranking.formats.trf_write import write_trf
 
 ROOT = Path(__file__).parents[1]
 GOLDEN = Path(__file__).parent / "data" / "golden"

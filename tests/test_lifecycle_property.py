@@ -37,7 +37,7 @@ from ranking.event.players import pairing_numbers
 from ranking.event.settings import parse_setting
 from ranking.event.undo import undo_change
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.standings.final import final_standings
 from ranking.tiebreaks.presets import get_preset
 from tiebreak.library import export_text

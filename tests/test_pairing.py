@@ -20,7 +20,7 @@ from build import make
 import ranking.pairing.pairings
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, Player, Result, System, Tournament, Withdrawal
-from ranking.formats.trf import parse_trf
+from ranking.formats.trf_read import parse_trf
 from ranking.pairing.pairings import (
     berger_table,
     next_round_pairing,

@@ -16,7 +16,8 @@ from ranking.errors import InputError
 from ranking.event.log import Event, EventKind, result_event
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from tiebreak.files import load_tournament
 from tiebreak.store import MIGRATIONS, Source, SQLiteStore
 

@@ -27,7 +27,8 @@ from open_scenario import store_config
 
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, TeamBye, TeamByeKind
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from ranking.standings.team import team_event_of, team_standings
 
 TEAMS = Path(__file__).parent / "data" / "teams"

@@ -19,7 +19,8 @@ from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, Seeding, System, Tournament, Withdrawal
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import parse_tournament_toml
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import ByeValue, DirectEncounterMode, Edition, Options, PreviousMode, Rules, Scoring
 from ranking.tiebreaks.presets import PRESETS, get_preset
 from tests.strategies import scoring_systems, tournaments

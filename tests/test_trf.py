@@ -1,4 +1,4 @@
-"""FIDE TRF reader and writer (``ranking.formats.trf``): real files, hand-made fixtures, fuzzing.
+"""FIDE TRF reader and writer (``ranking.formats.trf_read``, ``trf_write``): real files, hand-made fixtures, fuzzing.
 
 Fixtures: ``tests/data/validation`` (copies of the shared validation set), ``tests/data/trf``
 (hand-written), ``tests/data/trf/errors`` (each starts ``### expect line N: fragment``).
@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from ranking.errors import InputError
 from ranking.event.model import Bye, ByeKind, Game, GameKind, Player, Result, System, Tournament, Withdrawal
-from ranking.formats.trf import infer_system, parse_trf, system_from_type, write_trf
+from ranking.formats.trf_read import infer_system, parse_trf, system_from_type
+from ranking.formats.trf_write import write_trf
 from ranking.pairing.dutch.state import PairingOptions, initial_colour, recorded_colour
 from ranking.scoring.rules import PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset

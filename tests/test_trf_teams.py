@@ -1,4 +1,4 @@
-"""TRF team records (``ranking.formats.trf``): TRF-16 ``013``, TRF-2026 ``310``/``320``/``330``/``362``.
+"""TRF team records (``ranking.formats.trf_teams``): TRF-16 ``013``, TRF-2026 ``310``/``320``/``330``/``362``.
 
 Fixtures in ``tests/data/teams``: ``xiangqi-league.trf`` is ``xiangqi-league.toml`` written by
 ``write_trf`` (4 teams x 3 boards, 3 rounds, ``013`` lines); ``three-team-cup-2026.trf`` is a
@@ -19,7 +19,8 @@ import pytest
 
 from ranking.errors import InputError
 from ranking.event.model import GameKind, System, Team, TeamBye, TeamByeKind, TeamMatch
-from ranking.formats.trf import parse_trf, write_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import XIANGQI
 from ranking.standings.team import team_event_of, team_standings
 from tiebreak.files import load_tournament

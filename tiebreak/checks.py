@@ -25,7 +25,7 @@ from ranking.errors import InputError
 from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.toml_export import write_tournament_toml
-from ranking.formats.trf import trf_refusal, write_trf
+from ranking.formats.trf_write import trf_refusal, write_trf
 from ranking.standings.final import final_standings
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
@@ -67,7 +67,7 @@ def check_names(tournament: Tournament) -> None:
 
 def check_exportable(tournament: Tournament) -> None:
     """Refuse a tournament its TRF export could not write (``/export``, the site's download).
-    An event TRF cannot hold at all (two-game matches, VN 21.2: ``ranking.formats.trf.trf_refusal``)
+    An event TRF cannot hold at all (two-game matches, VN 21.2: ``ranking.formats.trf_write.trf_refusal``)
     is exported as TOML, which keeps every game: its TRF is not checked."""
     if trf_refusal(tournament) is not None:
         write_tournament_toml(tournament)  # the lossless export it gets instead

@@ -100,7 +100,7 @@ def parse_tournament_text(data: bytes, source: str) -> Tournament:
 
         return parse_tournament_toml(text, source=source)
     if kind == "trf":
-        from ranking.formats.trf import parse_trf  # each reader loads only for its files (start-up time)
+        from ranking.formats.trf_read import parse_trf  # each reader loads only for its files (start-up time)
 
         return parse_trf(text, source=source)
     raise InputError(

@@ -21,7 +21,7 @@ from ranking.event.players import by_pairing_number
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import SLUG
-from ranking.formats.trf import trf_refusal, write_trf
+from ranking.formats.trf_write import trf_refusal, write_trf
 from ranking.pairing.pairings import (
     next_round_pairing,
     next_team_round_pairing,

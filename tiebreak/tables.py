@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ranking.errors import InputError
+from ranking.event.model import Result
+from ranking.scoring.points import board_points
 from ranking.scoring.spelling import written_points
 
 if TYPE_CHECKING:
@@ -151,8 +153,7 @@ def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
         return f"match points {values(*scoring.match)}, game points {values(scoring.win, scoring.draw, scoring.loss)}"
     text = f"points {values(scoring.win, scoring.draw, scoring.loss)}"
     if scoring.draw_first is not None or scoring.draw_second is not None:
-        first = scoring.draw if scoring.draw_first is None else scoring.draw_first
-        second = scoring.draw if scoring.draw_second is None else scoring.draw_second
+        first, second = board_points(scoring, Result.DRAW)
         text += f" (a draw: {first_colour} {format_number(first)}, black {format_number(second)})"
     return text
 

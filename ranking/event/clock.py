@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from ranking.event.model import ByeKind, Result, Tournament, numbered_boards
 
-__all__ = ["Clock", "board_results", "clock_of"]
+__all__ = ["Clock", "board_results", "clock_of", "next_round", "paired_rounds"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Clock:
 
     @property
     def next_round(self) -> int:
-        """The round to pair next: the one after the latest paired round."""
+        """The round to pair next: the one after the latest paired round (``next_round``)."""
         return (self.paired[-1] if self.paired else 0) + 1
 
     @property
@@ -85,16 +85,35 @@ def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str 
             for game in numbered_boards(tournament.games)}
 
 
+def paired_rounds(tournament: Tournament) -> tuple[int, ...]:
+    """The rounds paired (see the module's docstring), in order: with a game (forfeited or not),
+    a team match, or a pairing-allocated bye; a round with only requested byes or absences is not
+    paired yet.  ``Clock.paired`` without the rest of the clock."""
+    rounds = {game.round for game in tournament.games}
+    rounds |= {bye.round for bye in tournament.byes if bye.kind is ByeKind.PAIRING}
+    rounds |= {match.round for match in tournament.team_matches}
+    return tuple(sorted(rounds))
+
+
+def next_round(tournament: Tournament) -> int:
+    """The round to pair next, the one after the latest paired round: ``Clock.next_round``
+    without the rest of the clock (the Dutch engine pairs it by default).
+
+    >>> from ranking.event.model import Game
+    >>> next_round(Tournament("Open", (), 5)), next_round(Tournament("Open", (), 5, (Game(2, 1, 2, None),)))
+    (1, 3)
+    """
+    paired = paired_rounds(tournament)
+    return (paired[-1] if paired else 0) + 1
+
+
 def clock_of(tournament: Tournament) -> Clock:
     """The clock of ``tournament`` (see the module's docstring)."""
     results = board_results(tournament)
-    rounds = {number for number, _ in results}
-    rounds |= {bye.round for bye in tournament.byes if bye.kind is ByeKind.PAIRING}
-    rounds |= {match.round for match in tournament.team_matches}
+    paired = paired_rounds(tournament)
     open_boards = sorted(key for key, result in results.items() if result is None)
     open_rounds = {number for number, _ in open_boards}
     open_rounds |= {match.round for match in tournament.team_matches if not match.boards and not match.is_finished}
-    paired = tuple(sorted(rounds))
     complete = tuple(number for number in paired if number not in open_rounds)
     current = min(open_rounds) if open_rounds else (paired[-1] if paired else None)
     return Clock(tournament.rounds, paired, complete, current, tuple(open_boards), len(results) - len(open_boards))

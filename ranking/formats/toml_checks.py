@@ -9,8 +9,8 @@ from ranking.event.model import Bye, ByeKind, Game, Result, Withdrawal, numbered
 from ranking.tiebreaks.individual import REGISTRY
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # the reader's type only: the reader calls these checks
-    from ranking.formats.tomlfile import _Reader
+if TYPE_CHECKING:  # the reader's type only
+    from ranking.formats.toml_values import _Reader
 
 
 def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool) -> None:

@@ -9,7 +9,9 @@ from typing import Any
 
 from ranking.event.model import Tournament
 from ranking.formats.toml_export import _tournament_table
-from ranking.formats.tomlfile import _Lines, _Reader, _tournament_of
+from ranking.formats.toml_lines import _Lines
+from ranking.formats.toml_values import _Reader
+from ranking.formats.tomlfile import _tournament_of
 
 __all__ = ["restore_settings", "settings_table", "with_tournament_keys"]
 

@@ -1,5 +1,7 @@
-"""The tournament TOML file (docs/architecture.md#files), read with tomllib (written by
-``ranking.formats.toml_export``, its entries checked together by ``ranking.formats.toml_checks``).
+"""The tournament TOML file (docs/architecture.md#files) read into the model with tomllib, table by
+table (written by ``ranking.formats.toml_export``; each value read with its check by
+``ranking.formats.toml_values``, its line found by ``ranking.formats.toml_lines``; the entries
+checked together by ``ranking.formats.toml_checks``).
 
 Layout::
 
@@ -39,10 +41,9 @@ import datetime
 import math
 import re
 import tomllib
-from collections import defaultdict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from dataclasses import replace
+from typing import Any
 
 from ranking.errors import InputError
 from ranking.event.model import (
@@ -63,7 +64,21 @@ from ranking.event.model import (
 )
 from ranking.event.overview import HEADER_RECORDS
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
-from ranking.formats.trf import TEAM_SCORING, infer_system, team_match_points_of
+from ranking.formats.toml_lines import _Lines
+from ranking.formats.toml_values import (
+    _check_keys,
+    _choice,
+    _entries,
+    _get,
+    _int,
+    _number,
+    _Reader,
+    _show,
+    _str,
+)
+from ranking.formats.trf_read import infer_system
+from ranking.formats.trf_records import TEAM_SCORING
+from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
 
@@ -127,175 +142,6 @@ _BYE_NAMES = {kind: kind.word for kind in ByeKind}
 _SYSTEMS = {s.value: s for s in System}
 _SEEDINGS = {s.value: s for s in Seeding}
 _GAMES = {g.value: g for g in GameKind}
-
-T = TypeVar("T")
-
-
-# ---------------------------------------------------------------------------------------
-# Where things are: line numbers for error messages
-# ---------------------------------------------------------------------------------------
-
-_HEADER = re.compile(r"^\s*(\[\[?)([^\[\]#]+)\]")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*(?:\.[^=]*)?=")
-_INLINE_ARRAY = re.compile(r"^\s*([A-Za-z0-9_-]+)\s*=\s*\[\s*(?:#.*)?$")
-
-
-@dataclass
-class _Section:
-    line: int
-    keys: dict[str, int] = field(default_factory=dict)
-
-
-class _Lines:
-    """Line numbers of tables, array-of-tables entries and keys, found by scanning the text.
-
-    Handles ``[table]``, ``[[array]]`` and one-entry-per-line inline arrays
-    (``players = [`` then ``{ ... },`` lines, as tomli-w writes them); anything else
-    simply has no known line.
-    """
-
-    def __init__(self, text: str) -> None:
-        self.tables: dict[str, _Section] = {}
-        self.entries: dict[str, list[_Section]] = defaultdict(list)
-        current: _Section | None = None
-        array_name: str | None = None  # inside a multi-line inline array ``name = [``
-        table_name = ""
-        for number, line in enumerate(text.split("\n"), start=1):
-            stripped = line.strip()
-            if array_name is not None:
-                if stripped.startswith("{"):
-                    entry = _Section(number)
-                    for key in re.findall(r"[{,]\s*([A-Za-z0-9_-]+)\s*=", stripped):
-                        entry.keys.setdefault(key, number)
-                    self.entries[array_name].append(entry)
-                elif stripped.startswith("]"):
-                    array_name = None
-                continue
-            header = _HEADER.match(line)
-            if header:
-                name = "".join(header.group(2).replace('"', "").split())
-                if header.group(1) == "[[":
-                    current = _Section(number)
-                    self.entries[name].append(current)
-                    table_name = name
-                elif "." in name and name.split(".")[0] == table_name and self.entries.get(table_name):
-                    pass  # a sub-table of the current array entry, e.g. [games.fouls]
-                else:
-                    current = self.tables.setdefault(name, _Section(number))
-                    table_name = name
-                continue
-            inline = _INLINE_ARRAY.match(line)
-            if inline and table_name == "":
-                array_name = inline.group(1)
-            key = _KEY.match(line)
-            if key:
-                name = key.group(1).strip('"')
-                if current is None:
-                    self.tables.setdefault("", _Section(1)).keys.setdefault(name, number)
-                else:
-                    current.keys.setdefault(name, number)
-
-    def table(self, name: str, key: str | None = None) -> int | None:
-        section = self.tables.get(name)
-        if section is None:
-            return None
-        return section.keys.get(key, section.line) if key else section.line
-
-    def entry(self, name: str, index: int, key: str | None = None) -> int | None:
-        found = self.entries.get(name, [])
-        if index >= len(found):
-            return self.table("", name)
-        section = found[index]
-        return section.keys.get(key, section.line) if key else section.line
-
-
-# ---------------------------------------------------------------------------------------
-# Reading
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Reader:
-    source: str
-    lines: _Lines
-
-    def fail(self, message: str, line: int | None) -> InputError:
-        return InputError(message, source=self.source, line=line)
-
-
-def _check_keys(
-    r: _Reader,
-    table: Mapping[str, Any],
-    allowed: tuple[str, ...],
-    what: str,
-    where: Callable[[str | None], int | None],
-) -> None:
-    for key in table:
-        if key not in allowed:
-            raise r.fail(f"{what}: unknown key {key!r}: expected one of {', '.join(allowed)}", where(key))
-
-
-def _get(
-    r: _Reader,
-    table: Mapping[str, Any],
-    key: str,
-    kind: type[T] | tuple[type, ...],
-    what: str,
-    where: Callable[[str | None], int | None],
-    *,
-    required: bool = False,
-    expected: str,
-) -> Any:
-    """``table[key]`` checked against ``kind`` (booleans are never integers), or None."""
-    if key not in table:
-        if required:
-            raise r.fail(f"{what}: missing key {key!r}: expected {expected}", where(None))
-        return None
-    value = table[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-        raise r.fail(f"{what}: {key} = {_show(value)}: expected {expected}", where(key))
-    return value
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _int(
-    r: _Reader,
-    table: Mapping[str, Any],
-    key: str,
-    what: str,
-    where: Callable[[str | None], int | None],
-    *,
-    minimum: int,
-    maximum: int | None = None,
-    required: bool = False,
-    default: int = 0,
-) -> int:
-    expected = f"an integer >= {minimum}" if maximum is None else f"an integer {minimum}-{maximum}"
-    value = _get(r, table, key, int, what, where, required=required, expected=expected)
-    if value is None:
-        return default
-    if value < minimum or (maximum is not None and value > maximum):
-        raise r.fail(f"{what}: {key} = {value}: expected {expected}", where(key))
-    return int(value)
-
-
-def _str(
-    r: _Reader,
-    table: Mapping[str, Any],
-    key: str,
-    what: str,
-    where: Callable[[str | None], int | None],
-    *,
-    required: bool = False,
-) -> str:
-    value = _get(r, table, key, str, what, where, required=required, expected="a string")
-    return "" if value is None else value
-
 
 def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """Read a tournament TOML file (docs/architecture.md#files) into a Tournament.
@@ -532,23 +378,6 @@ def _teams(r: _Reader, data: Mapping[str, Any], ids: set[int]) -> tuple[tuple, t
     return tuple(teams), tuple(matches), tuple(byes)
 
 
-def _choice(
-    r: _Reader,
-    table: Mapping[str, Any],
-    key: str,
-    choices: Mapping[str, T],
-    what: str,
-    where: Callable[[str | None], int | None],
-    default: T,
-) -> T:
-    value = _get(r, table, key, str, what, where, expected=" or ".join(f'"{c}"' for c in choices))
-    if value is None:
-        return default
-    if value not in choices:
-        raise r.fail(f"{what}: {key} = {_show(value)}: expected " + " or ".join(f'"{c}"' for c in choices), where(key))
-    return choices[value]
-
-
 def _header_records(r: _Reader, info: Mapping[str, Any],
                     at: Callable[[str | None], int | None]) -> list[tuple[str, str]]:
     """``place``, ``start_date``, ``chief_arbiter``, ... as the TRF records that hold them; a date
@@ -587,19 +416,6 @@ def _records(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int
             )
         records.append((item[0], item[1]))
     return records
-
-
-def _entries(r: _Reader, value: object, name: str) -> list[tuple[int, Mapping[str, Any], Callable]]:
-    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-        raise r.fail(f"{name}: expected an array of tables ([[{name}]])", r.lines.table("", name))
-    result = []
-    for index, item in enumerate(value):
-
-        def where(key: str | None, index: int = index) -> int | None:
-            return r.lines.entry(name, index, key)
-
-        result.append((index, item, where))
-    return result
 
 
 def _players(r: _Reader, value: object) -> tuple[Player, ...]:
@@ -716,13 +532,6 @@ def _withdrawals(r: _Reader, value: object, ids: set[int]) -> tuple[Withdrawal, 
         after = _int(r, item, "after_round", what, where, minimum=0, maximum=MAX_ROUNDS, required=True)
         withdrawals.append(Withdrawal(player, after))
     return tuple(withdrawals)
-
-
-def _number(r: _Reader, table: Mapping[str, Any], key: str, what: str, where: Callable) -> float | None:
-    value = _get(r, table, key, (int, float), what, where, expected="a number")
-    if value is not None and not math.isfinite(value):
-        raise r.fail(f"{what}: {key} = {value}: expected a finite number", where(key))
-    return None if value is None else float(value)
 
 
 def _scoring(r: _Reader, table: Mapping[str, Any], where: Callable[[str | None], int | None]) -> Scoring:

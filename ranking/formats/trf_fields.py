@@ -1,4 +1,4 @@
-"""TRF fields both TRF readers read the same way: the full reader (``ranking.formats.trf``, which
+"""TRF fields both TRF readers read the same way: the full reader (``ranking.formats.trf_read``, which
 builds the tournament model) and the columnar one (``ranking.crosstable``, which does not).
 
 Rounds (``XXR``/``142``), scoring (JaVaFo ``XXS`` and TRF-2026 ``162``), tie-break lists

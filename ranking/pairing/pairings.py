@@ -19,9 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ranking.errors import InputError
+from ranking.event.clock import paired_rounds
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.trf import PLAYER, parse_trf
+from ranking.formats.trf_read import parse_trf
+from ranking.formats.trf_records import PLAYER
 from ranking.pairing.berger import Pairing, berger_table, round_robin_schedule
 from ranking.tiebreaks.presets import get_team_preset, team_preset_name
 
@@ -147,7 +149,7 @@ def pairings_from_trf(
     bbpPairings) and exports a TRF (FIDE C.04 Annex 2) whose player lines hold the new
     round: the opponent and colour with a blank result, or a bye (``0000 - U``
     pairing-allocated, ``F``/``H``/``Z`` full-, half-, zero-point).
-    The file is read with ``ranking.formats.trf.parse_trf`` and checked against ``tournament``,
+    The file is read with ``ranking.formats.trf_read.parse_trf`` and checked against ``tournament``,
     the state before the round:
 
     - every player of the file is a player of the tournament with the same start number,
@@ -171,10 +173,11 @@ def pairings_from_trf(
         raise InputError(f"round {round_number!r}: expected a round number 1 or more", source=source)
     if t.rounds > 0 and round_number > t.rounds:
         raise InputError(f"round {round_number}: the tournament has {t.rounds} rounds", source=source)
-    later = min((g.round for g in t.games if g.round >= round_number), default=None)
+    paired_now = paired_rounds(t)  # ranking.event.clock: a game, a team match or a PAB
+    later = next((number for number in paired_now if number >= round_number), None)
     if later is not None:
         raise InputError(f"round {round_number}: round {later} is already paired in the tournament", source=source)
-    last_paired = max((g.round for g in t.games), default=0)
+    last_paired = paired_now[-1] if paired_now else 0
     if round_number > last_paired + 1:
         raise InputError(
             f"round {round_number}: round {last_paired + 1} is not paired yet; pair the rounds in order",

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from ranking.errors import InputError
+from ranking.event.clock import next_round, paired_rounds
 from ranking.event.model import ByeKind, Tournament
 from ranking.pairing.dutch.colours import Strength, preference
 from ranking.pairing.dutch.engine import NoPairing, pair_players
@@ -53,10 +54,8 @@ __all__ = [
     "before_round",
     "check_round",
     "check_rounds",
-    "next_round",
     "options_from_tournament",
     "pair_round",
-    "paired_rounds",
     "pairing_json",
     "pairs_text",
     "round_check_json",
@@ -94,12 +93,6 @@ class Pairing:
     def pairs(self) -> tuple[tuple[int, int], ...]:
         """(white, black) per board, in board order."""
         return tuple((b.white, b.black) for b in self.boards)
-
-
-def next_round(tournament: Tournament) -> int:
-    """The round to pair next: the one after the last round with a game or a PAB."""
-    used = [g.round for g in tournament.games] + [b.round for b in tournament.byes if b.kind is ByeKind.PAIRING]
-    return max(used, default=0) + 1
 
 
 def options_from_tournament(tournament: Tournament, base: PairingOptions | None = None) -> PairingOptions:
@@ -361,13 +354,6 @@ def before_round(tournament: Tournament, round: int) -> Tournament:
         return before
     colour = round_one_colour(tournament)
     return replace(before, records=(*before.records, ("152", colour), ("XXC", "white1" if colour == "W" else "black1")))
-
-
-def paired_rounds(tournament: Tournament) -> tuple[int, ...]:
-    """The rounds that hold a pairing (a game, forfeited or not, or a PAB), in order: a round
-    with only requested byes or absences is not paired yet."""
-    used = {g.round for g in tournament.games} | {b.round for b in tournament.byes if b.kind is ByeKind.PAIRING}
-    return tuple(sorted(used))
 
 
 def check_rounds(

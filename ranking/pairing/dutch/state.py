@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from ranking.errors import InputError
 from ranking.event.model import ByeKind, Game, Result, Tournament
+from ranking.scoring.points import bye_points, game_points
 from ranking.scoring.rules import Scoring
 
 __all__ = [
@@ -267,7 +268,8 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
     if any(g.round == rnd for g in t.games) or any(b.round == rnd and b.kind is ByeKind.PAIRING for b in t.byes):
         raise InputError(f"round {rnd} is already paired: remove its games to pair it again")
     scoring = options.scoring or (t.rules.scoring if t.rules is not None else Scoring())
-    win, loss = _fraction(scoring.win), _fraction(scoring.loss)
+    game_values, bye_values = _point_values(scoring)
+    win, loss = game_values[(Result.WHITE_WINS, True)], game_values[(Result.BLACK_WINS, True)]
     ids = sorted(p.id for p in t.players)
     tpn = {pid: k for k, pid in enumerate(ids, start=1)}
     virtual = virtual_points(t, scoring, options)
@@ -290,11 +292,9 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
         for pid in ids:
             game = games_of[pid].get(k)
             if game is not None:
-                pts, played = _game_points(game, pid, scoring)
+                pts, played = _game_points(game, pid, game_values)
             else:
-                kind = byes_of[pid].get(k)
-                pts = _bye_points(kind, scoring)
-                played = False
+                pts, played = bye_values[byes_of[pid].get(k)], False
             points[pid].append(pts)
             unplayed_points[pid].append(None if played else pts)
 
@@ -385,35 +385,21 @@ def _absence(
     return {ByeKind.HALF: Absence.HALF_BYE, ByeKind.FULL: Absence.FULL_BYE}.get(kind, Absence.ZERO_BYE)
 
 
-def _game_points(game: Game, pid: int, scoring: Scoring) -> tuple[Fraction, bool]:
-    """(points, played) of ``pid`` in ``game``; an unfinished game counts as a draw (GHR 3.1)."""
-    white = game.white == pid
-    if game.result is None:
-        return _game_value(scoring, 1, white), True
-    if game.result.is_forfeit:
-        won = game.result is (Result.WHITE_WINS_FORFEIT if white else Result.BLACK_WINS_FORFEIT)
-        return _fraction(scoring.forfeit_win_points if won else scoring.forfeit_loss_points), False
-    outcome = game.result.outcomes[0 if white else 1]
-    return _game_value(scoring, outcome, white), True
+def _point_values(
+    scoring: Scoring,
+) -> tuple[dict[tuple[Result | None, bool], Fraction], dict[ByeKind | None, Fraction]]:
+    """What each result gives white (``True``) and black, and what each bye is worth, under
+    ``scoring``: the values of ``ranking.scoring.points`` (docs/rules.md#scoring), turned once a
+    pairing into the exact fractions the pairing sums.  An unfinished game (``None``) counts as a
+    draw (GHR 3.1); a round with neither game nor bye (``None``) as a zero-point bye."""
+    games = {(result, white): _fraction(game_points(scoring, result, white))
+             for result in Result for white in (True, False)}
+    games.update({(None, white): games[(Result.DRAW, white)] for white in (True, False)})
+    byes: dict[ByeKind | None, Fraction] = {kind: _fraction(bye_points(scoring, kind)) for kind in ByeKind}
+    byes[None] = byes[ByeKind.ZERO]
+    return games, byes
 
 
-def _game_value(scoring: Scoring, outcome: int, white: bool) -> Fraction:
-    """Points for a played game with outcome 2 (win), 1 (draw) or 0 (loss) (docs/rules.md#scoring)."""
-    if outcome == 2:
-        return _fraction(scoring.win)
-    if outcome == 0:
-        return _fraction(scoring.loss)
-    coloured = scoring.draw_first if white else scoring.draw_second
-    return _fraction(scoring.draw if coloured is None else coloured)
-
-
-def _bye_points(kind: ByeKind | None, scoring: Scoring) -> Fraction:
-    if kind is ByeKind.PAIRING:
-        return _fraction(scoring.pairing_bye_points)
-    if kind is ByeKind.FULL:
-        return _fraction(scoring.full_bye_points)
-    if kind is ByeKind.HALF:
-        return _fraction(scoring.half_bye_points)
-    return _fraction(scoring.zero_bye)
-
-
+def _game_points(game: Game, pid: int, values: dict[tuple[Result | None, bool], Fraction]) -> tuple[Fraction, bool]:
+    """(points, played) of ``pid`` in ``game`` (``values``: ``_point_values``); a forfeit is no game played."""
+    return values[(game.result, game.white == pid)], game.result is None or not game.result.is_forfeit
