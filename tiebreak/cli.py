@@ -283,7 +283,8 @@ def standings_command(args: argparse.Namespace) -> int:
     standings, playoffs = final.standings, final.playoffs
     warn(chain_warnings(standings))
     if args.points is None and args.rules is None and args.after_round is None and os.path.isfile(args.input):
-        warn(file_warnings(args.input, tournament))
+        same_points = args.fide_edition is None  # only the chain may differ from the file's rules
+        warn(file_warnings(args.input, tournament, final if same_points else None))
     teams = None
     if args.teams or args.team_tiebreaks is not None:
         teams = team_standings_of(tournament, args.input, args.team_tiebreaks, args.fide_edition, args.after_round)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from ranking.event.model import Tournament
     from ranking.scoring.rules import Rules
+    from ranking.standings.final import FinalStandings
     from ranking.standings.individual import Standings
 
 #: columns 81-84 (0-based 80-84) of a TRF ``001`` line: the points the file prints
@@ -64,8 +65,12 @@ def totals_warnings(text: str, points: Mapping[int, float], source: str) -> list
     return warnings
 
 
-def file_warnings(path: str, tournament: Tournament) -> list[str]:
-    """``totals_warnings`` for the TRF at ``path`` (nothing for a TOML file)."""
+def file_warnings(path: str, tournament: Tournament, computed: FinalStandings | None = None) -> list[str]:
+    """``totals_warnings`` for the TRF at ``path`` (nothing for a TOML file); ``computed``, when
+    given, are standings under the file's own scoring and options (its chain may differ: the
+    points do not), whose points are compared instead of ranking the tournament again."""
+    if computed is not None:
+        return printed_totals_warnings(path, computed.points)
     from ranking.standings.final import final_standings  # the model loads only where a warning needs it
 
     return printed_totals_warnings(path, lambda: final_standings(tournament).points())
