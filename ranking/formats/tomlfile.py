@@ -65,6 +65,7 @@ from ranking.event.model import (
 from ranking.event.overview import HEADER_RECORDS
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
 from ranking.formats.toml_lines import _Lines
+from ranking.formats.toml_plain import read_plain_toml
 from ranking.formats.toml_values import (
     _check_keys,
     _choice,
@@ -153,8 +154,9 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
+    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast; else tomllib reads it
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text) if data is None else data
     except RecursionError:
         raise InputError("TOML: arrays or tables nested too deeply", source=source) from None
     except tomllib.TOMLDecodeError as error:
@@ -471,14 +473,13 @@ def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> 
             except ValueError as error:
                 raise r.fail(f"{what}: {error}", where("result")) from None
         fouls = _get(r, item, "fouls", dict, what, where, expected="a table such as { black = 1 }") or {}
-        fouls_line = where("fouls")
 
-        def fouls_where(key: str | None, line: int | None = fouls_line) -> int | None:
-            return line
+        def fouls_where(key: str | None, where: Callable[[str | None], int | None] = where) -> int | None:
+            return where("fouls")  # the line is found only for a refusal
 
         _check_keys(r, fouls, ("white", "red", "black"), f"{what}: fouls", fouls_where)
         if "red" in fouls and "white" in fouls:
-            raise r.fail(f"{what}: fouls has both red and white: expected one of them", fouls_line)
+            raise r.fail(f"{what}: fouls has both red and white: expected one of them", where("fouls"))
 
         fouls_white = _int(r, fouls, "red" if "red" in fouls else "white", f"{what}: fouls", fouls_where, minimum=0)
         rated = _get(r, item, "rated", bool, what, where, expected="true or false")
