@@ -22,7 +22,7 @@ from typing import Any
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 # a bare key, then an integer of up to 18 digits, a string with no escape and no control
 # character, a boolean, or anything else on the line (read by tomllib)
-_KEY_VALUE = re.compile(r'([A-Za-z0-9_-]+) = (?:(-?(?:0|[1-9][0-9]{0,17}))|"([^"\\\x00-\x1f\x7f]*)"|(true|false)|(.+))\Z')
+_KEY_VALUE = re.compile(r'([A-Za-z0-9_-]+) = (?:(-?(?:0|[1-9][0-9]{0,17}))|"([^"\\\x00-\x1f\x7f]*)"|(true|false)|.+)\Z')
 
 
 def read_plain_toml(text: str) -> dict[str, Any] | None:
@@ -56,7 +56,7 @@ def read_plain_toml(text: str) -> dict[str, Any] | None:
         found = match_line(line)
         if found is None or table is None:
             return None
-        key, number, string, boolean, other = found.groups()
+        key, number, string, boolean = found.groups()
         if key in table:
             return None
         if number is not None:
