@@ -256,7 +256,6 @@ def standings_command(args: argparse.Namespace) -> int:
     from ranking.standings.individual import default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
     from tiebreak.notices import chain_warnings, file_warnings, warn  # the full standings path (start-up time)
-    from tiebreak.tables import playoff_lines, standings_table, team_table  # the full path (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
         tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
@@ -298,6 +297,8 @@ def standings_command(args: argparse.Namespace) -> int:
             data["teams"] = team_data["standings"]
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
+        from tiebreak.tables import playoff_lines, standings_table, team_table  # the tables only (start-up time)
+
         print(standings_table(standings))
         if playoffs is not None:
             print(playoff_lines(playoffs, standings))
