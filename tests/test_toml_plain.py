@@ -35,7 +35,7 @@ def test_other_lines_give_tomllibs_tables_or_none() -> None:
            "a = 1 # note", "[[ players ]]", "[games.fouls]", "fouls = { black = 1 }", "r = 1.0", "d = 2026-01-01",
            'name = "é"', 'k = "x" y', '"q" = 1', "a.b = 1", "  id = 1", "id=1", "", " ", "# c", "x = [1,", "]",
            "id = 99999999999999999999", "t = true", "t = True", "\x0c", 'name = "a\x7f"', "[tournament]",
-           "[[players]]", "id = 1", "name = \"a\"\r"]
+           "[[players]]", "id = 1", "name = \"a\"\r", "[[players]", "[players", "[]"]
     chance = random.Random(7)
     read = 0
     for _ in range(600):

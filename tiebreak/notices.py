@@ -7,6 +7,7 @@ refused for them.
 
 from __future__ import annotations
 
+import re
 import sys
 
 TYPE_CHECKING = False  # the model loads only where a warning needs it (``tiebreak standings``' start-up time)
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
 
 #: columns 81-84 (0-based 80-84) of a TRF ``001`` line: the points the file prints
 _POINTS = slice(80, 84)
+#: a line (as ``str.splitlines`` cuts them) that starts with ``001``
+_PLAYER_LINE = re.compile("(?:^|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])001")
 
 
 def chain_warnings(standings: Standings) -> list[str]:
@@ -84,7 +87,7 @@ def printed_totals_warnings(path: str, points: Callable[[], Mapping[int, float]]
             text = handle.read()
     except OSError:
         return []
-    if not any(line.startswith("001") for line in text.splitlines()):
+    if not _PLAYER_LINE.search(text):  # a TOML file has none
         return []
     return totals_warnings(text, points(), path)
 

@@ -35,6 +35,28 @@ def read_plain_toml(text: str) -> dict[str, Any] | None:
     table: dict[str, Any] | None = None
     match_line = _KEY_VALUE.match
     for line in text.split("\n"):
+        found = match_line(line)
+        if found is not None:  # most lines: a key and its value
+            if table is None:
+                return None
+            key, number, string, boolean = found.groups()
+            if key in table:
+                return None
+            if number is not None:
+                table[key] = int(number)
+            elif string is not None:
+                table[key] = string
+            elif boolean is not None:
+                table[key] = boolean == "true"
+            else:
+                try:
+                    value = tomllib.loads(line)
+                except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+                    return None
+                if list(value) != [key]:
+                    return None
+                table[key] = value[key]
+            continue
         if not line.strip(" \t"):
             continue
         if line[0] == "[":
@@ -52,25 +74,6 @@ def read_plain_toml(text: str) -> dict[str, Any] | None:
                 table = data[name] = {}
             else:
                 return None
-            continue
-        found = match_line(line)
-        if found is None or table is None:
-            return None
-        key, number, string, boolean = found.groups()
-        if key in table:
-            return None
-        if number is not None:
-            table[key] = int(number)
-        elif string is not None:
-            table[key] = string
-        elif boolean is not None:
-            table[key] = boolean == "true"
         else:
-            try:
-                value = tomllib.loads(line)
-            except (tomllib.TOMLDecodeError, ValueError, RecursionError):
-                return None
-            if list(value) != [key]:
-                return None
-            table[key] = value[key]
+            return None
     return data

@@ -454,9 +454,25 @@ def _player_ref(r: _Reader, item: Mapping[str, Any], key: str, what: str, where:
     return pid
 
 
+#: a game entry's keys when it is written as Tiebreak writes most games: read without the general
+#: checks' detours when each value is one they accept
+_PLAIN_GAME_KEYS = frozenset({"round", "board", "white", "black", "result"})
+#: each result as the writer spells it (``Result.parse`` reads it so)
+_PLAIN_RESULTS = {result.value: result for result in Result if Result.parse(result.value) is result}
+
+
 def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> tuple[Game, ...]:
     games = []
     for index, item, where in _entries(r, value, section):
+        if item.keys() <= _PLAIN_GAME_KEYS:  # round, board, white, black, result: each checked as below
+            number, board, white, black = item.get("round"), item.get("board", 0), item.get("white"), item.get("black")
+            result_text = item.get("result")
+            if (type(number) is int and type(board) is int and type(white) is int and type(black) is int
+                    and 1 <= number <= MAX_ROUNDS and board >= 0 and white != black and white in ids
+                    and black in ids and (result_text is None or result_text in _PLAIN_RESULTS)):
+                games.append(Game(round=number, white=white, black=black, board=board,
+                                  result=None if result_text is None else _PLAIN_RESULTS[result_text]))
+                continue
         what = f"[[{section}]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)
         if "red" in item and "white" in item:
