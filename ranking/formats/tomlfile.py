@@ -62,7 +62,6 @@ from ranking.event.model import (
     Tournament,
     Withdrawal,
 )
-from ranking.event.overview import HEADER_RECORDS
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
 from ranking.formats.toml_lines import _Lines
 from ranking.formats.toml_plain import read_plain_toml
@@ -78,7 +77,7 @@ from ranking.formats.toml_values import (
     _str,
 )
 from ranking.formats.trf_read import infer_system
-from ranking.formats.trf_records import TEAM_SCORING
+from ranking.formats.trf_records import HEADER_RECORDS, TEAM_SCORING
 from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
