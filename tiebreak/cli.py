@@ -262,12 +262,13 @@ def quick_standings(args: argparse.Namespace) -> int | None:
 
 def standings_command(args: argparse.Namespace) -> int:
     from ranking.standings.final import final_standings  # the full standings path (start-up time)
-    from ranking.standings.individual import default_rules  # the full standings path (start-up time)
+    from ranking.standings.individual import collection_paused, default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
     from tiebreak.notices import chain_warnings, file_warnings, warn  # the full standings path (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
-        tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
+        with collection_paused():  # the model of a large file: many objects, no reference cycle
+            tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
     else:
         from tiebreak.commands import stored_tournament  # the store loads only for a slug (start-up time)
 
