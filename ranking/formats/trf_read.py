@@ -131,6 +131,9 @@ class _Entry(NamedTuple):
     column: int  # 1-based column of the block
 
 
+_new_entry = tuple.__new__  # builds an _Entry without NamedTuple's slower __new__
+
+
 @dataclass(slots=True)
 class _PlayerLine:
     player: Player
@@ -572,7 +575,8 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
         entries = parsed.entries
         for index, start_at in enumerate(range(_ROUND_START, len(line), _ROUND_WIDTH), start=1):
             opponent = int(line[start_at : start_at + 4]) or None  # 0000: a bye
-            entries[index] = _Entry(opponent, line[start_at + 5], line[start_at + 7], number, start_at + 1)
+            colour, letter = line[start_at + 5], line[start_at + 7]
+            entries[index] = _new_entry(_Entry, (opponent, colour, letter, number, start_at + 1))
         return parsed
     for index, start_at in enumerate(range(_ROUND_START, len(line), _ROUND_WIDTH), start=1):
         block = line[start_at : start_at + _ROUND_WIDTH].ljust(_ROUND_WIDTH)
