@@ -13,7 +13,7 @@ than that round's boards, the results of the rounds before are removed too.
 Then ``--count`` result messages (``R11 B1 1-0``, ``R11 B2 ½-½``, ...) are sent one at a time
 by the chief arbiter: push the update, wait until the reply confirming that board reaches the
 server.  The latency of a message is that wait, from the update being available to getUpdates
-to the bot's sendMessage arriving; the service time is the part spent in ``bot.arbiters.text``
+to the bot's sendMessage arriving; the service time is the part spent in ``bot.entering.text``
 (the store, the parser, the standings when a round completes).  Printed: messages per second,
 p50/p90/p99/max latency and service time in ms, and the verdict against p99 < 150 ms.
 
@@ -54,7 +54,7 @@ from fake_telegram import FakeTelegram  # noqa: E402
 from generators import generate_swiss  # noqa: E402
 from telegram.ext import Application  # noqa: E402
 
-from bot import arbiters  # noqa: E402
+from bot import entering  # noqa: E402
 from bot.app import build_application  # noqa: E402
 from bot.handlers import register  # noqa: E402
 from bot.service import BotService, BotSettings  # noqa: E402
@@ -88,7 +88,7 @@ def open_boards(tournament: Tournament, count: int) -> tuple[Tournament, list[tu
 
 
 class Timed:
-    """Wraps ``bot.arbiters.text`` (the command behind a result message): how long each call
+    """Wraps ``bot.entering.text`` (the command behind a result message): how long each call
     takes, optionally under cProfile."""
 
     def __init__(self, method: Callable[..., object], profiler: cProfile.Profile | None) -> None:
@@ -197,8 +197,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as folder, SQLiteStore(Path(folder) / "bot.sqlite3") as store:
         store.create(SLUG, tournament, Source("cli:benchmark"))
         service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
-        timed = Timed(arbiters.text, service_profiler)
-        arbiters.text = timed  # the handler looks the command up at each message
+        timed = Timed(entering.text, service_profiler)
+        entering.text = timed  # the handler looks the command up at each message
         with FakeTelegram(TOKEN) as server:
             app = application(server, service, rate_limiter=not args.no_rate_limiter)
             latencies, elapsed = asyncio.run(run(server, app, messages, loop_profiler))
@@ -214,11 +214,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stored {recorded} results ({open_left} boards still open)")
     print(f"throughput      {len(latencies) / elapsed:7.1f} messages/s ({elapsed:.2f} s)")
     print(f"latency         {describe(latencies)}")
-    print(f"  arbiters.text   {describe(service_times)}")
+    print(f"  entering.text   {describe(service_times)}")
     print(f"target p99 < {TARGET_P99 * 1000:.0f} ms: {'ok' if p99 < TARGET_P99 else 'MISSED'} "
           f"(p99 {p99 * 1000:.1f} ms)")
     if service_profiler is not None and loop_profiler is not None:
-        print(top(service_profiler, args.profile, "bot.arbiters.text, in the worker thread"))
+        print(top(service_profiler, args.profile, "bot.entering.text, in the worker thread"))
         print(top(loop_profiler, args.profile, "the event loop (python-telegram-bot, httpx)"))
     return 0 if recorded == len(latencies) else 1
 

@@ -68,7 +68,7 @@ import fake_telegram  # noqa: E402
 from fake_telegram import FakeTelegram  # noqa: E402
 from generators import generate_swiss  # noqa: E402
 
-from bot import arbiters  # noqa: E402
+from bot import entering  # noqa: E402
 from bot.service import BotService, BotSettings  # noqa: E402
 from bot.site_trigger import DebouncedBuild, SiteCommand, SiteServer  # noqa: E402
 from ranking.event.model import Seeding  # noqa: E402
@@ -236,11 +236,11 @@ def previous_way(args: argparse.Namespace, folder: Path) -> Way:
 
 
 class TimedCommand:
-    """``bot.arbiters.text`` (the command behind a result message, run in a worker thread), timed:
+    """``bot.entering.text`` (the command behind a result message, run in a worker thread), timed:
     wall and CPU seconds of each call (``time.thread_time``: that thread's own)."""
 
     def __init__(self) -> None:
-        self.method = arbiters.text
+        self.method = entering.text
         self.calls: list[tuple[float, float]] = []
 
     def __call__(self, *args, **kwargs):
@@ -283,7 +283,7 @@ async def run(args: argparse.Namespace, folder: Path, ways: list[Way]) -> list[t
     def changed(slug: str) -> None:  # BotService.on_change: the way whose turn it is
         current[0].trigger.request(slug)
 
-    command = arbiters.text = TimedCommand()  # the handlers look the command up at each update
+    command = entering.text = TimedCommand()  # the handlers look the command up at each update
     with SQLiteStore(folder / "store.sqlite3") as store, FakeTelegram(TOKEN) as server:
         service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})), on_change=changed)
         app = bot_benchmark.application(server, service, rate_limiter=True)
@@ -325,7 +325,7 @@ async def run(args: argparse.Namespace, folder: Path, ways: list[Way]) -> list[t
             way.trigger.close()
     for way in ways:
         way.watcher.close()
-    arbiters.text = command.method
+    entering.text = command.method
     if errors:
         raise RuntimeError(f"the bot's handlers raised {len(errors)} errors, the first: {errors[0]!r}")
     return command.calls[1:]  # not the warm-up's

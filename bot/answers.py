@@ -27,7 +27,7 @@ from typing import ParamSpec
 
 from telegram.error import BadRequest, NetworkError, RetryAfter, TelegramError
 
-from bot import arbiters
+from bot import entering
 from bot import messages as M
 from bot.formatting import escape
 from bot.replies import Reply, replies_from_json, replies_to_json
@@ -67,7 +67,7 @@ def answer_once(service: BotService, who: Who, command: Command[P], *args: P.arg
     if saved is not None:
         return Answer(replies_from_json(saved), update_id)
     if handled(store, who):  # applied, but the bot was killed before it saved the answer
-        return Answer(arbiters.handled_before(service, who))
+        return Answer(entering.handled_before(service, who))
     replies = command(service, who, *args, **kwargs)
     if not handled(store, who):
         return Answer(replies)
@@ -96,10 +96,10 @@ async def deliver(service: BotService, who: Who, answer: Answer, send: Send) -> 
         replies = [replace(reply, edit=False) for reply in replies_from_json(text)]  # the message it edited is old
         if replies and replies[0].document is None and replies[0].chat_id is None:
             replies[0] = replace(replies[0], text=f"{note}\n{replies[0].text}")
-        if not await _send_all(replies, send):
+        if not await send_all(replies, send):
             return await _unsent(store, answer)
         await asyncio.to_thread(store.mark_answer, update_id, True)
-    if not await _send_all(answer.replies, send):
+    if not await send_all(answer.replies, send):
         return await _unsent(store, answer)
     return True
 
@@ -110,7 +110,7 @@ async def _unsent(store: Store, answer: Answer) -> bool:
     return False
 
 
-async def _send_all(replies: Sequence[Reply], send: Send) -> bool:
+async def send_all(replies: Sequence[Reply], send: Send) -> bool:
     """Send each reply, retrying network errors; False when one still failed (the rest wait).
     An error a retry cannot mend (a blocked bot, a refused edit) is logged and passed over."""
     for reply in replies:

@@ -9,7 +9,7 @@ and calls::
 
 ``respond`` (run it in a worker thread: the store is SQLite, which blocks) parses the text
 (``/command words``, result lines, or a chosen choice), authorises it and applies it through
-the application layer (``bot/players.py``, ``bot/arbiters.py``, ``bot/running.py``), and
+the application layer (``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...), and
 returns the replies as plain data (``bot.replies.Reply``: the text, its choices, the chat it goes
 to when not the sender's).  ``plain_text`` and ``Reply.choices`` give what a text-only
 channel shows; ``numbered`` and ``chosen`` turn choices into numbered lines the user answers by
@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot import arbiters, callbacks, players, running
+from bot import arbiters, callbacks, entering, players, running, tournament_files
 from bot import messages as M
 from bot.callbacks import Action
 from bot.formatting import utf16_length
@@ -58,7 +58,7 @@ def _player(service: BotService, who: Who, words: str) -> list[Reply]:
 def _playoff(service: BotService, who: Who, words: str) -> list[Reply]:
     """/playoff: the play-offs; /playoff WHITE BLACK RESULT: an arbiter enters a play-off result."""
     if words.strip():
-        return arbiters.playoff_result(service, who, words)
+        return entering.playoff_result(service, who, words)
     return players.playoff(service, who)
 
 
@@ -85,14 +85,14 @@ COMMANDS: dict[str, Route] = {
     "subscribe": _bare(players.subscribe),
     "unsubscribe": _bare(players.subscribe, False),
     "language": _words(players.language),  # /language [NAME]
-    "enter": _bare(arbiters.enter),
+    "enter": _bare(entering.enter),
     "undo": _bare(running.undo),
     "pair": _bare(running.pair),
     "unpair": _bare(running.unpair_round),
     "return": _words(running.return_withdrawn),  # /return NUMBER|NAME
-    "withdraw": _words(arbiters.withdraw),  # /withdraw NUMBER [ROUND]
-    "import": _bare(arbiters.import_help),  # without a file (Telegram: with one, a document's caption)
-    "export": _bare(arbiters.export),
+    "withdraw": _words(running.withdraw),  # /withdraw NUMBER [ROUND]
+    "import": _bare(tournament_files.import_help),  # without a file (Telegram: with one, a document's caption)
+    "export": _bare(tournament_files.export),
     "arbiters": _words(arbiters.arbiters),  # /arbiters [add|remove USER]
     "addplayer": _words(running.add_player),  # /addplayer NAME[; RATING[; FEDERATION[; CLUB]]]
     "bye": _words(running.bye),  # /bye NUMBER [ROUND] [half|zero|full]
@@ -104,12 +104,12 @@ COMMANDS: dict[str, Route] = {
 BUTTONS: dict[Action, ButtonCommand] = {
     Action.SELECT: players.select,
     Action.LANGUAGE: players.choose_language,
-    Action.MENU: arbiters.board_menu,
-    Action.BOARD: arbiters.choose_board,
-    Action.RESULT: arbiters.choose_result,
-    Action.CONFIRM: arbiters.confirm_result,
-    Action.REPLACE: arbiters.replace_result,
-    Action.KEEP: arbiters.keep_result,
+    Action.MENU: entering.board_menu,
+    Action.BOARD: entering.choose_board,
+    Action.RESULT: entering.choose_result,
+    Action.CONFIRM: entering.confirm_result,
+    Action.REPLACE: entering.replace_result,
+    Action.KEEP: entering.keep_result,
     Action.PAIR: running.confirm_pairing,
     Action.NO_PAIR: running.cancel_pairing,
     Action.UNPAIR: running.confirm_unpair,
@@ -170,14 +170,14 @@ def respond(service: BotService, who: Who, incoming: Incoming) -> list[Reply]:
 
 def respond_to_text(service: BotService, who: Who, text: str) -> list[Reply]:
     """A ``/command words`` runs its command (an unknown one is answered so); anything else is
-    result lines from an arbiter (``bot.arbiters.text``)."""
+    result lines from an arbiter (``bot.entering.text``)."""
     stripped = text.strip()
     found = _COMMAND.fullmatch(stripped) if stripped.startswith("/") else None
     if found is not None and found.group(1).lower() in COMMANDS:
         return COMMANDS[found.group(1).lower()](service, who, " ".join((found.group(2) or "").split()))
     if stripped.startswith("/"):
         return running.unknown_command(service, who, stripped)
-    return arbiters.text(service, who, text)
+    return entering.text(service, who, text)
 
 
 def press(service: BotService, who: Who, data: str) -> list[Reply]:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import httpx
 from telegram import Document
 
-from bot.arbiters import UploadTooLarge
+from bot.tournament_files import UploadTooLarge
 
 CHUNK = 64 * 1024
 TIMEOUT = httpx.Timeout(60.0, connect=20.0)

@@ -4,8 +4,8 @@ handler; ``register`` adds them all to the Application (``bot/app.py`` builds it
 console mode runs the same one).
 
 A handler only turns the update into a ``Who`` and some text, runs the command
-(``bot/players.py``, ``bot/arbiters.py``) in a worker thread (the store is SQLite, which
-blocks), and sends the replies back.
+(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...) in a worker thread (the
+store is SQLite, which blocks), and sends the replies back.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ import functools
 import io
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import ParamSpec
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
@@ -31,7 +32,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import answers, arbiters, callbacks, conversation, downloads, players, running
+from bot import answers, callbacks, conversation, downloads, entering, pairings, players, running, tournament_files
 from bot.replies import Reply
 from bot.service import TELEGRAM, BotService, Command, Who
 from tiebreak.store import StoreError
@@ -77,19 +78,30 @@ async def send_reply(context: Context, update: Update, reply: Reply) -> None:
         await conversation.forward(service, reply)
         return
     query = update.callback_query
+    if reply.edit and reply.document is None and query is not None and query.message is not None:
+        await query.edit_message_text(reply.text, parse_mode=ParseMode.HTML, reply_markup=_markup(reply))
+        return
     chat_id = update.effective_chat.id if update.effective_chat else None
-    markup = InlineKeyboardMarkup([[InlineKeyboardButton(button.text, callback_data=button.data)
-                                    for button in row] for row in reply.buttons]) if reply.buttons else None
-    target = reply.chat_id if reply.chat_id is not None else chat_id
+    await send_to_chat(context.bot, reply if reply.chat_id is not None else replace(reply, chat_id=chat_id))
+
+
+async def send_to_chat(bot: Bot, reply: Reply) -> None:
+    """A new message (or a document) to the Telegram chat ``reply.chat_id``: every reply that
+    edits none, and (``BotService.channels``) what another channel's message or the entry page
+    leads to for a Telegram chat, such as a round's standings for ``[bot].channel``."""
     if reply.document is not None:
-        await context.bot.send_document(
-            target, document=InputFile(io.BytesIO(reply.document.content), filename=reply.document.file_name),
+        await bot.send_document(
+            reply.chat_id, document=InputFile(io.BytesIO(reply.document.content),
+                                              filename=reply.document.file_name),
             caption=reply.document.caption or None)
-    elif reply.edit and query is not None and query.message is not None:
-        await query.edit_message_text(reply.text, parse_mode=ParseMode.HTML, reply_markup=markup)
     else:
-        await context.bot.send_message(target, reply.text, parse_mode=ParseMode.HTML, reply_markup=markup,
-                                       disable_web_page_preview=True)
+        await bot.send_message(reply.chat_id, reply.text, parse_mode=ParseMode.HTML, reply_markup=_markup(reply),
+                               disable_web_page_preview=True)
+
+
+def _markup(reply: Reply) -> InlineKeyboardMarkup | None:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(button.text, callback_data=button.data)
+                                  for button in row] for row in reply.buttons]) if reply.buttons else None
 
 
 # -- commands: each runs the conversation's (``bot.conversation.COMMANDS``) ------------------------
@@ -116,7 +128,7 @@ async def on_unknown_command(update: Update, context: Context) -> None:
 
 async def on_text(update: Update, context: Context) -> None:
     """A message that is not a command: result lines from an arbiter."""
-    await answer(update, context, arbiters.text, update.effective_message.text)
+    await answer(update, context, entering.text, update.effective_message.text)
 
 
 async def on_document(update: Update, context: Context) -> None:
@@ -134,10 +146,10 @@ async def on_document(update: Update, context: Context) -> None:
         return asyncio.run_coroutine_threadsafe(downloads.download(document, limit), loop).result()
 
     if caption.startswith("/pair"):
-        await answer(update, context, arbiters.pair_from_file, name, fetch, document.file_size)
+        await answer(update, context, pairings.pair_from_file, name, fetch, document.file_size)
     else:
         argument = caption.removeprefix("/import").strip() if caption.startswith("/import") else ""
-        await answer(update, context, arbiters.import_file, name, fetch, argument, document.file_size)
+        await answer(update, context, tournament_files.import_file, name, fetch, argument, document.file_size)
 
 
 #: the replies to a pressed inline button, by its ``callback_data`` (``bot.conversation.press``)
@@ -202,8 +214,11 @@ async def on_any_update(update: Update, context: Context) -> None:
 
 
 def register(application: Application, service: BotService) -> None:
-    """Add the handlers to ``application``, serving ``service``."""
+    """Add the handlers to ``application``, serving ``service``, and register it as the
+    channel that sends to Telegram chats (``BotService.channels``): a reply another channel's
+    message or the entry page leads to for one (``[bot].channel``, a subscriber) goes through it."""
     application.bot_data["service"] = service
+    service.channels[TELEGRAM] = functools.partial(send_to_chat, application.bot)
     application.add_handler(TypeHandler(Update, on_any_update), group=-1)
     for command, handler in COMMANDS.items():
         application.add_handler(CommandHandler(command, handler))

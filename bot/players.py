@@ -104,7 +104,7 @@ def teams(request: TournamentRequest) -> list[Reply]:
 
 @needs_tournament
 def playoff(request: TournamentRequest) -> list[Reply]:
-    """/playoff: the play-offs in detail (arbiters enter their results: ``arbiters.playoff_result``)."""
+    """/playoff: the play-offs in detail (arbiters enter their results: ``entering.playoff_result``)."""
     return packed(playoff_blocks(request.tournament(), request.tr, request.final()))
 
 

@@ -1,8 +1,9 @@
 """What the bot sends: a ``Reply`` (Telegram HTML text, inline buttons, or a document), and
 the packing of reply blocks into as few messages as Telegram's limit allows.
 
-Commands (``bot/players.py``, ``bot/arbiters.py``) return lists of replies; ``bot/handlers.py``
-sends them, and nothing else in the bot knows how a message reaches Telegram.
+Commands (``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...) return lists of
+replies; ``bot/handlers.py`` sends them, and nothing else in the bot knows how a message reaches
+Telegram.
 """
 
 from __future__ import annotations

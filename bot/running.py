@@ -2,8 +2,8 @@
 command line too: /pair (Berger tables for round robins, a proposed FIDE Dutch pairing to
 confirm for Swiss events, a question first when boards have no result), /unpair (a question
 first when the round has results), /undo (the arbiter's last change of any kind), /player add,
-edit and remove (and /addplayer), /return, /bye, /archive and /restore, and the reply to a
-command the bot does not know.  A player is named by starting number or by name (case and
+edit and remove (and /addplayer), /withdraw, /return, /bye, /archive and /restore, and the reply
+to a command the bot does not know.  A player is named by starting number or by name (case and
 diacritics ignored); every confirmation names the tournament; a refusal of the core is worded
 in the user's language.
 
@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 
 from bot import messages as M
-from bot.arbiters import store_pairing
 from bot.callbacks import Action, Press, button
 from bot.formatting import escape, pre_table, shorten
+from bot.pairings import store_pairing
+from bot.parsing import whole_number
 from bot.replies import Reply
 from bot.service import Request, TournamentRequest, anyone, arbiters_button, arbiters_only, chief_only
 from bot.views import colour_word, player_names
@@ -32,6 +33,7 @@ from ranking import (
     TournamentState,
     bye_event,
     default_rules,
+    withdrawal_event,
     written_result,
 )
 from ranking.event.log import unpair_event
@@ -347,6 +349,37 @@ def _edit_player(request: TournamentRequest, text: str) -> list[Reply]:
     name = request.state().base.player(found.id).name
     return request.confirm(M.PLAYER_CORRECTED, number=found.id, name=name,
                            changes=changes_text(request.tr, data["previous"], data["changes"]))
+
+
+@arbiters_only
+def withdraw(request: TournamentRequest, argument: str) -> list[Reply]:
+    """/withdraw PLAYER [ROUND]: the player (a starting number or a name) plays no more rounds
+    after ROUND (default: the last round with results)."""
+    words = argument.split()
+    if not words:
+        return request.say(M.WITHDRAW_USAGE)
+    after = None
+    if len(words) > 1 and whole_number(words[-1]) is not None:
+        after = whole_number(words.pop())
+    if len(words) > 1 and any(whole_number(word) is not None for word in words):
+        return request.say(M.WITHDRAW_USAGE)
+    found = request.player(" ".join(words))
+    if isinstance(found, list):
+        return found
+
+    def decide(state: TournamentState) -> list[Event]:
+        return [withdrawal_event(state, found.id, after)]
+
+    try:
+        request.store.append(request.slug, decide, request.source)
+    except InputError as error:
+        return request.refuse(error)
+    state = request.state()  # also when this update was applied before (delivered twice)
+    withdrawal = state.withdrawals.get(found.id)
+    if withdrawal is None:
+        return request.say(M.WITHDRAW_USAGE)
+    request.service.changed(request.slug)
+    return request.confirm(M.WITHDRAWN, number=found.id, name=found.name, round=withdrawal.after_round)
 
 
 @arbiters_only

@@ -1,7 +1,8 @@
 """Who is asking, and the guards every command passes first.
 
-``BotService`` is the bot without Telegram: the store, the ``[bot]`` settings, and what to call
-after a change.  A command (``bot/players.py``, ``bot/arbiters.py``) is a function called as
+``BotService`` is the bot without Telegram: the store, the ``[bot]`` settings, what to call
+after a change, the running channels and their announcement chats.  A command
+(``bot/players.py``, ``bot/entering.py``, ``bot/running.py``, ...) is a function called as
 ``command(service, who, ...)``; its guard (``anyone``, ``needs_tournament``, ``arbiters_only``,
 ``chief_only``, ``arbiters_button``) answers a refused request itself and otherwise hands the
 body a ``Request``: who asks, in which language, and (``TournamentRequest``) about which
@@ -73,6 +74,17 @@ TELEGRAM = "tg"  # the channel name of Telegram in the event log (``tg:<user id>
 
 
 @dataclass(frozen=True)
+class AnnouncementChat:
+    """A chat that gets the standings each time a round is complete: a channel's group or
+    channel (``[bot].channel`` on Telegram, ``[zalo].channel`` on Zalo) as a reply addresses it
+    (``Reply.chat_id``: a Telegram id or ``@name``, the bot's number of another channel's chat),
+    and the language of the posts."""
+
+    chat_id: int | str
+    language: str
+
+
+@dataclass(frozen=True)
 class Who:
     """The person behind a message and where it came from, on any channel.
 
@@ -127,10 +139,16 @@ class BotService:
     #: the running channel adapters by name (``tg``, ``zalo``): each sends a reply to one of its
     #: chats, for the replies another channel's message leads to (``bot.conversation.forward``)
     channels: dict[str, Callable[[Reply], Awaitable[None]]] = field(default_factory=dict, repr=False)
+    #: each channel's announcement chat by channel name (``bot/announcements.py`` posts a complete
+    #: round's standings to every one): Telegram's is ``[bot].channel``; another channel's adapter
+    #: adds its own when it starts (Zalo: ``[zalo].channel``)
+    announcements: dict[str, AnnouncementChat] = field(default_factory=dict, repr=False)
     _arbiters: tuple[float, frozenset[int]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.limiter = RateLimiter(self.settings.rate_limit)
+        if self.settings.channel is not None:
+            self.announcements.setdefault(TELEGRAM, AnnouncementChat(self.settings.channel, self.settings.language))
 
     def arbiter_ids(self) -> frozenset[int]:
         """Everyone who may enter results somewhere: the chief arbiters and each tournament's

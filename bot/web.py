@@ -19,6 +19,7 @@ Spanish; ``?lang=`` chooses another) with the bot's messages, and the game's col
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -36,11 +37,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from bot import answers, conversation
 from bot import messages as M
 from bot import web_messages as W
 from bot.messages import translator
+from bot.replies import Reply
 from bot.service import BotService
-from bot.web_entry import current_round, enter_result, undo_last_change, web_request
+from bot.web_entry import Done, current_round, enter_result, undo_last_change, web_request
 from ranking import InputError, Result
 from tiebreak.i18n import LANGUAGES, SUPPORTED, Translator, choose_language
 from tiebreak.links import PATH, link_in_force
@@ -105,11 +108,12 @@ class EntrySite:
         if not self.valid_token(link, form.get("csrf", "")):
             return self.show(link, tr, request, [tr.gettext(W.FORM_EXPIRED)], status=403)
         try:
-            key, lines = self.apply(link, tr, form)
+            key, done = self.apply(link, tr, form)
         except BadForm:
             return self.show(link, tr, request, [tr.gettext(W.BAD_FORM)], status=400)
-        if lines is not None:
-            self.keep_notice((link.id, key), lines)
+        if done is not None:
+            self.keep_notice((link.id, key), done.lines)
+            await self.post(done.posts)
         elif (link.id, key) not in self.notices:
             self.keep_notice((link.id, key), [tr.gettext(W.ALREADY_APPLIED)])
         query = {"lang": tr.language} if "lang" in request.query_params else {}
@@ -139,7 +143,7 @@ class EntrySite:
 
     # -- applying a form ----------------------------------------------------------------------------
 
-    def apply(self, link: EntryLink, tr: Translator, form: Mapping[str, str]) -> tuple[str, list[str] | None]:
+    def apply(self, link: EntryLink, tr: Translator, form: Mapping[str, str]) -> tuple[str, Done | None]:
         """Carry out a form: its key, and what it did (None: applied before)."""
         key = form.get("key", "")
         if not 16 <= len(key) <= 64 or not set(key) <= _KEY_CHARS:
@@ -149,7 +153,7 @@ class EntrySite:
             return key, None
         try:
             if form.get("action") == "undo":
-                return key, undo_last_change(request)
+                return key, Done(undo_last_change(request))
             if form.get("action") != "result":
                 raise BadForm("action")
             round_number, board = whole(form.get("round")), whole(form.get("board"))
@@ -164,7 +168,17 @@ class EntrySite:
         except BadForm:
             raise
         except InputError as error:  # the store cannot be used now: said, nothing recorded
-            return key, [tr.format(M.STORE_UNAVAILABLE, problem=str(error))]
+            return key, Done([tr.format(M.STORE_UNAVAILABLE, problem=str(error))])
+
+    async def post(self, replies: list[Reply]) -> None:
+        """Send what a form led to for other chats (a complete round's standings for every
+        channel's announcement chat) through their channels (``conversation.forward``), with the
+        retries of every answer (``answers.send_all``), before the page answers.  A failure is
+        logged, never shown: the change is recorded."""
+        try:
+            await answers.send_all(replies, functools.partial(conversation.forward, self.service))
+        except Exception:  # e.g. a channel that stopped meanwhile: the result stands
+            log.exception("entry page: a message for another chat was not sent")
 
     # -- CSRF tokens --------------------------------------------------------------------------------
 

@@ -3,9 +3,11 @@ tournament (``ranking.event.clock``, the one definition), each board with its re
 buttons, and the changes a tap makes.
 
 A change goes through the bot's own commands, so the page decides and words nothing itself: a
-result through ``bot.arbiters._enter`` (what /enter's buttons and result lines call: the core's
-``result_event`` in one transaction of the log, the same refusals and confirmations, the
-submission recorded), an undo through the body of the bot's /undo (``tiebreak.running.undo_last``).
+result through ``bot.results.record_results`` (what /enter's buttons and result lines call: the
+core's ``result_event`` in one transaction of the log, the same refusals and confirmations, the
+submission recorded; a round it completes is announced on every channel as a chat message's is,
+``bot.announcements.announced``), an undo through the body of the bot's /undo
+(``tiebreak.running.undo_last``).
 Only the request differs: ``WebRequest`` carries the link (logged as ``web:<link id>``) and the
 form's key, the ``dedupe_key`` that applies a form once however often it is sent.
 """
@@ -18,8 +20,10 @@ from dataclasses import dataclass, field
 
 from bot import messages as M
 from bot import web_messages as W
-from bot.arbiters import _enter, _result_choices, _writer
+from bot.announcements import announced
 from bot.parsing import ResultEntry
+from bot.replies import Reply
+from bot.results import record_results, result_buttons, result_writer
 from bot.running import take_back_last_change
 from bot.service import BotService, TournamentRequest, Who
 from bot.views import bye_name, colour_word, player_names
@@ -91,7 +95,7 @@ def current_round(state: TournamentState, tr: Translator) -> RoundView:
         return RoundView(None, tr.gettext(M.NOTHING_PAIRED))
     tournament = state.base
     names = player_names(tournament)
-    written = _writer(tournament)
+    written = result_writer(tournament)
     choices = result_choices(state, tr)
     first, second = colour_word(tournament, True, tr), colour_word(tournament, False, tr)
     boards = tuple(BoardView(board, f"{game.white}. {names[game.white]} ({first})",
@@ -107,7 +111,7 @@ def current_round(state: TournamentState, tr: Translator) -> RoundView:
 def result_choices(state: TournamentState, tr: Translator) -> tuple[Choice, ...]:
     """The buttons of a board: the bot's /enter results in the game's colour words and the event's
     points (红胜 2-0 / 和 1-1 / 黑胜 0-2 in Chinese xiangqi), then the forfeits in words."""
-    played, forfeits = _result_choices(state.base, tr)
+    played, forfeits = result_buttons(state.base, tr)
     xiangqi = state.base.game is GameKind.XIANGQI
     return (*(Choice(label, value) for label, value in played),
             *(Choice(f"{tr.gettext(W.FORFEITS[Result(value)][xiangqi])} ({value})", value) for _, value in forfeits))
@@ -115,25 +119,36 @@ def result_choices(state: TournamentState, tr: Translator) -> tuple[Choice, ...]
 
 # -- what a tap does ----------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Done:
+    """What a form did: the lines the page says, in the bot's words, and the replies it led to
+    for other chats (a round it completed: the standings for every channel's announcement chat,
+    ``bot/announcements.py``), which the page sends through their channels."""
+
+    lines: list[str]
+    posts: list[Reply] = field(default_factory=list)
+
+
 def enter_result(request: WebRequest, round_number: int, board: int, result: Result,
-                 replacing: str | None = None) -> list[str] | None:
-    """Record ``result`` (``replacing``: the correction of the result the page showed): the lines
-    saying what happened, in the bot's words; None when this form was applied before."""
+                 replacing: str | None = None) -> Done | None:
+    """Record ``result`` (``replacing``: the correction of the result the page showed): what
+    happened; None when this form was applied before."""
     state = request.state()
     if (round_number, board) not in state.games:  # a form of a round un-paired since, or forged
         if round_number not in state.paired_rounds():
-            return [request.tr.format(M.ROUND_NOT_PAIRED, round=round_number)]
-        return [request.tr.format(M.NO_SUCH_BOARD, round=round_number, board=board)]
+            return Done([request.tr.format(M.ROUND_NOT_PAIRED, round=round_number)])
+        return Done([request.tr.format(M.NO_SUCH_BOARD, round=round_number, board=board)])
     wording = f"[web] R{round_number} B{board} {result.value}" + (f" (was {replacing})" if replacing else "")
-    entered = _enter(request, [ResultEntry(0, "", round_number, board, result)], correct=replacing is not None,
-                     replacing=replacing, submission=Submission(wording, request.slug))
+    entered = record_results(request, [ResultEntry(0, "", round_number, board, result)],
+                             correct=replacing is not None, replacing=replacing,
+                             submission=Submission(wording, request.slug))
     if entered is None:
         return None
     lines = [plain(line) for line in entered.recorded]
     lines += [plain(question.text).splitlines()[0] for question in entered.asked]  # the page offers the correction
     lines += entered.refused
     lines += [request.tr.format(M.ROUND_COMPLETE, round=number) for number in entered.finished]
-    return lines
+    return Done(lines, [post for number in entered.finished for post in announced(request, number)])
 
 
 def undo_last_change(request: WebRequest) -> list[str]:

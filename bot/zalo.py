@@ -5,6 +5,8 @@ in front of the same conversation as Telegram (``bot/conversation.py``).
 - ``ZALO_BOT_TOKEN`` (environment only) turns it on; ``ZALO_API_BASE_URL`` points it at another
   server (the tests' fake on 127.0.0.1); ``[zalo]`` of config.toml: ``arbiters`` (Zalo user ids,
   chief arbiters like ``[bot].arbiters``), ``language`` (Zalo gives none: default ``[bot]``'s),
+  ``channel`` (a group's id: it gets the standings each time a round is complete, like
+  ``[bot].channel`` on Telegram, whichever channel or page the round's last result came from),
   ``webhook_url`` / ``webhook_listen`` / ``webhook_port`` for webhook mode, whose secret is
   ``ZALO_WEBHOOK_SECRET`` (8-256 characters; without it a random one each start).
 - Long polling: ``getUpdates {"timeout": 30}`` answers one message (no offset: a message is
@@ -47,7 +49,7 @@ from bot.app import redact
 from bot.conversation import Incoming
 from bot.delivery import StartError, unless_stopping
 from bot.replies import Reply
-from bot.service import BotService, Who
+from bot.service import AnnouncementChat, BotService, Who
 from ranking import InputError
 from tiebreak.config import Config
 
@@ -78,6 +80,7 @@ class ZaloSettings:
     webhook_url: str | None = None
     webhook_listen: str = "127.0.0.1"
     webhook_port: int = 8445
+    channel: str | None = None  # the Zalo chat (a group the bot is in) that gets a complete round's standings
 
     @classmethod
     def from_config(cls, config: Config) -> ZaloSettings:
@@ -94,8 +97,14 @@ class ZaloSettings:
         if url is not None and (not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https")):
             raise InputError("[zalo].webhook_url must be the https URL Zalo posts to", source=str(config.path))
         language = section.get("language")
+        channel = section.get("channel")
+        if channel is not None and (isinstance(channel, bool) or not isinstance(channel, str | int)
+                                    or not str(channel).strip()):
+            raise InputError('[zalo].channel must be the id of the Zalo group that gets the standings (text, e.g. '
+                             '"5a1b2c3d4e5f6a7b")', source=str(config.path))
         return cls(tuple(str(user) for user in arbiters), str(language) if language else None, url or None,
-                   str(section.get("webhook_listen", "127.0.0.1")), port)
+                   str(section.get("webhook_listen", "127.0.0.1")), port,
+                   str(channel).strip() if channel is not None else None)
 
 
 class ZaloError(Exception):
@@ -312,7 +321,8 @@ class ZaloChannel:
     # -- running ----------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Check the token (``getMe``) and make the ``[zalo].arbiters`` chief arbiters."""
+        """Check the token (``getMe``), make the ``[zalo].arbiters`` chief arbiters, and register
+        the channel (``BotService.channels``) with its announcement chat (``[zalo].channel``)."""
         try:
             me = await self.api.call("getMe")
         except ZaloError as error:
@@ -328,6 +338,9 @@ class ZaloChannel:
         settings = self.service.settings
         self.service.settings = replace(settings, arbiters=settings.arbiters | frozenset(chiefs))
         self.service.channels[CHANNEL] = self.forwarded
+        if self.settings.channel is not None:
+            chat = await asyncio.to_thread(store.channel_id, CHANNEL, self.settings.channel)
+            self.service.announcements[CHANNEL] = AnnouncementChat(chat, self.settings.language or settings.language)
         name = me.get("account_name") if isinstance(me, dict) else None
         log.info("zalo: connected as %s", name or "the bot")
 
@@ -445,4 +458,5 @@ async def run(service: BotService, settings: ZaloSettings, token: str, stopping:
             await channel.poll(stopping)
     finally:
         service.channels.pop(CHANNEL, None)
+        service.announcements.pop(CHANNEL, None)
         await api.close()

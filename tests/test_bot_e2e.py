@@ -15,7 +15,7 @@ import pytest
 from fake_telegram import FakeTelegram, running
 from telegram.ext import Application
 
-from bot import arbiters
+from bot import entering
 from bot import messages as M
 from bot.app import API_BASE_URL_VARIABLE, MENU, build_application
 from bot.formatting import MESSAGE_LIMIT, escape
@@ -187,7 +187,7 @@ async def test_arbiter_corrects_a_result_with_the_yes_button(server: FakeTelegra
 
 @pytest.mark.asyncio
 async def test_a_player_reads_the_standings(server: FakeTelegram, service: BotService, store: SQLiteStore) -> None:
-    arbiters.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0\nR1 B2 0-1")
+    entering.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0\nR1 B2 0-1")
     async with running(bot(server, service)) as errors:
         [standings] = await exchange(server, server.command(PLAYER, "standings"), PLAYER)
         assert standings["parse_mode"] == "HTML"
@@ -336,7 +336,7 @@ async def test_import_a_document_and_export_it_back(server: FakeTelegram, servic
 
 @pytest.mark.asyncio
 async def test_export_sends_two_documents(server: FakeTelegram, service: BotService, store: SQLiteStore) -> None:
-    arbiters.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0")
+    entering.text(service, Who(CHIEF, CHIEF), "R1 B1 1-0")
     async with running(bot(server, service)) as errors:
         trf, toml = await exchange(server, server.command(CHIEF, "export"), CHIEF, replies=2)
     assert errors == []

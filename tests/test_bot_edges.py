@@ -17,7 +17,7 @@ import pytest
 from conftest import CHIEF, SLUG, XIANGQI
 from fake_telegram import FakeTelegram, running
 
-from bot import arbiters, players
+from bot import arbiters, entering, players, tournament_files
 from bot import messages as M
 from bot.app import build_application
 from bot.formatting import escape
@@ -68,10 +68,10 @@ def results(store: SQLiteStore, slug: str) -> list[str | None]:
 def test_export_and_the_arbiters_ids_are_for_the_arbiters_only(service: BotService, store: SQLiteStore) -> None:
     refused = EN.gettext(M.ARBITERS_ONLY)
     for user in (PLAYER, STRANGER):
-        assert text_of(arbiters.export(service, who(user))) == refused
+        assert text_of(tournament_files.export(service, who(user))) == refused
         listing = text_of(arbiters.arbiters(service, who(user), ""))
         assert listing == refused and str(CHIEF) not in listing
-    exported = arbiters.export(service, who(CHIEF))
+    exported = tournament_files.export(service, who(CHIEF))
     assert [reply.document.file_name for reply in exported] == [f"{SLUG}.trf", f"{SLUG}.toml"]
     assert text_of(arbiters.arbiters(service, who(CHIEF), "")) == f"Arbiters of {SLUG}: {CHIEF}"
     assert [row["detail"] for row in store.submissions()] == ["not an arbiter"] * 4  # recorded attempts
@@ -96,14 +96,14 @@ def test_a_result_is_not_put_into_a_tournament_the_arbiter_did_not_choose(servic
                                                                            store: SQLiteStore, secret: int) -> None:
     archive(store, SECRET)
     press(service, who(CHIEF), f"sel|{secret}")  # a stale button: refused
-    replies = arbiters.text(service, who(CHIEF), "R1 B1 1-0")
+    replies = entering.text(service, who(CHIEF), "R1 B1 1-0")
     assert text_of(replies) == escape(EN.gettext(M.NO_TOURNAMENT_SELECTED))
     assert results(store, SLUG) == [None] * 5 and results(store, SECRET) == [None] * 5
     assert store.submissions()[-1]["detail"] == "no tournament"
     # The only visible tournament is still shown to players without a choice, as before.
     assert "Round 1" in text_of(players.round(service, who(PLAYER)))
     press(service, who(CHIEF), f"sel|{store.tournament_key(SLUG)}")  # chosen: now it goes in
-    assert "recorded" in text_of(arbiters.text(service, who(CHIEF), "R1 B1 1-0"))
+    assert "recorded" in text_of(entering.text(service, who(CHIEF), "R1 B1 1-0"))
     assert results(store, SLUG)[0] == "1-0"
 
 
@@ -112,14 +112,14 @@ def test_a_choice_that_was_archived_is_not_replaced_by_a_guess(service: BotServi
     press(service, who(CHIEF), f"sel|{secret}")
     assert store.user(CHIEF).tournament == SECRET
     archive(store, SECRET)
-    for replies in (arbiters.text(service, who(CHIEF), "R1 B2 0-1"), arbiters.enter(service, who(CHIEF))):
+    for replies in (entering.text(service, who(CHIEF), "R1 B2 0-1"), entering.enter(service, who(CHIEF))):
         assert text_of(replies) == escape(EN.gettext(M.NO_TOURNAMENT_SELECTED))
     assert results(store, SLUG) == [None] * 5 and results(store, SECRET) == [None] * 5
 
 
 def test_with_one_tournament_in_the_store_an_arbiter_need_not_choose(service: BotService,
                                                                      store: SQLiteStore) -> None:
-    assert "recorded" in text_of(arbiters.text(service, who(CHIEF), "R1 B3 1-0"))
+    assert "recorded" in text_of(entering.text(service, who(CHIEF), "R1 B3 1-0"))
 
 
 @pytest.mark.asyncio
@@ -183,7 +183,7 @@ def test_the_token_never_reaches_the_log_in_any_case_or_encoding() -> None:
                                      "R1 B1 1-0\nR1 B1 1-0 foul black"])
 def test_a_message_that_gives_one_board_two_results_records_nothing(service: BotService, store: SQLiteStore,
                                                                    message: str) -> None:
-    replies = arbiters.text(service, who(CHIEF), message)
+    replies = entering.text(service, who(CHIEF), message)
     assert results(store, SLUG) == [None] * 5
     shown = text_of(replies)
     assert escape(EN.gettext(M.PROBLEMS_HEADER)) in shown
@@ -193,7 +193,7 @@ def test_a_message_that_gives_one_board_two_results_records_nothing(service: Bot
 
 
 def test_the_same_result_twice_is_recorded_once(service: BotService, store: SQLiteStore) -> None:
-    shown = text_of(arbiters.text(service, who(CHIEF), "R1 B1 1-0; R1 B1 1-0\nR1 B2 0-1"))
+    shown = text_of(entering.text(service, who(CHIEF), "R1 B1 1-0; R1 B1 1-0\nR1 B2 0-1"))
     assert results(store, SLUG)[:2] == ["1-0", "0-1"]
     assert "this board is already on line 1" in shown
 
@@ -201,7 +201,7 @@ def test_the_same_result_twice_is_recorded_once(service: BotService, store: SQLi
 @pytest.mark.parametrize("control", ["\u202e", "\u202d", "\u2066", "\u2067", "\u200f", "\u061c"])
 def test_a_result_line_with_a_bidi_control_is_refused(service: BotService, store: SQLiteStore,
                                                       control: str) -> None:
-    replies = arbiters.text(service, who(CHIEF), f"R1 B3 {control}0-1\nR1 B4 1-0")
+    replies = entering.text(service, who(CHIEF), f"R1 B3 {control}0-1\nR1 B4 1-0")
     assert results(store, SLUG)[2:4] == [None, "1-0"]  # the other line is entered
     shown = text_of(replies)
     assert f"Line 1 “R1 B3 0-1”: the line holds an invisible text-direction character (U+{ord(control):04X})" in \

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from fake_telegram import FakeTelegram, running
 
-from bot import answers, arbiters, players
+from bot import answers, arbiters, entering, players, tournament_files
 from bot import messages as M
 from bot.app import build_application
 from bot.callbacks import BUTTON_TEXT_LIMIT
@@ -25,7 +25,7 @@ from bot.formatting import MESSAGE_LIMIT, escape, pack, utf16_length
 from bot.handlers import press
 from bot.messages import translator
 from bot.replies import Reply
-from bot.running import pair, undo
+from bot.running import pair, undo, withdraw
 from bot.service import BotService, BotSettings, Who
 from ranking.event.log import EventKind, result_event
 from ranking.event.model import Player
@@ -63,8 +63,8 @@ def result_of(store: SQLiteStore, board: int) -> str | None:
 
 
 def test_a_stale_replace_button_never_overwrites_a_newer_correction(service: BotService, store: SQLiteStore) -> None:
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
-    [question] = arbiters.text(service, who(CHIEF), "R1 B2 0-1")
+    entering.text(service, who(CHIEF), "R1 B2 1-0")
+    [question] = entering.text(service, who(CHIEF), "R1 B2 0-1")
     yes = buttons(question)[0]
     # Meanwhile someone else corrects the board from the command line.
     store.append(SLUG, lambda state: [result_event(state, 1, 2, "1/2-1/2", correct=True)], Source("cli:other"))
@@ -84,8 +84,8 @@ def test_a_stale_replace_button_never_overwrites_a_newer_correction(service: Bot
 
 
 def test_a_replace_button_whose_result_was_taken_back_is_refused(service: BotService, store: SQLiteStore) -> None:
-    arbiters.text(service, who(CHIEF), "R1 B3 1-0")
-    [question] = arbiters.text(service, who(CHIEF), "R1 B3 0-1")
+    entering.text(service, who(CHIEF), "R1 B3 1-0")
+    [question] = entering.text(service, who(CHIEF), "R1 B3 0-1")
     assert text_of(undo(service, who(CHIEF))).split("\n")[1].startswith("Undone")
     replies = press(service, who(CHIEF), buttons(question)[0].data)
     assert result_of(store, 3) is None
@@ -93,7 +93,7 @@ def test_a_replace_button_whose_result_was_taken_back_is_refused(service: BotSer
 
 
 def test_a_replace_button_of_an_older_version_asks_again(service: BotService, store: SQLiteStore) -> None:
-    arbiters.text(service, who(CHIEF), "R1 B4 1-0")
+    entering.text(service, who(CHIEF), "R1 B4 1-0")
     key = store.tournament_key(SLUG)
     [again] = press(service, who(CHIEF), f"fix|{key}|1|4|0-1")  # without the result it replaces
     assert result_of(store, 4) == "1-0"
@@ -135,14 +135,14 @@ async def test_files_are_checked_before_they_are_downloaded(tmp_path: Path) -> N
 def test_every_refused_privileged_attempt_is_recorded(service: BotService, store: SQLiteStore) -> None:
     before = len(store.submissions())
     attempts = [
-        (arbiters.import_file, ("x.toml", XIANGQI.read_bytes()), "/import", "not a chief arbiter"),
+        (tournament_files.import_file, ("x.toml", XIANGQI.read_bytes()), "/import", "not a chief arbiter"),
         (arbiters.arbiters, (f"add {STRANGER}",), f"/arbiters add {STRANGER}", "not an arbiter"),
         (arbiters.arbiters, ("",), "/arbiters", "not an arbiter"),
-        (arbiters.export, (), "/export", "not an arbiter"),
-        (arbiters.withdraw, ("3",), "/withdraw 3", "not an arbiter"),
+        (tournament_files.export, (), "/export", "not an arbiter"),
+        (withdraw, ("3",), "/withdraw 3", "not an arbiter"),
         (pair, (), "/pair", "not an arbiter"),
         (undo, (), "/undo", "not an arbiter"),
-        (arbiters.playoff_result, ("1 2 1-0",), "/playoff 1 2 1-0", "not an arbiter"),
+        (entering.playoff_result, ("1 2 1-0",), "/playoff 1 2 1-0", "not an arbiter"),
     ]
     asked = []
     for command, args, text, _ in attempts:
@@ -174,33 +174,33 @@ def test_forged_callback_data_gets_a_clear_reply(service: BotService, store: SQL
 
 def test_unicode_digits_are_not_numbers(service: BotService, store: SQLiteStore) -> None:
     assert text_of(arbiters.arbiters(service, who(CHIEF), "add ²")) == escape(EN.gettext(M.ARBITERS_USAGE))
-    assert text_of(arbiters.playoff_result(service, who(CHIEF), "² 1 1-0")) == escape(EN.gettext(M.PLAYOFF_USAGE))
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "²")) == escape(EN.format(M.PLAYER_NOT_FOUND, query="²"))
+    assert text_of(entering.playoff_result(service, who(CHIEF), "² 1 1-0")) == escape(EN.gettext(M.PLAYOFF_USAGE))
+    assert text_of(withdraw(service, who(CHIEF), "²")) == escape(EN.format(M.PLAYER_NOT_FOUND, query="²"))
     assert text_of(players.player(service, who(CHIEF), "²")) == escape(EN.format(M.PLAYER_NOT_FOUND, query="²"))
     assert text_of(players.iam(service, who(CHIEF), "²")) == escape(EN.format(M.PLAYER_NOT_FOUND, query="²"))
 
 
 def test_a_withdraw_delivered_twice_is_answered_like_the_first(service: BotService, store: SQLiteStore) -> None:
     update = who(CHIEF, text="/withdraw 3")
-    first = answers.answer_once(service, update, arbiters.withdraw, "3")
-    second = answers.answer_once(service, update, arbiters.withdraw, "3")
+    first = answers.answer_once(service, update, withdraw, "3")
+    second = answers.answer_once(service, update, withdraw, "3")
     assert text_of(first.replies).split("\n")[1].startswith("Player 3, ") and second.replies == first.replies
     assert [entry.event.kind for entry in store.log(SLUG)].count(EventKind.WITHDRAWAL) == 1
     # Even without the saved answer (the bot killed between storing and answering) it is no error.
-    assert text_of(arbiters.withdraw(service, update, "3")) == text_of(first.replies)
+    assert text_of(withdraw(service, update, "3")) == text_of(first.replies)
 
 
 def test_an_update_applied_but_never_answered_is_told_what_it_recorded(service: BotService,
                                                                        store: SQLiteStore) -> None:
     update = who(CHIEF, text="R1 B5 1-0\nR1 B4 0-1")
-    [first] = arbiters.text(service, update, "R1 B5 1-0\nR1 B4 0-1")  # stored; the answer was not saved
-    again = answers.answer_once(service, update, arbiters.text, "R1 B5 1-0\nR1 B4 0-1")
+    [first] = entering.text(service, update, "R1 B5 1-0\nR1 B4 0-1")  # stored; the answer was not saved
+    again = answers.answer_once(service, update, entering.text, "R1 B5 1-0\nR1 B4 0-1")
     assert text_of(again.replies) == first.text  # read back from the log
     assert [entry.event.kind for entry in store.log(SLUG)].count(EventKind.RESULT) == 2
     assert text_of(answers.answer_once(service, who(CHIEF), players.start).replies)  # an ordinary update
     pressed = who(CHIEF, text="/withdraw 3")
-    arbiters.withdraw(service, pressed, "3")
-    [said] = answers.answer_once(service, pressed, arbiters.withdraw, "3").replies
+    withdraw(service, pressed, "3")
+    [said] = answers.answer_once(service, pressed, withdraw, "3").replies
     assert said.text == escape(EN.gettext(M.ALREADY_HANDLED))  # nothing to read back: handled before
 
 

@@ -18,7 +18,7 @@ import pytest
 from fake_telegram import FakeTelegram, running
 from test_bot_e2e import TOKEN, exchange
 
-from bot import arbiters, players
+from bot import entering, players
 from bot import messages as M
 from bot import running as commands
 from bot.app import build_application
@@ -96,7 +96,7 @@ def pair(service: BotService, store: SQLiteStore) -> None:
 def enter_round(service: BotService, store: SQLiteStore, slug: str, number: int) -> None:
     boards = round_json(store.state(slug), number)["boards"]
     text = "\n".join(f"R{number} B{board['board']} {('1-0', '1/2', '0-1')[board['board'] % 3]}" for board in boards)
-    arbiters.text(service, who(CHIEF), text)
+    entering.text(service, who(CHIEF), text)
 
 
 # -- players, by number or by name ------------------------------------------------------------------
@@ -168,7 +168,7 @@ def test_unpair_asks_first_when_the_round_has_results_and_undo_brings_them_back(
     assert lines(commands.unpair_round(service, who(CHIEF))) == [heading(store, "swiss8"),
                                                                  "Round 1 un-paired: 4 boards taken back."]
     pair(service, store)
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0")
+    entering.text(service, who(CHIEF), "R1 B1 1-0")
     [question] = commands.unpair_round(service, who(CHIEF, "zh"))
     assert question.text.endswith("第1轮已有 1 台录入了结果或犯规。撤销编排并一并收回吗？（/undo 可以恢复）")
     assert [button.text for button in question.buttons[0]] == ["撤销第1轮编排", "取消"]
@@ -181,7 +181,7 @@ def test_unpair_asks_first_when_the_round_has_results_and_undo_brings_them_back(
     assert undone[1] == "Undone: the un-pairing of round 1. Round 1 is paired again as it was."
     assert round_json(store.state("swiss8"), 1)["boards"][0]["result"] == "1-0"
     [again] = commands.unpair_round(service, who(CHIEF))
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")  # the round changes before the answer
+    entering.text(service, who(CHIEF), "R1 B2 1-0")  # the round changes before the answer
     stale = press(service, who(CHIEF), again.buttons[0][0].data)
     assert text_of(stale).endswith("The tournament changed since that question; nothing was un-paired.")
     assert kinds(store, "swiss8")[-1] == "result"
@@ -192,7 +192,7 @@ def test_withdraw_and_return_by_name(service: BotService, store: SQLiteStore) ->
     select(service, "swiss8")
     pair(service, store)
     enter_round(service, store, "swiss8", 1)
-    assert lines(arbiters.withdraw(service, who(CHIEF), "ho anh 1"))[1] == "Player 7, Hồ, Anh, withdrawn after round 1"
+    assert lines(commands.withdraw(service, who(CHIEF), "ho anh 1"))[1] == "Player 7, Hồ, Anh, withdrawn after round 1"
     pair(service, store)
     assert lines(commands.return_withdrawn(service, who(CHIEF), "Hồ, Anh")) == [
         heading(store, "swiss8"), "Player 7, Hồ, Anh, is back: paired again from round 3."]
@@ -214,7 +214,7 @@ def test_the_refusals_of_the_issue_in_the_bot(service: BotService, store: SQLite
     assert text_of(commands.bye(service, who(CHIEF, "vi"), "3 1 zero")) == (
         "Bị từ chối: kỳ thủ số 3 đã có ván đấu ở ván 1")
     es = M.translator("es")
-    assert text_of(arbiters.text(service, who(CHIEF, "es"), "R2 B1 1-0")).split("\n")[1] == es.format(
+    assert text_of(entering.text(service, who(CHIEF, "es"), "R2 B1 1-0")).split("\n")[1] == es.format(
         M.PROBLEM_LINE, line=1, text="R2 B1 1-0", reason=es.format(M.ROUND_NOT_PAIRED, round=2))
     assert afterwards(store, "swiss8") == before
     for number in range(1, 6):
@@ -260,8 +260,8 @@ def test_undo_takes_back_every_kind_of_change_from_the_phone(service: BotService
     commands.change_player(service, who(CHIEF), "add Late, Entry; 1900")
     commands.bye(service, who(CHIEF), "9 1 half")
     pair(service, store)
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0")
-    arbiters.withdraw(service, who(CHIEF), "4 1")
+    entering.text(service, who(CHIEF), "R1 B1 1-0")
+    commands.withdraw(service, who(CHIEF), "4 1")
     commands.return_withdrawn(service, who(CHIEF), "4")
     assert kinds(store, "swiss8")[-8:] == ["player-removed", "player-edited", "player-added", "bye", "round-paired",
                                            "result", "withdrawal", "player-returned"]
@@ -306,9 +306,9 @@ def test_a_bye_for_the_next_round_leaves_the_current_round_where_it_is(service: 
     commands.bye(service, who(CHIEF), "4 2 half")  # round 2 is not paired: it is not the current round
     select(service, "swiss8", PLAYER)
     assert text_of(players.round(service, who(PLAYER))).split("\n")[1] == "Round 1"
-    [menu] = arbiters.enter(service, who(CHIEF))
+    [menu] = entering.enter(service, who(CHIEF))
     assert menu.text.startswith("Round 1\n")
-    recorded = text_of(arbiters.text(service, who(CHIEF), "B1 1-0"))
+    recorded = text_of(entering.text(service, who(CHIEF), "B1 1-0"))
     assert "Round 1, board 1:" in recorded
     assert round_json(store.state("swiss8"), 1)["boards"][0]["result"] == "1-0"
 
@@ -327,7 +327,7 @@ def test_result_buttons_speak_the_users_language_and_the_games_colours(service: 
                                                                        words: list[str]) -> None:
     select(service, slug)
     pair(service, store)
-    [menu] = arbiters.enter(service, who(CHIEF, language))
+    [menu] = entering.enter(service, who(CHIEF, language))
     [choose] = press(service, who(CHIEF, language), menu.buttons[0][0].data)
     assert [button.text for button in choose.buttons[0]] == words
 
@@ -421,6 +421,6 @@ def test_round_shows_what_the_withdrawal_rule_makes_of_a_board(service: BotServi
     select(service, "rr9", PLAYER)
     pair(service, store)
     board = round_json(store.state("rr9"), 1)["boards"][0]
-    arbiters.withdraw(service, who(CHIEF), f"{board['white']} 0")
+    commands.withdraw(service, who(CHIEF), f"{board['white']} 0")
     row = next(line for line in lines(players.round(service, who(PLAYER))) if line.startswith(f"{board['board']} "))
     assert "-+" in row and "…" not in row  # not waiting to be played: a forfeit under the withdrawal rule

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import bot.service
-from bot import arbiters, players, running
+from bot import entering, players, running
 from bot.service import BotService, BotSettings, Who
 from tiebreak.files import load_tournament
 from tiebreak.i18n import Translator
@@ -47,7 +47,7 @@ def service(store: SQLiteStore, changed: list[str]) -> BotService:
 
 
 def message(service: BotService, text: str, update: int) -> list:
-    return arbiters.text(service, Who(CHIEF, CHIEF, "en", message_id=update, update_id=update, text=text), text)
+    return entering.text(service, Who(CHIEF, CHIEF, "en", message_id=update, update_id=update, text=text), text)
 
 
 def test_the_standings_are_computed_once_per_change_of_the_log(service: BotService, changed: list[str],

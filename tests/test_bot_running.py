@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from test_bot_service import CHIEF, CLI, PLAYER, SWISS, XIANGQI, text_of, who
 
-from bot import arbiters, players, running
+from bot import entering, players, running
 from bot import messages as M
 from bot.formatting import escape
 from bot.handlers import press
@@ -169,7 +169,7 @@ def test_the_players_card_shows_their_own_result_in_the_events_points(service: B
     choose(service, CHIEF, a)
     choose(service, PLAYER, a)
     running.pair(service, who(CHIEF))
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0")  # board 1: player 1 (red) beats 10
+    entering.text(service, who(CHIEF), "R1 B1 1-0")  # board 1: player 1 (red) beats 10
     card = text_of(players.player(service, who(PLAYER), "10"))
     assert "Rd  Bd  Colour  Opponent" in card
     row = card.split("\n")[2].removesuffix("</pre>")
@@ -185,7 +185,7 @@ def test_standings_headers_and_numbers_follow_the_language(service: BotService, 
     choose(service, PLAYER, a)
     choose(service, CHIEF, a)
     running.pair(service, who(CHIEF))
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 1-1\nR1 B3 0-1\nR1 B4 1-0\nR1 B5 1-1")
+    entering.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 1-1\nR1 B3 0-1\nR1 B4 1-0\nR1 B5 1-1")
     zh = text_of(players.standings(service, who(PLAYER, "zh")))
     assert "积分" in zh and "小分" in zh and "胜局" in zh and "Pts" not in zh
     vi = text_of(players.standings(service, who(PLAYER, "vi")))
@@ -223,8 +223,8 @@ def test_undo_takes_back_a_foul_and_says_what_the_board_has_now(service: BotServ
     a, _ = two_events(store)
     choose(service, CHIEF, a)
     running.pair(service, who(CHIEF))
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0")
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0 foul black")  # the result stands; a foul is added
+    entering.text(service, who(CHIEF), "R1 B1 1-0")
+    entering.text(service, who(CHIEF), "R1 B1 1-0 foul black")  # the result stands; a foul is added
     assert store.state(a).game(1, 1).fouls_black == 1
     assert text_of(running.undo(service, who(CHIEF))).split("\n")[1].startswith("Undone: a foul by ")
     assert store.state(a).game(1, 1).fouls_black == 0

@@ -1,5 +1,6 @@
-"""The bot without Telegram (bot/players.py, bot/arbiters.py, bot/service.py): every command and
-message of players and arbiters against a real SQLite store in a temporary directory."""
+"""The bot without Telegram (bot/players.py, bot/entering.py, bot/running.py, bot/service.py):
+every command and message of players and arbiters against a real SQLite store in a temporary
+directory."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
-from bot import arbiters, players, running
+from bot import arbiters, entering, pairings, players, running, tournament_files
 from bot import messages as M
 from bot.callbacks import Action, encode
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
@@ -233,10 +234,10 @@ def test_names_are_escaped_everywhere(service: BotService, store: SQLiteStore) -
         "players found": players.player(service, who(PLAYER), "<"),
         "iam": players.iam(service, who(PLAYER), "1"),
         "me": players.me(service, who(PLAYER)),
-        "result": arbiters.text(service, who(CHIEF), "R2 B1 0-1\n<b>bold</b> & <i>"),
+        "result": entering.text(service, who(CHIEF), "R2 B1 0-1\n<b>bold</b> & <i>"),
         "start": players.start(service, who(PLAYER), "evil"),
         "select": press(service, who(PLAYER), encode(Action.SELECT, store.tournament_key("evil"))),
-        "enter": arbiters.enter(service, who(CHIEF)),
+        "enter": entering.enter(service, who(CHIEF)),
     }
     for what, answer in replies.items():
         assert_telegram_html(answer)
@@ -413,7 +414,7 @@ def test_arbiter_enters_a_result_in_every_language(service: BotService, store: S
                                                     line: str, board: int, result: str) -> None:
     before = len(store.log(rr))
     arbiter = who(CHIEF, lang)
-    replies = arbiters.text(service, arbiter, line)
+    replies = entering.text(service, arbiter, line)
     assert_telegram_html(replies)
     assert [reply.text for reply in replies] == [named(store, rr, recorded(store, rr, 1, board, result, lang))]
     assert game(store, rr, 1, board).result == Result(result)
@@ -424,7 +425,7 @@ def test_arbiter_enters_a_result_in_every_language(service: BotService, store: S
 
 
 def test_several_results_in_one_message(service: BotService, store: SQLiteStore, rr: str) -> None:
-    replies = arbiters.text(service, who(CHIEF),
+    replies = entering.text(service, who(CHIEF),
                             "R1 B1 1-0\n第1轮第2台 黑胜; ván 1 bàn 3 hòa\n# a remark\nronda 1 tablero 4 -+")
     assert_telegram_html(replies)
     assert replies[0].text.split("\n")[1:] == [recorded(store, rr, 1, 1, "1-0"), recorded(store, rr, 1, 2, "0-1"),
@@ -434,7 +435,7 @@ def test_several_results_in_one_message(service: BotService, store: SQLiteStore,
 
 def test_a_foul_line(service: BotService, store: SQLiteStore, rr: str) -> None:
     message = "R1 B1 0-1 foul black 2\n第1轮第3台 红胜 黑犯规\nronda 1 tablero 4 1-0 falta blancas"
-    replies = arbiters.text(service, who(CHIEF), message)
+    replies = entering.text(service, who(CHIEF), message)
     assert_telegram_html(replies)
     name_of = names(store, rr)
     tr = translator("en")
@@ -459,7 +460,7 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
                                                     lang: str) -> None:
     message = "R1 B1 1-0\nhello\nR1 B9 1-0\nR2 B1 1-0\nR1 B1 1-0\nR1 B3 2-1\nR1 B4 foul purple 1-0\n1-0"
     arbiter = who(CHIEF, lang)
-    replies = arbiters.text(service, arbiter, message)
+    replies = entering.text(service, arbiter, message)
     assert_telegram_html(replies)
     tr = translator(lang)
     parsed = parse_message(message, 1)
@@ -482,11 +483,11 @@ def test_problems_are_listed_with_localised_reasons(service: BotService, store: 
 
 
 def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, rr: str) -> None:
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
-    assert text_of(arbiters.text(service, who(CHIEF), "R1 B2 1-0")) == named(store, rr, recorded(
+    entering.text(service, who(CHIEF), "R1 B2 1-0")
+    assert text_of(entering.text(service, who(CHIEF), "R1 B2 1-0")) == named(store, rr, recorded(
         store, rr, 1, 2, "1-0", message=M.RESULT_ALREADY_RECORDED))
     before = len(store.log(rr))
-    [question] = arbiters.text(service, who(CHIEF, "es"), "R1 B2 0-1")
+    [question] = entering.text(service, who(CHIEF, "es"), "R1 B2 0-1")
     assert_telegram_html([question])
     assert question.text.endswith("\n" + escape(translator("es").format(M.CONFIRM_REPLACE, old="2-0", new="0-2")))
     key = store.tournament_key(rr)
@@ -509,8 +510,8 @@ def test_replace_question_yes_corrects(service: BotService, store: SQLiteStore, 
 
 
 def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: str) -> None:
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
-    [question] = arbiters.text(service, who(CHIEF), "R1 B2 ½-½")
+    entering.text(service, who(CHIEF), "R1 B2 1-0")
+    [question] = entering.text(service, who(CHIEF), "R1 B2 ½-½")
     before = len(store.log(rr))
     [kept] = press(service, who(CHIEF, "zh"), buttons(question)[1].data)
     assert kept.edit and kept.text == escape(translator("zh").format(M.KEPT, result="2-0"))  # 2/1/0 points
@@ -521,9 +522,9 @@ def test_replace_question_no_keeps(service: BotService, store: SQLiteStore, rr: 
 def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore, rr: str) -> None:
     assert text_of(running.undo(service, who(STRANGER))) == "Only arbiters can enter results."
     arbiters.arbiters(service, who(CHIEF), f"add {HELPER}")
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
-    arbiters.text(service, who(CHIEF), "R1 B3 0-1")
-    [question] = arbiters.text(service, who(CHIEF), "R1 B2 1/2")
+    entering.text(service, who(CHIEF), "R1 B2 1-0")
+    entering.text(service, who(CHIEF), "R1 B3 0-1")
+    [question] = entering.text(service, who(CHIEF), "R1 B2 1/2")
     press(service, who(CHIEF), buttons(question)[0].data)
     assert game(store, rr, 1, 2).result is Result.DRAW
 
@@ -552,7 +553,7 @@ def test_undo_a_result_and_a_correction(service: BotService, store: SQLiteStore,
 
 def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: SQLiteStore, rr: str) -> None:
     """README: "/undo takes back your last entry"; the foul written on the same line is part of it."""
-    arbiters.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
+    entering.text(service, who(CHIEF), "R1 B1 0-1 foul black 2")
     assert game(store, rr, 1, 1).fouls_black == 2
     assert text_of(running.undo(service, who(CHIEF))) == named(
         store, rr, "Undone: round 1, board 1 0-2. The board now has no result.")
@@ -562,9 +563,9 @@ def test_undo_takes_back_the_foul_of_the_entry_too(service: BotService, store: S
 
 def test_a_redelivered_update_is_applied_once(service: BotService, store: SQLiteStore, rr: str) -> None:
     update = who(CHIEF)
-    assert arbiters.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black")
+    assert entering.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black")
     before = store.log(rr)
-    assert arbiters.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black") == []  # Telegram delivered it twice
+    assert entering.text(service, update, "R1 B2 1-0\nR1 B3 0-1 foul black") == []  # Telegram delivered it twice
     assert store.log(rr) == before
     assert game(store, rr, 1, 3).fouls_black == 1
     assert len(store.submissions()) == 1
@@ -580,10 +581,10 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
                                                                     message: str) -> None:
     """docs/architecture.md#storage: "a Telegram update delivered twice is applied once".  The store's dedupe key
     rides on the first event appended, so an update that appended none is handled afresh."""
-    arbiters.text(service, who(CHIEF), "R1 B2 1-0")
+    entering.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
-    assert arbiters.text(service, update, message)
-    assert arbiters.text(service, update, message) == []  # answered once (bot/answers.py repeats the answer)
+    assert entering.text(service, update, message)
+    assert entering.text(service, update, message) == []  # answered once (bot/answers.py repeats the answer)
     assert [row["update_id"] for row in store.submissions()].count(update.update_id) == 1
 
 
@@ -593,7 +594,7 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
 def test_enter_board_result_confirm_by_taps(service: BotService, store: SQLiteStore, rr: str) -> None:
     key = store.tournament_key(rr)
     name_of = names(store, rr)
-    [menu] = arbiters.enter(service, who(CHIEF))
+    [menu] = entering.enter(service, who(CHIEF))
     assert_telegram_html([menu])
     assert menu.text == "Round 1\nChoose a board"
     assert [b.data for b in buttons(menu)] == [f"eb|{key}|1|{board}" for board in range(1, 6)]
@@ -674,9 +675,9 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
                          on_round_complete=lambda slug, number: finished.append((slug, number)))
     slug = import_round_robin(store)
     running.pair(service, who(CHIEF))
-    first = arbiters.text(service, who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
+    first = entering.text(service, who(CHIEF, "en"), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     assert len(first) == 1 and finished == []
-    last = arbiters.text(service, who(CHIEF, "en"), "R1 B5 0-1")
+    last = entering.text(service, who(CHIEF, "en"), "R1 B5 0-1")
     assert_telegram_html(last)
     assert finished == [(slug, 1)]
     mine = [reply for reply in last if reply.chat_id is None]
@@ -691,7 +692,7 @@ def test_round_completion_shows_standings_and_posts_to_the_channel(store: SQLite
     assert posted.startswith(escape(translator("es").format(M.ROUND_COMPLETE, round=1)))
     assert "Clasificación tras la ronda 1" in posted
     # A correction in a finished round does not announce it again.
-    [question] = arbiters.text(service, who(CHIEF), "R1 B5 1-0")
+    [question] = entering.text(service, who(CHIEF), "R1 B5 1-0")
     assert len(press(service, who(CHIEF), buttons(question)[0].data)) == 1
     assert finished == [(slug, 1)]
 
@@ -700,7 +701,7 @@ def test_round_completion_by_taps(store: SQLiteStore) -> None:
     service = BotService(store, BotSettings(arbiters=frozenset({CHIEF}), channel=-1001234567890))
     slug = import_round_robin(store)
     running.pair(service, who(CHIEF))
-    arbiters.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
+    entering.text(service, who(CHIEF), "R1 B1 1-0\nR1 B2 0-1\nR1 B3 =\nR1 B4 1-0")
     key = store.tournament_key(slug)
     replies = press(service, who(CHIEF, "vi"), f"ec|{key}|1|5|1-0")
     assert_telegram_html(replies)
@@ -717,7 +718,7 @@ def test_round_completion_by_taps(store: SQLiteStore) -> None:
 def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, store: SQLiteStore, rr: str) -> None:
     before = store.log(rr)
     stranger = who(STRANGER, "zh", chat=-100200300)
-    replies = arbiters.text(service, stranger, "R1 B2 1-0")
+    replies = entering.text(service, stranger, "R1 B2 1-0")
     assert [reply.text for reply in replies] == [translator("zh").gettext(M.ARBITERS_ONLY)]
     assert store.log(rr) == before
     assert game(store, rr, 1, 2).result is None
@@ -730,31 +731,31 @@ def test_a_non_arbiter_is_refused_and_nothing_is_stored(service: BotService, sto
     # Nor can they tap, pair, undo, withdraw, import or name arbiters.
     key = store.tournament_key(rr)
     refused = translator("en").gettext(M.ARBITERS_ONLY)
-    assert text_of(arbiters.enter(service, who(STRANGER))) == refused
+    assert text_of(entering.enter(service, who(STRANGER))) == refused
     assert text_of(press(service, who(STRANGER), f"eb|{key}|1|2")) == refused
     assert text_of(press(service, who(STRANGER), f"ec|{key}|1|2|1-0")) == refused
     assert text_of(running.pair(service, who(STRANGER))) == refused
     assert text_of(running.undo(service, who(STRANGER))) == refused
-    assert text_of(arbiters.withdraw(service, who(STRANGER), "3")) == refused
-    assert text_of(arbiters.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
+    assert text_of(running.withdraw(service, who(STRANGER), "3")) == refused
+    assert text_of(pairings.pair_from_file(service, who(STRANGER), "p.txt", b"1\n1 2\n")) == refused
     chief_only = escape(translator("en").gettext(M.CHIEF_ONLY))
-    assert text_of(arbiters.import_file(service, who(STRANGER), "x.toml", XIANGQI.read_bytes())) == chief_only
+    assert text_of(tournament_files.import_file(service, who(STRANGER), "x.toml", XIANGQI.read_bytes())) == chief_only
     assert text_of(arbiters.arbiters(service, who(STRANGER), f"add {STRANGER}")) == refused
     assert text_of(arbiters.arbiters(service, who(STRANGER), "")) == refused  # the arbiters' Telegram ids
-    assert text_of(arbiters.export(service, who(STRANGER))) == refused
+    assert text_of(tournament_files.export(service, who(STRANGER))) == refused
     assert store.log(rr) == before
     assert store.slugs() == [rr]
 
 
 def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -> None:
     nothing = who(CHIEF)
-    assert text_of(arbiters.text(service, nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
+    assert text_of(entering.text(service, nothing, "R1 B2 1-0")) == "No tournament selected: use /tournaments"
     slug = import_round_robin(store)
     running.pair(service, who(CHIEF))
     accepted = who(CHIEF, chat=-100999)
-    arbiters.text(service, accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
+    entering.text(service, accepted, "R1 B1 1-0\nR1 B2 0-1\nR1 B7 1-0")
     refused = who(STRANGER)
-    arbiters.text(service, refused, "R1 B3 1-0")
+    entering.text(service, refused, "R1 B3 1-0")
     rows = store.submissions()
     summary = [(row["user_id"], row["chat_id"], row["message_id"], row["update_id"], row["tournament"],
                 row["accepted"], row["rejected"]) for row in rows]
@@ -769,7 +770,7 @@ def test_every_submission_is_recorded(service: BotService, store: SQLiteStore) -
 
 
 def test_arbiters_add_lets_another_user_enter_results(service: BotService, store: SQLiteStore, rr: str) -> None:
-    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == "Only arbiters can enter results."
+    assert text_of(entering.text(service, who(HELPER), "R1 B2 1-0")) == "Only arbiters can enter results."
     assert text_of(arbiters.arbiters(service, who(HELPER), "")) == "Only arbiters can enter results."
     assert text_of(arbiters.arbiters(service, who(CHIEF), "")) == f"Arbiters of {rr}: {CHIEF}"
     assert text_of(arbiters.arbiters(service, who(CHIEF), "add")) == escape(translator("en").gettext(M.ARBITERS_USAGE))
@@ -778,7 +779,7 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
     assert store.state(rr).arbiters == {HELPER}
     assert text_of(arbiters.arbiters(service, who(HELPER), "")) == f"Arbiters of {rr}: {CHIEF}, {HELPER}"
     assert text_of(arbiters.arbiters(service, who(PLAYER), "")) == "Only arbiters can enter results."
-    assert text_of(arbiters.text(service, who(HELPER), "R1 B2 1-0")) == named(store, rr, recorded(store, rr, 1, 2,
+    assert text_of(entering.text(service, who(HELPER), "R1 B2 1-0")) == named(store, rr, recorded(store, rr, 1, 2,
                                                                                                    "1-0"))
     assert store.log(rr)[-1].actor == f"tg:{HELPER}"
     # A tournament arbiter is not a chief arbiter: no /arbiters add, no /import.
@@ -786,7 +787,7 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
         escape(translator("en").gettext(M.CHIEF_ONLY)))
     assert text_of(arbiters.arbiters(service, who(CHIEF), f"remove {HELPER}")) == named(
         store, rr, f"User {HELPER} is no longer an arbiter of {rr}")
-    assert text_of(arbiters.text(service, who(HELPER), "R1 B3 1-0")) == "Only arbiters can enter results."
+    assert text_of(entering.text(service, who(HELPER), "R1 B3 1-0")) == "Only arbiters can enter results."
     assert game(store, rr, 1, 3).result is None
 
 
@@ -795,17 +796,17 @@ def test_arbiters_add_lets_another_user_enter_results(service: BotService, store
 
 def test_withdraw(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == named(
+    assert text_of(running.withdraw(service, who(CHIEF), "")) == escape(translator("en").gettext(M.WITHDRAW_USAGE))
+    assert text_of(running.withdraw(service, who(CHIEF), "24")) == named(
         store, slug, "Player 24, Sato, Haruto, withdrawn after round 6")
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 3")) == (  # played round 4: cannot have left
+    assert text_of(running.withdraw(service, who(CHIEF), "23 3")) == (  # played round 4: cannot have left
         "Refused: player 23 has a result in round 4 (0-1): they withdrew after round 4 or later")
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "23 6")) == named(
+    assert text_of(running.withdraw(service, who(CHIEF), "23 6")) == named(
         store, slug, "Player 23, Mensah, Kwame, withdrawn after round 6")
     withdrawals = store.state(slug).withdrawals
     assert {player: w.after_round for player, w in withdrawals.items()} == {24: 6, 23: 6}
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
-    assert text_of(arbiters.withdraw(service, who(CHIEF), "99")).startswith(
+    assert text_of(running.withdraw(service, who(CHIEF), "24")) == "Refused: player 24 already withdrew after round 6"
+    assert text_of(running.withdraw(service, who(CHIEF), "99")).startswith(
         "Refused: player 99 is not in the tournament")
     assert kinds(store, slug).count(EventKind.WITHDRAWAL) == 2
 
@@ -846,9 +847,9 @@ def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store:
     pairs = f"{len(games) + len(pab)}\n" + "".join(f"{g.white} {g.black}\n" for g in games)
     pairs += "".join(f"{player} 0\n" for player in pab)
 
-    assert text_of(arbiters.pair_from_file(service, who(CHIEF), "round7.txt", b"3\n1 2\n")).startswith(
+    assert text_of(pairings.pair_from_file(service, who(CHIEF), "round7.txt", b"3\n1 2\n")).startswith(
         "Refused: round7.txt")
-    replies = arbiters.pair_from_file(service, who(CHIEF), "round7.txt", pairs.encode())
+    replies = pairings.pair_from_file(service, who(CHIEF), "round7.txt", pairs.encode())
     assert_telegram_html(replies)
     assert text_of(replies).startswith(f"Round {last} paired; boards: {len(games)}\n")
     state = store.state("swiss")
@@ -859,12 +860,12 @@ def test_pair_a_swiss_round_from_a_javafo_pairs_list(service: BotService, store:
     # The first board is the one of the leaders (FIDE board order), whatever the file's order.
     leader = compute_standings(store.tournament("swiss"), after_round=last - 1).rows[0].player.id
     assert leader in (state.games[(last, 1)].white, state.games[(last, 1)].black)
-    assert text_of(arbiters.pair_from_file(service, who(CHIEF), "again.txt", pairs.encode())).startswith("Refused:")
+    assert text_of(pairings.pair_from_file(service, who(CHIEF), "again.txt", pairs.encode())).startswith("Refused:")
 
 
 def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None:
     content = XIANGQI.read_bytes()
-    replies = arbiters.import_file(service, who(CHIEF, "vi"), "xiangqi-rr.toml", content)
+    replies = tournament_files.import_file(service, who(CHIEF, "vi"), "xiangqi-rr.toml", content)
     assert_telegram_html(replies)
     assert text_of(replies) == escape(translator("vi").format(
         M.IMPORTED, name="Hanoi–Hangzhou Xiangqi Invitational 2026", slug="example-xiangqi-rr", players=10)
@@ -873,22 +874,22 @@ def test_import_a_toml_document(service: BotService, store: SQLiteStore) -> None
     assert store.user(CHIEF).tournament == "example-xiangqi-rr"
     assert write_tournament_toml(store.tournament("example-xiangqi-rr")) == write_tournament_toml(
         load_tournament(XIANGQI))
-    again = text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content))
+    again = text_of(tournament_files.import_file(service, who(CHIEF), "xiangqi-rr.toml", content))
     assert again == ("Refused: a tournament example-xiangqi-rr already exists: send the file again with /import and "
                      "another short name, e.g. /import hanoi-2")  # no command-line option in the bot (issue 20)
-    assert text_of(arbiters.import_file(service, who(CHIEF), "xiangqi-rr.toml", content, " hanoi ")).startswith(
+    assert text_of(tournament_files.import_file(service, who(CHIEF), "xiangqi-rr.toml", content, " hanoi ")).startswith(
         "Imported Hanoi–Hangzhou Xiangqi Invitational 2026 as hanoi;")
     assert service.selected(who(CHIEF)) == "hanoi"
-    trf = text_of(arbiters.import_file(service, who(CHIEF), "chess-swiss.trf", SWISS.read_bytes()))
+    trf = text_of(tournament_files.import_file(service, who(CHIEF), "chess-swiss.trf", SWISS.read_bytes()))
     assert trf == ("Imported Atlantic Open 2026 as chess-swiss; players: 24\nYour selected tournament is now "
                    "Atlantic Open 2026: your commands act on it (/tournaments changes it).")
-    assert text_of(arbiters.import_file(service, who(CHIEF), "notes.txt", b"hello")).startswith("Refused: ")
+    assert text_of(tournament_files.import_file(service, who(CHIEF), "notes.txt", b"hello")).startswith("Refused: ")
     assert store.slugs() == ["example-xiangqi-rr", "hanoi", "chess-swiss"]
 
 
 def test_export_returns_two_documents(service: BotService, store: SQLiteStore) -> None:
     slug = import_swiss(store)
-    trf, toml = arbiters.export(service, who(CHIEF, "es"))
+    trf, toml = tournament_files.export(service, who(CHIEF, "es"))
     assert (trf.document.file_name, toml.document.file_name) == (f"{slug}.trf", f"{slug}.toml")
     spanish = translator("es")
     assert trf.document.caption == spanish.format(M.EXPORT_CAPTION, name="Atlantic Open 2026", format="TRF")
@@ -921,7 +922,7 @@ def test_long_output_is_split_below_the_message_limit(service: BotService, store
         1 for g in store.tournament("big").games if g.round == 3)
 
     lines = [f"R3 B{board} 1-0" for board in range(1, 4001)] + ["x" * 5000, "&<>" * 3000]
-    replies = arbiters.text(service, who(CHIEF), "\n".join(lines))
+    replies = entering.text(service, who(CHIEF), "\n".join(lines))
     assert_telegram_html(replies)
     assert all(len(reply.text) <= MESSAGE_LIMIT for reply in replies)
     shown = "\n".join(visible(reply.text) for reply in replies)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import arbiters, handlers, players
+from bot import entering, handlers, players
 from bot import messages as M
 from bot.formatting import MESSAGE_LIMIT
 from bot.messages import translator
@@ -207,7 +207,7 @@ def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, servic
     store.create("tied", load_tournament(TIED), CLI)
     first, second = playoff_schedule(store, "tied")
     arbiter = who(CHIEF)
-    replies = arbiters.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0")
+    replies = entering.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0")
     assert_telegram_html(replies)
     names = {1: "A", 2: "B"}
     assert f"Play-off round 1: {names[first.white]} – {names[first.black]} 1-0 recorded" in visible(text_of(replies))
@@ -217,10 +217,10 @@ def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, servic
     assert (logged.actor, logged.chat_id, logged.message_id) == (f"tg:{CHIEF}", CHIEF, arbiter.message_id)
     assert store.tournament("tied").playoff_games == (Game(1, first.white, first.black, Result.WHITE_WINS),)
     # the same update again (Telegram retries) changes nothing
-    assert arbiters.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0") == []
+    assert entering.playoff_result(service, arbiter, f"{first.white} {first.black} 1-0") == []
     assert len([e for e in store.log("tied") if e.event.kind is EventKind.PLAYOFF_RESULT]) == 1
     # the second game drawn: the first game's winner takes the match
-    arbiters.playoff_result(service, who(CHIEF), f"{second.white} {second.black} ½-½")
+    entering.playoff_result(service, who(CHIEF), f"{second.white} {second.black} ½-½")
     assert playoff_schedule(store, "tied") == []
     winner = first.white
     shown = visible(text_of(players.standings(service, who(PLAYER))))
@@ -237,7 +237,7 @@ def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, servic
 def test_the_play_off_survives_a_fresh_store(store, service, tmp_path):
     store.create("tied", load_tournament(TIED), CLI)
     first, _ = playoff_schedule(store, "tied")
-    arbiters.playoff_result(service, who(CHIEF), f"{first.black} {first.white} 0-1")  # colours as played
+    entering.playoff_result(service, who(CHIEF), f"{first.black} {first.white} 0-1")  # colours as played
     with SQLiteStore(tmp_path / "bot.sqlite3") as again:
         assert again.tournament("tied").playoff_games == (Game(1, first.black, first.white, Result.BLACK_WINS),)
 
@@ -246,7 +246,7 @@ def test_play_off_entry_is_refused_to_players(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     first, _ = playoff_schedule(store, "tied")
     before = len(store.log("tied"))
-    replies = arbiters.playoff_result(service, who(PLAYER), f"{first.white} {first.black} 1-0")
+    replies = entering.playoff_result(service, who(PLAYER), f"{first.white} {first.black} 1-0")
     assert text_of(replies) == "Only arbiters can enter results."
     assert len(store.log("tied")) == before
 
@@ -254,24 +254,24 @@ def test_play_off_entry_is_refused_to_players(store, service):
 def test_a_pair_without_a_pending_play_off_game_is_refused(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     before = len(store.log("tied"))
-    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 3 1-0")) == (
+    assert text_of(entering.playoff_result(service, who(CHIEF), "1 3 1-0")) == (
         "No play-off game between 1. A and 3. C is waiting for a result.")
-    assert "没有待录入成绩的加赛对局" in text_of(arbiters.playoff_result(service, who(CHIEF, "zh"), "1 3 1-0"))
-    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 9 1-0")).startswith(
+    assert "没有待录入成绩的加赛对局" in text_of(entering.playoff_result(service, who(CHIEF, "zh"), "1 3 1-0"))
+    assert text_of(entering.playoff_result(service, who(CHIEF), "1 9 1-0")).startswith(
         "Refused: player 9 is not in the tournament")
-    assert text_of(arbiters.playoff_result(service, who(CHIEF), "1 2")) == translator("en").gettext(M.PLAYOFF_USAGE)
-    assert "is not a result" in text_of(arbiters.playoff_result(service, who(CHIEF), "1 2 2-1x"))
+    assert text_of(entering.playoff_result(service, who(CHIEF), "1 2")) == translator("en").gettext(M.PLAYOFF_USAGE)
+    assert "is not a result" in text_of(entering.playoff_result(service, who(CHIEF), "1 2 2-1x"))
     assert len(store.log("tied")) == before
     # each wins with white: the drawn match goes on to an Armageddon game; once it is played,
     # nothing of the pair is pending any more
     for game in playoff_schedule(store, "tied"):
-        arbiters.playoff_result(service, who(CHIEF), f"{game.white} {game.black} 1-0")
+        entering.playoff_result(service, who(CHIEF), f"{game.white} {game.black} 1-0")
     armageddon, = playoff_schedule(store, "tied")
     assert armageddon.round == 3
     assert "Match: Armageddon game" in visible(text_of(players.playoff(service, who(PLAYER))))
-    arbiters.playoff_result(service, who(CHIEF), f"{armageddon.white} {armageddon.black} 1/2-1/2")
+    entering.playoff_result(service, who(CHIEF), f"{armageddon.white} {armageddon.black} 1/2-1/2")
     assert playoff_schedule(store, "tied") == []
-    assert "is waiting for a result" in text_of(arbiters.playoff_result(service, who(CHIEF), "1 2 1-0"))
+    assert "is waiting for a result" in text_of(entering.playoff_result(service, who(CHIEF), "1 2 1-0"))
 
 
 def test_the_play_off_event_replays_and_checks_its_players():

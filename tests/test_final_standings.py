@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cli
 
-from bot import arbiters
+from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
 from site_builder.site import build_from_config
 from tiebreak.store import SQLiteStore
@@ -47,7 +47,8 @@ def test_every_presenter_ranks_a_decided_play_off_the_same(tmp_path: Path) -> No
     assert (from_json[2], from_json[1]) == (1, 2)  # the play-off winner first
     from_cli_trf = trf_ranks(tiebreak(config, "export", "po", "--format", "trf").stdout)
     with SQLiteStore(tmp_path / "db.sqlite3") as store:
-        replies = arbiters.export(BotService(store, BotSettings(arbiters=frozenset({CHIEF}))), Who(CHIEF, CHIEF, "en"))
+        service = BotService(store, BotSettings(arbiters=frozenset({CHIEF})))
+        replies = tournament_files.export(service, Who(CHIEF, CHIEF, "en"))
     documents = {reply.document.file_name: reply.document.content.decode() for reply in replies if reply.document}
     from_bot_trf = trf_ranks(documents["po.trf"])
     site = build_from_config(str(config)).output

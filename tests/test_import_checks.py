@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_store_faults import configure, tiebreak
 
-from bot import arbiters
+from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
 from ranking.formats.trf_read import parse_trf
 from tiebreak.files import load_tournament
@@ -108,7 +108,7 @@ def test_the_bot_refuses_the_same_imports(tmp_path: Path) -> None:
                                      ("long-name.toml", "", "at most 100"),
                                      ("escape-in-name.toml".replace("escape-in-name", "big-scores"), "zh",
                                       "taken by the site's own pages")]:
-            [reply] = arbiters.import_file(service, chief, file, (DATA / file).read_bytes(), slug)
+            [reply] = tournament_files.import_file(service, chief, file, (DATA / file).read_bytes(), slug)
             assert reply.text.startswith("Refused: ") and expected in reply.text, reply.text
             assert "\x1b" not in reply.text
         assert store.slugs() == []

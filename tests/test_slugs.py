@@ -10,7 +10,7 @@ import pytest
 from test_import_checks import refused, stored
 from test_store_faults import configure, tiebreak
 
-from bot import arbiters
+from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
 from tiebreak.store import SQLiteStore
 
@@ -51,9 +51,9 @@ def test_the_bot_refuses_them_too(tmp_path: Path) -> None:
     with SQLiteStore(tmp_path / "bot.sqlite3") as store:
         service = BotService(store, BotSettings(arbiters=frozenset({1001})))
         chief = Who(1001, 1001, "en")
-        assert arbiters.import_file(service, chief, "open.trf", SWISS.read_bytes(), "open")[0].text.startswith(
+        assert tournament_files.import_file(service, chief, "open.trf", SWISS.read_bytes(), "open")[0].text.startswith(
             "Imported")
         for slug, reason in (("OPEN", "differs from it only in case"), ("x.", "ends with '.'")):
-            [reply] = arbiters.import_file(service, chief, "xq.toml", XIANGQI.read_bytes(), slug)
+            [reply] = tournament_files.import_file(service, chief, "xq.toml", XIANGQI.read_bytes(), slug)
             assert reply.text.startswith("Refused: ") and reason in reply.text, reply.text
         assert store.slugs() == ["open"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from open_scenario import Command, in_process, ok
 
-from bot import arbiters
+from bot import entering
 from bot.parsing import ProblemReason, ResultEntry, match_entries, parse_message
 from bot.service import BotService, BotSettings, Who
 from ranking import Result, compute_standings, parse_tournament_toml, parse_trf
@@ -199,7 +199,7 @@ def send(service: BotService, slug: str, text: str, language: str) -> list[str]:
     number = next(_messages)
     who = Who(CHIEF, CHIEF, language, message_id=number, update_id=number)
     service.remember(who, tournament=slug)
-    return "\n".join(reply.text for reply in arbiters.text(service, who, text)).split("\n")
+    return "\n".join(reply.text for reply in entering.text(service, who, text)).split("\n")
 
 
 def results(store: SQLiteStore, slug: str, number: int) -> list[str | None]:
