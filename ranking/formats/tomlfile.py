@@ -466,9 +466,10 @@ def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> 
         if item.keys() <= _PLAIN_GAME_KEYS:  # round, board, white, black, result: each checked as below
             number, board, white, black = item.get("round"), item.get("board", 0), item.get("white"), item.get("black")
             result_text = item.get("result")
+            plain_result = result_text is None or (type(result_text) is str and result_text in _PLAIN_RESULTS)
             if (type(number) is int and type(board) is int and type(white) is int and type(black) is int
                     and 1 <= number <= MAX_ROUNDS and board >= 0 and white != black and white in ids
-                    and black in ids and (result_text is None or result_text in _PLAIN_RESULTS)):
+                    and black in ids and plain_result):
                 games.append(Game(round=number, white=white, black=black, board=board,
                                   result=None if result_text is None else _PLAIN_RESULTS[result_text]))
                 continue
