@@ -46,9 +46,7 @@ ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 
 def text(request: Request, text: str) -> list[Reply]:
     """Result lines from an arbiter (anyone else is told only arbiters may); every message is
     recorded as a submission, accepted or not."""
-    store, who, tr = request.store, request.who, request.tr
-    if who.update_id is not None and store.has_submission(who.update_id):
-        return []  # Telegram delivered this update again: it was handled and answered
+    who, tr = request.who, request.tr
     slug = request.selected(entering=True)
     if slug is None:
         return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
