@@ -8,8 +8,6 @@ messages.  Standings always come from ``ranking.final_standings``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot import messages as M
 from bot.formatting import escape, pre_table, shorten
 from ranking import (
@@ -21,12 +19,10 @@ from ranking import (
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
-    Result,
     Scoring,
     TeamStandings,
     Tournament,
     TournamentState,
-    apply_withdrawals,
     board_points,
     bye_points,
     default_rules,
@@ -38,7 +34,7 @@ from ranking import (
     written_points,
     written_result,
 )
-from ranking.event.clock import board_results
+from ranking.event.clock import decided_games
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -168,19 +164,15 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
     names = player_names(state.base)
     scoring = default_rules(state.base).scoring
     blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
-    games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
+    games = [item for item in decided_games(state.snapshot(), number) if item.listed]  # withdrawals applied
     if state.base.teams:
         matched, match_blocks = _team_match_blocks(state, number, names, tr)
         blocks += match_blocks
-        games = [game for game in games if (game.round, game.board) not in matched]
+        games = [item for item in games if (item.game.round, item.game.board) not in matched]
     if games:
-        decided = board_results(state.snapshot())  # a withdrawn player's boards as the rules make them
-        games = [replace(game, result=decided[(game.round, game.board)])
-                 if game.result is None and isinstance(decided.get((game.round, game.board)), Result) else game
-                 for game in games]
-        rows = [_board_row(game, names, scoring) for game in games]
-        for row, game in zip(rows, games, strict=True):
-            if decided.get((game.round, game.board)) == "annulled":  # VN 21.5.1: counts nothing
+        rows = [_board_row(item.game, names, scoring) for item in games]
+        for row, item in zip(rows, games, strict=True):
+            if item.annulled:  # VN 21.5.1: counts nothing
                 row[2] = "X"
         blocks += pre_table(_board_header(state.base, tr), rows, [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
@@ -257,22 +249,14 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator,
     line = M.PLAYER_LINE_MATCHES if scoring.match else M.PLAYER_LINE
     lines = [f"<b>{escape(tr.format(line, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
     table = []
-    effects = apply_withdrawals(tournament, rules)  # the games as the standings count them (VN 21.5)
     withdrawn = {item.player: item.after_round for item in tournament.withdrawals}
     vn = rules_source(rules).startswith("VN")
-    annulled = {(game.round, game.white, game.black) for game in effects.annulled}
-    counted = {(game.round, game.white, game.black): game for game in effects.tournament.games}
-    shown = []
-    for (number, board), game in sorted(state.games.items()):
-        if player_id in (game.white, game.black):
-            shown.append((board, counted.get((number, game.white, game.black), game)))
-    listed = {(game.round, game.white, game.black) for _, game in shown}
-    shown += [(None, game) for game in effects.forfeited  # VN 21.5.1: games the file never listed
-              if player_id in (game.white, game.black) and (game.round, game.white, game.black) not in listed]
-    for board, game in shown:
+    shown = [(item.game.board if item.listed else None, item.game, item.annulled)  # as the standings count them
+             for item in decided_games(tournament) if player_id in (item.game.white, item.game.black)]
+    for board, game, annulled in shown:
         white = game.white == player_id
         opponent = game.black if white else game.white
-        mark = withdrawal_mark(game, player_id, withdrawn, vn, (game.round, game.white, game.black) in annulled)
+        mark = withdrawal_mark(game, player_id, withdrawn, vn, annulled)
         table.append([str(game.round), str(board or ""), colour_word(tournament, white, tr),
                       shorten(f"{opponent}. {names[opponent]}", 18),
                       mark if mark is not None else _own_result(game, white, scoring, tr)])

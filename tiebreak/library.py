@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ranking.errors import InputError
-from ranking.event.clock import board_results, clock_of
+from ranking.event.clock import clock_of, decided_games
 from ranking.event.matches import as_matches, one_game_a_match, plays_matches
-from ranking.event.model import Bye, Game, Result, Tournament
+from ranking.event.model import Bye, Game, Tournament
 from ranking.event.players import by_pairing_number
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.toml_export import write_tournament_toml
@@ -127,13 +127,12 @@ def export_text(tournament: Tournament, format: str, final: FinalStandings | Non
 
 def with_decided_boards(tournament: Tournament) -> Tournament:
     """``tournament`` with the forfeits the withdrawal rule makes of its unplayed boards written
-    as their results (``ranking.event.clock.board_results``), as other programs need them."""
+    as their results (``ranking.event.clock.decided_games``), as other programs need them."""
     if not tournament.withdrawals:
         return tournament
-    decided = board_results(tournament)
-    games = tuple(replace(game, result=decided[(game.round, game.board)])
-                  if game.result is None and game.board and isinstance(decided.get((game.round, game.board)), Result)
-                  else game for game in tournament.games)
+    decided = decided_games(tournament)  # the file's games first, in their order
+    games = tuple(replace(game, result=item.game.result) if game.result is None and not item.annulled else game
+                  for game, item in zip(tournament.games, decided, strict=False))
     return replace(tournament, games=games)
 
 
