@@ -293,7 +293,7 @@ def playoff_blocks(tournament: Tournament, tr: Translator, final: FinalStandings
     heading = f"<b>{escape(tournament.name)}</b>"
     if playoffs is None:
         return [heading, escape(tr.gettext(M.NO_PLAYOFF_RULE))]
-    if standings.after_round < tournament.rounds:
+    if not playoffs.due:  # the event is not over (``ranking.standings.playoffs.event_over``)
         return [heading, escape(tr.format(M.PLAYOFF_AFTER_LAST_ROUND, round=tournament.rounds))]
     if not playoffs.groups:
         return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]

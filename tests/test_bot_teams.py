@@ -203,6 +203,24 @@ def test_playoff_without_a_rule_or_before_the_last_round(store, service):
     assert "play-off" not in visible(text_of(players.standings(service, who(PLAYER))))
 
 
+def test_no_play_off_is_asked_for_or_accepted_while_a_board_of_the_last_round_waits(store, service):
+    """Issue 26: results in the last round do not end the event; the clock does (5-2 waits)."""
+    from build import make
+
+    from ranking.scoring.rules import PlayoffRule, Rules
+
+    tournament = make(["1-2 1-0; 3-4 1-0; 5-6 1-0", "1-3 =; 4-6 1-0; 5-2 ?"],
+                      rules=Rules(tiebreaks=("RTNG",), playoff=PlayoffRule()))
+    store.create("open", tournament, CLI)
+    players.start(service, who(CHIEF), "open")
+    assert "follows the last round (round 2)" in visible(text_of(players.playoff(service, who(CHIEF))))
+    assert "play-off" not in visible(text_of(players.standings(service, who(CHIEF))))
+    before = len(store.log("open"))
+    refused = visible(text_of(entering.playoff_result(service, who(CHIEF), "1 3 1-0")))
+    assert "No play-off game between 1. Player 1 and 3. Player 3 is waiting for a result." in refused
+    assert len(store.log("open")) == before and store.tournament("open").playoff_games == ()
+
+
 def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, service):
     store.create("tied", load_tournament(TIED), CLI)
     first, second = playoff_schedule(store, "tied")
