@@ -23,7 +23,6 @@ from ranking import (
     TeamStandings,
     Tournament,
     TournamentState,
-    board_points,
     bye_points,
     default_rules,
     final_standings,
@@ -35,6 +34,7 @@ from ranking import (
     written_result,
 )
 from ranking.event.clock import decided_games
+from ranking.scoring.team_sheet import match_score
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -187,8 +187,8 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
 
 def _team_match_blocks(state: TournamentState, number: int, names: dict[int, str],
                        tr: Translator) -> tuple[set[tuple[int, int]], list[str]]:
-    """The round's team matches: a heading with the match score (game points so far, with
-    ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
+    """The round's team matches: a heading with the match score (``match_score``: game points
+    so far, with ``…`` while the match is not finished), then its boards.  Returns the boards shown."""
     try:
         event = team_event_of(state.snapshot())
     except InputError:
@@ -200,23 +200,11 @@ def _team_match_blocks(state: TournamentState, number: int, names: dict[int, str
     for match in sorted((m for m in event.matches if m.round == number),
                         key=lambda m: min((game.board for game in m.boards), default=0)):
         first, second = teams[match.first], teams[match.second]
-        own = other = 0.0
-        for game in match.boards:
-            shown.add((game.round, game.board))
-            white, black = board_points(event.scoring.game, game.result)
-            first_white = game.white in first.roster or game.black in second.roster
-            own += white if first_white else black
-            other += black if first_white else white
-        if match.forfeit is not None:
-            score = match.forfeit
-        elif match.first_points is not None and match.second_points is not None:
-            score = f"{own_points(match.first_points, tr)}–{own_points(match.second_points, tr)}"
-        else:
-            score = f"{own_points(own, tr)}–{own_points(other, tr)}"
-        unfinished = match.forfeit is None and match.first_points is None and (
-            not match.boards or any(game.result is None for game in match.boards))
+        shown.update((game.round, game.board) for game in match.boards)
+        own, other, finished = match_score(event, match)
+        score = match.forfeit or f"{own_points(own, tr)}–{own_points(other, tr)}"
         blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
-                      + (" …" if unfinished else ""))
+                      + ("" if finished else " …"))
         if match.boards:
             blocks += pre_table(header, [_board_row(game, names, event.scoring.game) for game in match.boards],
                                 [True, False, False, False])

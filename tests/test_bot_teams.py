@@ -145,6 +145,23 @@ def test_round_shows_a_match_in_progress(store, service):
     assert "Sài Gòn 0–4 Hà Nội …" in visible(text)
 
 
+def test_a_match_given_by_one_total_only_is_not_finished(store, service):
+    """Issue 26: the view asks the core (``match_score``) for the score and whether the match is
+    finished: one total without the other finishes nothing, as the clock says."""
+    from ranking.event.clock import clock_of
+    from ranking.event.model import Player, Team, TeamMatch, Tournament
+
+    tournament = Tournament("Cup", tuple(Player(i, f"P{i}") for i in range(1, 9)), 1,
+                            teams=(Team(1, "A", (1, 2)), Team(2, "B", (3, 4)), Team(3, "C", (5, 6)),
+                                   Team(4, "D", (7, 8))),
+                            team_matches=(TeamMatch(1, 1, 4, first_points=3), TeamMatch(1, 2, 3, first_points=2.5,
+                                                                                         second_points=1.5)))
+    assert clock_of(tournament).complete == ()
+    store.create("cup", tournament, CLI)
+    shown = visible(text_of(players.round(service, who(PLAYER), "1")))
+    assert "A 0–0 D …" in shown and "B 2½–1½ C\n" in shown + "\n"
+
+
 def test_round_of_an_individual_event_is_unchanged(store, service):
     store.create("solo", load_tournament(INDIVIDUAL), CLI)
     text = text_of(players.round(service, who(PLAYER), "1"))
