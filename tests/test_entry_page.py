@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -145,6 +146,21 @@ async def test_buttons_speak_the_browsers_language_and_the_games_colour_words(pa
     for word in words:
         assert any(word in label for label in labels), (word, labels[:6])
     assert 'lang="' + {"zh": "zh-Hans", "en": "en", "fr": "vi", "es": "es"}[language[:2]] + '"' in response.text
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("asked", "html_lang"), [
+    ("zh", "zh-Hans"), ("zh-CN", "zh-Hans"), ("ZH", "zh-Hans"), ("zh_Hans", "zh-Hans"), ("vi-VN", "vi"),
+    ("ES", "es"), ("en-US", "en"), ("fr", "vi"), ("", "vi"),
+])
+async def test_lang_in_the_address_is_read_as_the_bot_reads_a_language_tag(page: Page, asked: str,
+                                                                           html_lang: str) -> None:
+    """``?lang=`` names a language as ``/language`` and Telegram's language code do
+    (``tiebreak.i18n.supported_language``): any case, any region; one Tiebreak does not speak
+    leaves the browser's (here Vietnamese)."""
+    response = await page.get("vi", page.path + "?" + urlencode({"lang": asked}))
+    assert response.status_code == 200
+    assert f'<html lang="{html_lang}">' in response.text
 
 
 @pytest.mark.asyncio
