@@ -22,7 +22,7 @@ from bot.web import EntrySite
 from ranking import Game, Player, Result, Tournament, Withdrawal, clock_of
 from ranking.event.clock import decided_games
 from ranking.formats.toml_export import write_tournament_toml
-from tiebreak.library import with_decided_boards
+from tiebreak.exports import with_decided_boards
 from tiebreak.running import round_json
 from tiebreak.store import SQLiteStore
 
