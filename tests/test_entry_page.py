@@ -50,7 +50,10 @@ class Page:
         does, and follow the redirect."""
         form = forms(await self.get(language))[("result", board)]
         assert (form.get("previous") is not None) == correct
-        response = await self.post({**form, "result": result}, language)
+        return await self.follow(await self.post({**form, "result": result}, language), language)
+
+    async def follow(self, response: httpx.Response, language: str = "en") -> httpx.Response:
+        """The page a form's answer (a 303) sends the browser to."""
         assert response.status_code == 303, response.text
         return await self.client.get(response.headers["location"] if response.headers["location"].startswith("/")
                                      else self.path.rsplit("/", 1)[0] + "/" + response.headers["location"],
@@ -242,10 +245,12 @@ async def test_the_round_complete_is_said(page: Page) -> None:
 
 @pytest.mark.asyncio
 async def test_a_core_refusal_is_worded_as_the_bot_words_it(page: Page) -> None:
+    form = forms(await page.get("vi"))[("result", 1)]  # a page opened before the withdrawal
     ok(page.cli, "withdraw", "rr9", str(json.loads(ok(page.cli, "round", "rr9", "1", "--json"))["boards"][0]["white"]),
        "--after-round", "0")
+    assert ("result", 1) not in forms(await page.get("vi"))  # the board is decided: no buttons now
     before = page.log()
-    shown = await page.tap(1, "1-0", "vi")
+    shown = await page.follow(await page.post({**form, "result": "1-0"}, "vi"), "vi")
     assert page.log() == before and page.round()[1] in (None, "-+")
     assert notice(shown).startswith(translator("vi").format(M.REQUEST_REFUSED, reason="").strip()), notice(shown)
 

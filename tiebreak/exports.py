@@ -11,8 +11,8 @@ import re
 from dataclasses import replace
 
 from ranking.errors import InputError
-from ranking.event.clock import board_results
-from ranking.event.model import Result, Tournament
+from ranking.event.clock import decided_games
+from ranking.event.model import Tournament
 from ranking.event.players import Renumbered, by_pairing_number
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.trf_write import trf_refusal, write_trf
@@ -59,11 +59,10 @@ def _named_by_id(message: str, numbered: Renumbered) -> str:
 
 def with_decided_boards(tournament: Tournament) -> Tournament:
     """``tournament`` with the forfeits the withdrawal rule makes of its unplayed boards written
-    as their results (``ranking.event.clock.board_results``), as other programs need them."""
+    as their results (``ranking.event.clock.decided_games``), as other programs need them."""
     if not tournament.withdrawals:
         return tournament
-    decided = board_results(tournament)
-    games = tuple(replace(game, result=decided[(game.round, game.board)])
-                  if game.result is None and game.board and isinstance(decided.get((game.round, game.board)), Result)
-                  else game for game in tournament.games)
+    decided = decided_games(tournament)  # the file's games first, in their order
+    games = tuple(replace(game, result=item.game.result) if game.result is None and not item.annulled else game
+                  for game, item in zip(tournament.games, decided, strict=False))
     return replace(tournament, games=games)

@@ -359,9 +359,14 @@ def _teams(r: _Reader, data: Mapping[str, Any], ids: set[int]) -> tuple[tuple, t
         forfeit = _get(r, item, "forfeit", str, what, where, expected='"+-", "-+" or "--"')
         if forfeit is not None and forfeit not in ("+-", "-+", "--"):
             raise r.fail(f'{what}: forfeit = {_show(forfeit)}: expected "+-", "-+" or "--"', where("forfeit"))
+        totals = _number(r, item, "first_points", what, where), _number(r, item, "second_points", what, where)
+        if (totals[0] is None) != (totals[1] is None):  # one total says nothing of the match
+            given, missing = ("first_points", "second_points") if totals[1] is None else ("second_points",
+                                                                                           "first_points")
+            raise r.fail(f"{what}: {given} without {missing}: a match given by its totals needs both "
+                         "(each team's game points)", where(given))
         matches.append(TeamMatch(_int(r, item, "round", what, where, minimum=1), sides[0], sides[1],
-                                 first_points=_number(r, item, "first_points", what, where),
-                                 second_points=_number(r, item, "second_points", what, where), forfeit=forfeit))
+                                 first_points=totals[0], second_points=totals[1], forfeit=forfeit))
     byes = []
     for index, item, where in _entries(r, data.get("team_byes", []), "team_byes"):
         what = f"[[team_byes]] entry {index + 1}"
