@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from tiebreak.tables import display_width, render_table
+from tiebreak.columns import display_width, render_table
 
 MESSAGE_LIMIT = 4096  # Telegram's limit on a message's text, entities included
 _SAFE_LIMIT = MESSAGE_LIMIT - 96  # room for the <pre></pre> tags and a heading

@@ -35,10 +35,10 @@ from ranking import (
 )
 from ranking.event.clock import decided_games
 from ranking.scoring.team_sheet import match_score
+from tiebreak.columns import format_column
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
-from tiebreak.tables import format_column
 
 STANDINGS_DEFAULT_TOP = 20
 PHONE_COLUMNS = 4  # tie-break columns /standings shows unless asked for all

@@ -24,9 +24,9 @@ from ranking.event.model import Game, Result
 from ranking.standings.individual import compute_standings, default_rules
 from ranking.standings.playoffs import apply_playoffs
 from ranking.standings.team import team_event_of, team_standings
+from tiebreak.columns import format_column
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
-from tiebreak.tables import format_column
 
 DATA = Path(__file__).resolve().parent / "data"
 LEAGUE = DATA / "teams" / "xiangqi-league.toml"

@@ -14,7 +14,7 @@ import pytest
 
 from ranking.tiebreaks.individual import REGISTRY
 from ranking.tiebreaks.presets import PRESETS
-from tiebreak.tables import display_width
+from tiebreak.columns import display_width
 
 DATA = Path(__file__).parent / "data"
 SWISS16 = DATA / "validation" / "fide_tec_exercises_2024_swiss16" / "tournament.trf"

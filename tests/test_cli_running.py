@@ -336,7 +336,7 @@ def test_set_help_names_every_setting() -> None:
 def test_tiebreaks_wrap_to_the_terminal_and_explain_one_code(tmp_path: Path) -> None:
     listing = cli.tiebreak("tiebreaks", env={"COLUMNS": "80"})
     assert listing.returncode == 0
-    from tiebreak.tables import display_width
+    from tiebreak.columns import display_width
 
     assert max(display_width(line) for line in listing.stdout.splitlines()) <= 80
     one = cli.tiebreak("tiebreaks", "BH-C1")

@@ -17,7 +17,7 @@ export, the site or a terminal; a refusal is one line saying what to change.
   only in case (``A``, ``a``: one folder on a host that ignores case) is refused by the store
   (``Store.create``), which sees the others.
 
-``tiebreak.tables.printable`` is the other half of the control characters rule: whatever the
+``tiebreak.control_characters.printable`` is the other half of the control characters rule: whatever the
 terminal shows (names read from a file, or stored before these checks) shows them as escapes.
 """
 
@@ -28,9 +28,9 @@ from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.event.slugs import is_slug
 from ranking.formats.trf_write import trf_refusal
+from tiebreak.control_characters import printable, unsafe_characters
 from tiebreak.exports import export_text
 from tiebreak.i18n import SUPPORTED
-from tiebreak.tables import printable, unsafe_characters
 
 MAX_NAME_LENGTH = 100
 MAX_SLUG_LENGTH = 64

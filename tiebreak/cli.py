@@ -165,13 +165,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(only_standings=arguments[:1] == ["standings"]).parse_args(_dash_results(arguments))
     try:
         if args.command == "presets":
-            from tiebreak.tables import presets_table  # the listings load the registries (start-up time)
+            from tiebreak.listings import presets_table  # the listings load the registries (start-up time)
 
             print(presets_table())
         elif args.command == "tiebreaks":
             import shutil  # the listing only: it wraps to the terminal
 
-            from tiebreak.tables import tiebreak_explained, tiebreaks_listing  # the listings (start-up time)
+            from tiebreak.listings import tiebreak_explained, tiebreaks_listing  # the listings (start-up time)
 
             print(tiebreak_explained(args.code) if args.code else
                   tiebreaks_listing(shutil.get_terminal_size((100, 24)).columns))

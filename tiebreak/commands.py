@@ -33,6 +33,7 @@ from ranking.standings.playoffs import PlayoffStandings
 from tiebreak import library
 from tiebreak.cli_links import arbiter_command
 from tiebreak.config import load_config
+from tiebreak.control_characters import printable
 from tiebreak.exports import export_text
 from tiebreak.files import load_tournament, write_output
 from tiebreak.library import import_configured, import_tournament, pairing_from_file
@@ -40,7 +41,7 @@ from tiebreak.notices import file_warnings, warn
 from tiebreak.running import check_imported, propose_pairing
 from tiebreak.running_commands import HANDLERS, check_lines, round_table
 from tiebreak.store import Source, Store
-from tiebreak.tables import playoff_lines, printable
+from tiebreak.tables import playoff_lines
 
 #: the subcommands that only read the store: they work on a read-only database too
 READ_ONLY = frozenset({"export", "log", "list", "show", "round", "players"})

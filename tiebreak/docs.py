@@ -15,7 +15,7 @@ from pathlib import Path
 from ranking.tiebreaks.individual import REGISTRY
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS
 from ranking.tiebreaks.team import TEAM_REGISTRY
-from tiebreak.tables import format_number
+from tiebreak.columns import format_number
 
 
 def tiebreaks_markdown() -> str:

@@ -40,9 +40,9 @@ from ranking.pairing.swiss import check_swiss, pair_swiss
 from ranking.standings.individual import default_rules
 from ranking.tiebreaks.presets import preset_of
 from tiebreak.checks import MAX_NAME_LENGTH, check_names
+from tiebreak.control_characters import unsafe_characters
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
-from tiebreak.tables import unsafe_characters
 
 # -- what a tournament is -----------------------------------------------------------------------
 

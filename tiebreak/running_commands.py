@@ -24,6 +24,8 @@ from ranking.pairing.swiss import pair_swiss
 from ranking.scoring.rules import Options
 from ranking.scoring.spelling import written_result
 from ranking.standings.individual import default_rules
+from tiebreak.columns import render_table
+from tiebreak.control_characters import printable
 from tiebreak.files import load_tournament, write_output
 from tiebreak.running import (
     Undone,
@@ -41,7 +43,6 @@ from tiebreak.running import (
     unpair,
 )
 from tiebreak.store import Source, Store
-from tiebreak.tables import printable, render_table
 
 _BYE_KINDS = {"half": ByeKind.HALF, "zero": ByeKind.ZERO, "full": ByeKind.FULL}
 _BYE_WORDS = {ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye",
