@@ -83,6 +83,16 @@ def test_a_two_game_match_event_is_imported_and_its_trf_export_names_toml(cli: C
     assert standings(cli, "vn-match") == {1: (1, 1.5, 5), 2: (2, 1, 5), 3: (3, 1, 4), 4: (4, 0.5, 2)}
 
 
+
+def test_show_words_the_match_scoring_as_the_standings_heading_does(cli: Command) -> None:
+    """One description of the scoring (``tiebreak.tables.scoring_words``): ``tiebreak show`` gives
+    VN 21.2's match points first, then the game points, as the standings' heading does (it said
+    ``points 2/1/0``, the game points alone)."""
+    ok(cli, "import", str(DATA / "vn-match.toml"))
+    words = "; match points 1/0.5/0, game points 2/1/0; tie-breaks: "
+    assert words in ok(cli, "show", "vn-match") and words in ok(cli, "standings", "vn-match")
+
+
 # vn-match-new.toml: five players rated 2400 down to 2200, so pairing numbers 1-5 are the ids.
 # Round 1 (C.04.3): S1 = {1, 2}, S2 = {3, 4}, 5 gets the pairing-allocated bye (lowest). 1 takes the
 # initial colour (red) and board 2 alternates: 1-3 and 4-2, each a match of two games, the second

@@ -16,6 +16,7 @@ from ranking.tiebreaks.individual import REGISTRY
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS
 from ranking.tiebreaks.team import TEAM_REGISTRY
 from tiebreak.columns import format_number
+from tiebreak.tables import scoring_words
 
 
 def tiebreaks_markdown() -> str:
@@ -33,12 +34,9 @@ def tiebreaks_markdown() -> str:
 
 
 def presets_markdown() -> str:
-    lines = ["| preset | points | tie-breaks | options | rule |", "|---|---|---|---|---|"]
+    lines = ["| preset | scoring | tie-breaks | options | rule |", "|---|---|---|---|---|"]
     for name, rules in PRESETS.items():
-        scoring = rules.scoring
-        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
-        if scoring.match:
-            points += ", match points " + "/".join(format_number(value) for value in scoring.match)
+        points = scoring_words(rules.scoring)
         defaults = type(rules.options)()
         options = ", ".join(
             f"`{key} = {value}`" for key, value in vars(rules.options).items() if getattr(defaults, key) != value

@@ -9,6 +9,7 @@ import textwrap
 
 from ranking.errors import InputError
 from tiebreak.columns import format_number, render_table
+from tiebreak.tables import scoring_words
 
 
 def presets_table() -> str:
@@ -17,15 +18,11 @@ def presets_table() -> str:
 
     rows = []
     for name, rules in PRESETS.items():
-        scoring = rules.scoring
-        points = "/".join(format_number(value) for value in (scoring.win, scoring.draw, scoring.loss))
-        if scoring.match:
-            points += " (match)"
-        rows.append([name, points, ", ".join(rules.tiebreaks), rules.description])
+        rows.append([name, scoring_words(rules.scoring), ", ".join(rules.tiebreaks), rules.description])
     team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
                                                            p.scoring.match_loss)),
                   ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
-    return (render_table(["preset", "points", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
+    return (render_table(["preset", "scoring", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
             + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))
 
 

@@ -43,6 +43,7 @@ from tiebreak.running import (
     unpair,
 )
 from tiebreak.store import Source, Store
+from tiebreak.tables import scoring_words
 
 _BYE_KINDS = {"half": ByeKind.HALF, "zero": ByeKind.ZERO, "full": ByeKind.FULL}
 _BYE_WORDS = {ByeKind.PAIRING: "pairing-allocated bye", ByeKind.FULL: "full-point bye",
@@ -72,12 +73,12 @@ def show_command(store: Store, args: argparse.Namespace, source: Source) -> None
     if args.json:
         json_line(data)
         return
-    scoring = data["scoring"]
-    points = "/".join(f"{scoring[key]:g}" for key in ("win", "draw", "loss"))
+    tournament = store.state(args.slug).snapshot()
+    scoring = scoring_words(default_rules(tournament).scoring, tournament.game.first_colour)
     lines = [f"{printable(data['name'])} ({data['slug']}{', archived' if data['archived'] else ''})",
              f"{data['game']}, {data['system']}, {data['players']} players, "
              f"{data['paired_rounds']} of {data['rounds']} rounds paired",
-             f"rules: {data['rules'] or '(own)'}; points {points}; "
+             f"rules: {data['rules'] or '(own)'}; {scoring}; "
              f"tie-breaks: {', '.join(data['tiebreaks']) or 'none'}"]
     defaults = {name: getattr(value, "value", value) for name, value in vars(Options()).items()}
     changed = {key: value for key, value in data["options"].items() if value != defaults.get(key)}

@@ -53,7 +53,9 @@ def playoff_lines(playoffs, standings: Standings) -> str:
     return "\n".join(lines)
 
 def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
-    """The scoring as the heading of a table says it: ``points 2/1/0``; colour-dependent draws
+    """The scoring in words, the one description of it the command line and the docs give (the
+    standings' heading, ``tiebreak show``, ``tiebreak presets``, the README's presets table):
+    ``points 2/1/0``; colour-dependent draws
     (CXA 13.3) ``points 3/1/0 (a draw: red 1, black 2)``; two-game matches (VN 21.2) ``match
     points 1/0.5/0, game points 2/1/0``.  ``first_colour`` is the first mover's colour word.
 
