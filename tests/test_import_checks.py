@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,13 @@ from test_store_faults import configure, tiebreak
 from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
 from ranking.errors import InputError
+from ranking.event.model import Player, Tournament
+from ranking.event.refusals import Code, Refusal
 from ranking.formats.trf_read import parse_trf
+from tiebreak.checks import MAX_NAME_LENGTH, PLAYER_FIELDS, check_names, check_player
 from tiebreak.exports import export_text
 from tiebreak.files import load_tournament
+from tiebreak.running import player_edit
 from tiebreak.store import Source, SQLiteStore
 
 DATA = Path(__file__).parent / "data" / "import"
@@ -183,3 +188,43 @@ def test_the_bot_refuses_the_same_imports(tmp_path: Path) -> None:
             assert reply.text.startswith("Refused: ") and expected in reply.text, reply.text
             assert "\x1b" not in reply.text
         assert store.slugs() == []
+
+
+# -- one check of a player: imported, entered late or corrected (issue 26) -----------------------
+
+@pytest.mark.parametrize("field", PLAYER_FIELDS)
+def test_a_player_is_admitted_alike_imported_entered_or_corrected(field: str) -> None:
+    """``tiebreak.checks.check_player`` is the one check of a player.  The late entries and
+    corrections (``tiebreak.running``) used to look for control characters in the name, club,
+    federation and title only, the import in the sex, FIDE id and date of birth too."""
+    player = replace(Player(1, "Ann Lee"), **{field: "x\x1b[31m"})
+    with pytest.raises(Refusal) as entered:
+        check_player(player)
+    assert (entered.value.code, entered.value.params) == (Code.CONTROL_CHARACTER, {"what": field,
+                                                                                    "character": "\\x1b"})
+    with pytest.raises(InputError, match=rf"^player 1's {field} 'x\\\\x1b\[31m' contains the control character"):
+        check_names(Tournament("Open", (player,), rounds=1))
+
+
+@pytest.mark.parametrize(("length", "admitted"), [(MAX_NAME_LENGTH, True), (MAX_NAME_LENGTH + 1, False)])
+def test_a_players_name_has_one_length_limit(length: int, admitted: bool) -> None:
+    player = Player(1, "A" * length)
+    for check in (lambda: check_player(player), lambda: check_names(Tournament("Open", (player,), rounds=1))):
+        if admitted:
+            check()
+        else:
+            with pytest.raises(InputError, match=rf"{length} characters.* at most {MAX_NAME_LENGTH}"):
+                check()
+
+
+def test_a_correction_keeps_no_player_an_import_refuses(tmp_path: Path) -> None:
+    """A player stored with a control character in the FIDE id (before these checks) is
+    corrected only once it is gone: the correction used to be stored, and its export then
+    failed to import."""
+    tournament = Tournament("Open", (Player(1, "Ann Lee", fide_id="123\x1b"), Player(2, "Bo Li")), rounds=3)
+    with SQLiteStore(tmp_path / "store.sqlite3") as store:
+        store.create("open", tournament, Source("cli:test"))
+        with pytest.raises(Refusal) as refused:
+            store.append("open", lambda state: player_edit(state, 1, rating=2100), Source("cli:test"))
+        assert refused.value.params == {"what": "fide_id", "character": "\\x1b"}
+        assert store.tournament("open").players[0].rating == 0

@@ -3,7 +3,8 @@ config.toml lists) passes these checks first, so nothing stored can later break 
 export, the site or a terminal; a refusal is one line saying what to change.
 
 - Names hold no control characters (an escape sequence, a line break, a bidi override) and at
-  most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).
+  most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).  A
+  player is checked by ``check_player`` alike when imported, entered late or corrected.
 - The tournament fits what its TRF export needs (a federation of three letters, a rating of
   at most four digits, ...): the check writes the very file ``/export`` and the site's
   download write later (``tiebreak.exports.export_text``: the players numbered by pairing
@@ -24,7 +25,7 @@ terminal shows (names read from a file, or stored before these checks) shows the
 from __future__ import annotations
 
 from ranking.errors import InputError
-from ranking.event.model import Tournament
+from ranking.event.model import Player, Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.event.slugs import is_slug
 from ranking.formats.trf_write import trf_refusal
@@ -52,22 +53,52 @@ def check_slug(slug: str) -> None:
         raise Refusal(Code.SLUG_TOO_LONG, slug=f"{slug[:20]}...", length=len(slug), limit=MAX_SLUG_LENGTH)
 
 
+#: a player's text fields, the name first: none may hold a control character
+PLAYER_FIELDS = ("name", "club", "federation", "title", "sex", "fide_id", "birth")
+
+
+def check_player(player: Player) -> None:
+    """What the store admits of one player, imported (``check_names``), entered late or corrected
+    (``tiebreak.running``): a name of at most ``MAX_NAME_LENGTH`` characters, no control
+    character in any text field.  Typed refusals: each caller words them."""
+    if len(player.name) > MAX_NAME_LENGTH:
+        raise Refusal(Code.NAME_TOO_LONG, length=len(player.name), limit=MAX_NAME_LENGTH)
+    for what in PLAYER_FIELDS:
+        found = unsafe_characters(getattr(player, what))
+        if found:
+            raise Refusal(Code.CONTROL_CHARACTER, what=what, character=found[0])
+
+
 def check_names(tournament: Tournament) -> None:
     """Refuse control characters in any name or text field, and names longer than
-    ``MAX_NAME_LENGTH`` (the tournament's, the players', the teams')."""
+    ``MAX_NAME_LENGTH`` (the tournament's, the players' by ``check_player``, the teams')."""
     named = [("the tournament name", tournament.name)]
-    named += [(f"player {player.id}'s name", player.name) for player in tournament.players]
     named += [(f"team {team.id}'s name", team.name) for team in tournament.teams]
     for what, name in named:
         if len(name) > MAX_NAME_LENGTH:
-            raise InputError(f"{what} has {len(name)} characters, at most {MAX_NAME_LENGTH}: "
-                             f"shorten {printable(name[:30])!r}...")
-    fields = [*named, *((f"player {player.id}'s {field}", getattr(player, field)) for player in tournament.players
-                        for field in ("club", "federation", "title", "sex", "fide_id", "birth"))]
-    for what, text in fields:
+            raise _name_too_long(what, name)
+    for player in tournament.players:
+        try:
+            check_player(player)
+        except Refusal as refusal:
+            field = refusal.params.get("what", "name")
+            what, text = f"player {player.id}'s {field}", getattr(player, field)
+            if refusal.code is Code.NAME_TOO_LONG:
+                raise _name_too_long(what, text) from None
+            raise _control_character(what, text, refusal.params["character"]) from None
+    for what, text in named:
         found = unsafe_characters(text)
         if found:
-            raise InputError(f"{what} {printable(text)!r} contains the control character {found[0]}: remove it")
+            raise _control_character(what, text, found[0])
+
+
+def _name_too_long(what: str, name: str) -> InputError:
+    return InputError(f"{what} has {len(name)} characters, at most {MAX_NAME_LENGTH}: "
+                      f"shorten {printable(name[:30])!r}...")
+
+
+def _control_character(what: str, text: str, character: str) -> InputError:
+    return InputError(f"{what} {printable(text)!r} contains the control character {character}: remove it")
 
 
 def check_exportable(tournament: Tournament) -> None:

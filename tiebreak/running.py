@@ -39,8 +39,7 @@ from ranking.pairing.dutch import Pairing, RoundCheck
 from ranking.pairing.swiss import check_swiss, pair_swiss
 from ranking.standings.individual import default_rules
 from ranking.tiebreaks.presets import preset_of
-from tiebreak.checks import MAX_NAME_LENGTH, check_names
-from tiebreak.control_characters import unsafe_characters
+from tiebreak.checks import check_names, check_player
 from tiebreak.library import scheduled_pairing
 from tiebreak.store import Source, Store
 
@@ -143,17 +142,6 @@ def player_edit(state: TournamentState, player: int, **changes: Any) -> list[Eve
         return []
     check_player(replace(state.base.player(player), **event.data["changes"]))
     return [event]
-
-
-def check_player(player: Player) -> None:
-    """What the store admits of a player entered or corrected (``tiebreak.checks``), as typed
-    refusals: a name of at most ``MAX_NAME_LENGTH`` characters, no control character."""
-    if len(player.name) > MAX_NAME_LENGTH:
-        raise Refusal(Code.NAME_TOO_LONG, length=len(player.name), limit=MAX_NAME_LENGTH)
-    for what in ("name", "club", "federation", "title"):
-        found = unsafe_characters(getattr(player, what))
-        if found:
-            raise Refusal(Code.CONTROL_CHARACTER, what=what, character=found[0])
 
 
 def changed_settings(state: TournamentState, changes: Sequence[tuple[str, Any]]) -> list[Event]:
