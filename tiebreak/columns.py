@@ -10,7 +10,6 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from ranking.scoring.spelling import written_points
 from tiebreak.control_characters import printable
 
 
@@ -28,13 +27,6 @@ def pad(text: str, width: int, right: bool = False) -> str:
     """``text`` padded with spaces to ``width`` display columns (right-aligned if asked)."""
     fill = " " * max(0, width - display_width(text))
     return fill + text if right else text + fill
-
-
-def format_number(value: float | int | None) -> str:
-    """A score as people write it: ``7.5``, ``52``, ``9.75``; an absent value as ``-``."""
-    if value is None:
-        return "-"
-    return written_points(value, half=None) if isinstance(value, float) else str(value)
 
 
 def format_column(values: Sequence[float | int | None]) -> list[str]:

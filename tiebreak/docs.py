@@ -15,8 +15,7 @@ from pathlib import Path
 from ranking.tiebreaks.individual import REGISTRY
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS
 from ranking.tiebreaks.team import TEAM_REGISTRY
-from tiebreak.columns import format_number
-from tiebreak.tables import scoring_words
+from tiebreak.tables import scoring_words, win_draw_loss
 
 
 def tiebreaks_markdown() -> str:
@@ -58,8 +57,8 @@ def team_presets_markdown() -> str:
     lines = ["| team preset | match points | game points | tie-breaks | rule |", "|---|---|---|---|---|"]
     for name, preset in TEAM_PRESETS.items():
         scoring = preset.scoring
-        match = "/".join(format_number(v) for v in (scoring.match_win, scoring.match_draw, scoring.match_loss))
-        game = "/".join(format_number(v) for v in (scoring.game.win, scoring.game.draw, scoring.game.loss))
+        match = win_draw_loss(scoring.match_win, scoring.match_draw, scoring.match_loss)
+        game = win_draw_loss(scoring.game.win, scoring.game.draw, scoring.game.loss)
         primary = "" if preset.rules.primary == "MP" else f" ({preset.rules.primary} first)"
         lines.append(f"| `{name}` | {match}{primary} | {game} | {', '.join(preset.rules.tiebreaks)} | "
                      f"{preset.description} |")

@@ -8,8 +8,8 @@ from __future__ import annotations
 import textwrap
 
 from ranking.errors import InputError
-from tiebreak.columns import format_number, render_table
-from tiebreak.tables import scoring_words
+from tiebreak.columns import render_table
+from tiebreak.tables import scoring_words, win_draw_loss
 
 
 def presets_table() -> str:
@@ -19,8 +19,7 @@ def presets_table() -> str:
     rows = []
     for name, rules in PRESETS.items():
         rows.append([name, scoring_words(rules.scoring), ", ".join(rules.tiebreaks), rules.description])
-    team_rows = [[name, "/".join(format_number(v) for v in (p.scoring.match_win, p.scoring.match_draw,
-                                                           p.scoring.match_loss)),
+    team_rows = [[name, win_draw_loss(p.scoring.match_win, p.scoring.match_draw, p.scoring.match_loss),
                   ", ".join(p.rules.tiebreaks), p.description] for name, p in TEAM_PRESETS.items()]
     return (render_table(["preset", "scoring", "tie-breaks", "rule"], rows, [False] * 4) + "\n\n"
             + render_table(["team preset", "match points", "tie-breaks", "rule"], team_rows, [False] * 4))

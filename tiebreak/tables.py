@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from ranking.event.model import Result
 from ranking.scoring.points import board_points
-from tiebreak.columns import format_column, format_number, render_table
+from ranking.scoring.spelling import written_points
+from tiebreak.columns import format_column, render_table
 from tiebreak.control_characters import printable
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ def playoff_lines(playoffs, standings: Standings) -> str:
             lines.append(printable(f"  play-off round {game.round}: {names[game.white]} - {names[game.black]}"))
     return "\n".join(lines)
 
+def win_draw_loss(win: float, draw: float, loss: float) -> str:
+    """The points of a win, a draw and a loss as ``scoring_words`` writes them: ``2/1/0``, ``1/0.5/0``."""
+    return "/".join(written_points(value, half=None) for value in (win, draw, loss))
+
+
 def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
     """The scoring in words, the one description of it the command line and the docs give (the
     standings' heading, ``tiebreak show``, ``tiebreak presets``, the README's presets table):
@@ -63,15 +69,14 @@ def scoring_words(scoring: Scoring, first_colour: str = "white") -> str:
     >>> scoring_words(THREE_POINT_COLOUR, "red")
     'points 3/1/0 (a draw: red 1, black 2)'
     """
-    def values(win: float, draw: float, loss: float) -> str:
-        return "/".join(format_number(value) for value in (win, draw, loss))
-
+    game = win_draw_loss(scoring.win, scoring.draw, scoring.loss)
     if scoring.match is not None:
-        return f"match points {values(*scoring.match)}, game points {values(scoring.win, scoring.draw, scoring.loss)}"
-    text = f"points {values(scoring.win, scoring.draw, scoring.loss)}"
+        return f"match points {win_draw_loss(*scoring.match)}, game points {game}"
+    text = f"points {game}"
     if scoring.draw_first is not None or scoring.draw_second is not None:
         first, second = board_points(scoring, Result.DRAW)
-        text += f" (a draw: {first_colour} {format_number(first)}, black {format_number(second)})"
+        text += (f" (a draw: {first_colour} {written_points(first, half=None)}, "
+                 f"black {written_points(second, half=None)})")
     return text
 
 
@@ -79,8 +84,8 @@ def _stage_result(points: tuple[tuple[int, float], ...], names: dict[int, str]) 
     """A play-off stage's result: ``A 1.5-0.5 B`` for two players, ``A 2, B 1, C 0`` for more."""
     if len(points) == 2:
         (first, mine), (second, theirs) = points
-        return f"{names[first]} {format_number(mine)}-{format_number(theirs)} {names[second]}"
-    return ", ".join(f"{names[player]} {format_number(value)}" for player, value in points)
+        return f"{names[first]} {written_points(mine, half=None)}-{written_points(theirs, half=None)} {names[second]}"
+    return ", ".join(f"{names[player]} {written_points(value, half=None)}" for player, value in points)
 
 
 def standings_table(standings: Standings) -> str:
