@@ -18,8 +18,9 @@ export, the site or a terminal; a refusal is one line saying what to change.
   only in case (``A``, ``a``: one folder on a host that ignores case) is refused by the store
   (``Store.create``), which sees the others.
 
-``tiebreak.control_characters.printable`` is the other half of the control characters rule: whatever the
-terminal shows (names read from a file, or stored before these checks) shows them as escapes.
+``tiebreak.control_characters.printable`` is the other half of the control characters rule:
+whatever the terminal shows (names read from a file, or stored before these checks) shows them
+as escapes.
 """
 
 from __future__ import annotations
