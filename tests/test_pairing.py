@@ -222,12 +222,18 @@ def test_next_round_of_a_double_round_robin() -> None:
     assert first_cycle == [(1, 1, 4), (1, 2, 3), (2, 2, 4), (2, 3, 1), (3, 4, 3), (3, 1, 2)]
 
 
-def test_next_round_takes_the_first_round_without_games() -> None:
+def test_next_round_is_the_clocks_and_a_round_left_out_is_paired_by_its_number() -> None:
     t = round_robin([1, 2, 3, 4], played=3)
     gap = replace(t, games=tuple(g for g in t.games if g.round != 2))
-    games, _ = next_round_pairing(gap)
+    with pytest.raises(InputError, match=r"every round .*\(3 rounds\)"):  # the clock's next round: 4
+        next_round_pairing(gap)
+    games, _ = next_round_pairing(gap, 2)
     assert {g.round for g in games} == {2}
     assert [(g.white, g.black) for g in games] == [(4, 3), (1, 2)]
+    with pytest.raises(InputError, match="round 3 of the round robin is already paired"):
+        next_round_pairing(gap, 3)
+    with pytest.raises(InputError, match="round 4: the round robin has rounds 1-3"):
+        next_round_pairing(gap, 4)
 
 
 def test_next_round_pairing_errors() -> None:

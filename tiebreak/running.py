@@ -208,7 +208,7 @@ def propose_pairing(tournament: Tournament) -> Proposal:
         raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
     paired_as = one_game_a_match(tournament)  # a two-game match is paired as one pairing (VN 21.2)
     if tournament.system.is_round_robin:
-        number, games, byes = scheduled_pairing(paired_as)
+        number, games, byes = scheduled_pairing(paired_as, now.next_round)
         return Proposal(number, _games_of(tournament, games), tuple(byes), "berger", unfinished=unfinished)
     number = now.next_round
     pairing = pair_swiss(paired_as, number)

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ranking.errors import InputError
-from ranking.event.clock import paired_rounds
+from ranking.event.clock import next_round, paired_rounds
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.trf_read import parse_trf
@@ -40,8 +40,9 @@ __all__ = [
 # ---------------------------------------------------------------------------------------
 
 
-def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
-    """The games and bye of the first round of a round robin that has no games yet.
+def next_round_pairing(tournament: Tournament, number: int | None = None) -> tuple[list[Game], list[Bye]]:
+    """The games and bye of round ``number`` of a round robin, by default the event clock's next
+    round (``ranking.event.clock.next_round``: the one after the latest paired round).
 
     Players in starting-number order are the pairing numbers 1..n of ``berger_table``
     (FIDE C.05 Annex 1); a ``DOUBLE_ROUND_ROBIN`` follows ``round_robin_schedule(...,
@@ -53,8 +54,9 @@ def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
 
     Raises ``InputError`` for a Swiss (its pairings come from the arbiter's program:
     ``pairings_from_trf``), when every round is paired (the table's rounds, or fewer
-    when ``tournament.rounds`` says so), or when a game already recorded is not the
-    table's (the starting numbers are then not the pairing numbers).
+    when ``tournament.rounds`` says so), when round ``number`` is paired already or is not
+    a round of the table, or when a game already recorded is not the table's (the starting
+    numbers are then not the pairing numbers).
     """
     if not tournament.system.is_round_robin:
         raise InputError(
@@ -65,10 +67,7 @@ def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
     schedule = round_robin_schedule(ids, double=tournament.system is System.DOUBLE_ROUND_ROBIN)
     _check_schedule(tournament, schedule)
     limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    paired = {game.round for game in tournament.games}
-    rnd = next((r for r in range(1, limit + 1) if r not in paired), None)
-    if rnd is None:
-        raise InputError(f"every round of the round robin is paired ({limit} rounds)")
+    rnd = _round_to_pair(tournament, number, limit, "round robin")
     games = [
         Game(rnd, white, black, None, board)
         for board, (white, black) in enumerate(((w, b) for w, b in schedule[rnd - 1] if b is not None), start=1)
@@ -80,9 +79,10 @@ def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
     return games, byes
 
 
-def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
-    """The board games of the next round of a team round robin (FIDE C.05 Annex 1 Berger
-    tables over the teams in id order).
+def next_team_round_pairing(tournament: Tournament, number: int | None = None) -> tuple[list[Game], list[Bye]]:
+    """The board games of round ``number`` of a team round robin (FIDE C.05 Annex 1 Berger
+    tables over the teams in id order), by default the event clock's next round (as
+    ``next_round_pairing``): a round given by its match totals is paired too.
 
     Board k opposes the two teams' k-th players (rosters in board order; the number of boards
     is the team preset's, or the shortest roster); the first team of the pairing has white
@@ -101,10 +101,7 @@ def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[By
     schedule = round_robin_schedule([team.id for team in teams],
                                     double=tournament.system is System.DOUBLE_ROUND_ROBIN)
     limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    paired = {game.round for game in tournament.games}
-    number = next((r for r in range(1, limit + 1) if r not in paired), None)
-    if number is None:
-        raise InputError(f"every round of the team round robin is paired ({limit} rounds)")
+    number = _round_to_pair(tournament, number, limit, "team round robin")
     by_id = {team.id: team for team in teams}
     games: list[Game] = []
     for first, second in schedule[number - 1]:
@@ -115,6 +112,20 @@ def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[By
             white, black = (a, b) if board % 2 == 0 else (b, a)
             games.append(Game(number, white, black, None, board=len(games) + 1))
     return games, []
+
+
+def _round_to_pair(tournament: Tournament, number: int | None, limit: int, what: str) -> int:
+    """Round ``number`` (by default the clock's next round), checked: a round of the schedule's
+    ``limit`` rounds that is not paired yet (``ranking.event.clock.paired_rounds``)."""
+    if number is None:
+        number = next_round(tournament)
+        if number > limit:
+            raise InputError(f"every round of the {what} is paired ({limit} rounds)")
+    if not 1 <= number <= limit:
+        raise InputError(f"round {number}: the {what} has rounds 1-{limit}")
+    if number in paired_rounds(tournament):
+        raise InputError(f"round {number} of the {what} is already paired")
+    return number
 
 
 def _check_schedule(tournament: Tournament, schedule: list[list[Pairing]]) -> None:
