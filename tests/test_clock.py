@@ -57,3 +57,46 @@ def test_a_team_round_robin_paired_by_its_totals_is_not_paired_again() -> None:
     assert board.value.code is Code.NO_SUCH_BOARD
     state.apply(proposal.event(state))
     assert state.paired_rounds() == [1, 2]
+
+
+SWISS_WITHOUT_ROUNDS = """
+[tournament]
+name = "Club Swiss"
+system = "swiss"
+""" + "".join(f"""
+[[players]]
+id = {number}
+name = "Player {number}"
+rating = {2000 - number}
+""" for number in range(1, 5))
+
+
+def test_a_swiss_whose_rounds_are_not_known_is_paired_round_after_round() -> None:
+    from ranking.event.log import bye_event, withdrawal_event
+    from ranking.event.model import ByeKind
+    from tiebreak.checks import check_admissible
+
+    swiss = parse_tournament_toml(SWISS_WITHOUT_ROUNDS, "club.toml")
+    check_admissible(swiss, "club")
+    assert swiss.rounds == 0 and clock_of(swiss).limit is None and clock_of(swiss).may_pair(12)
+    state = TournamentState(swiss)
+    proposal = propose_pairing(state.snapshot())
+    assert proposal.round == 1 and len(proposal.games) == 2
+    state.apply(proposal.event(state))  # the proposal shown is the one stored on confirm
+    assert state.paired_rounds() == [1]
+    state.apply(bye_event(state, 3, 4, ByeKind.HALF))  # a bye asked for ahead
+    state.apply(withdrawal_event(state, 2, after_round=2))
+    with pytest.raises(Refusal) as zero:
+        bye_event(state, 0, 4, ByeKind.HALF)
+    assert zero.value.code is Code.ROUND_OUT_OF_RANGE
+
+
+def test_a_round_robin_may_pair_the_rounds_of_its_schedule_whatever_its_rounds_say() -> None:
+    from dataclasses import replace
+
+    league = parse_tournament_toml(league_by_totals(), "league.toml")
+    assert clock_of(league).limit == 3
+    state = TournamentState(replace(league, rounds=9))  # four teams: three rounds
+    with pytest.raises(Refusal) as beyond:
+        pairing_event(state, 4, (), ())
+    assert beyond.value.code is Code.ROUND_OUT_OF_RANGE and beyond.value.params["rounds"] == 3

@@ -261,6 +261,18 @@ def test_next_round_pairing_accepts_reversed_colours_in_a_recorded_game() -> Non
     assert {g.round for g in games} == {2}
 
 
+def test_a_swiss_whose_rounds_are_not_known_takes_a_pairs_list_round_after_round() -> None:
+    from ranking.pairing.pairings import pairings_from_list
+
+    swiss = Tournament("Club", tuple(Player(pid, f"Player {pid}") for pid in range(1, 5)), 0)
+    games, byes = pairings_from_list(swiss, "2\n1 4\n2 3\n", 1)
+    assert [(g.white, g.black) for g in games] == [(1, 4), (2, 3)] and byes == []
+    played = replace(swiss, games=tuple(replace(g, result=Result.DRAW) for g in games))
+    with pytest.raises(InputError, match="round 1 is paired already"):
+        pairings_from_list(played, "2\n4 1\n3 2\n", 1)
+    assert len(pairings_from_list(played, "2\n4 2\n3 1\n", 2)[0]) == 2
+
+
 # ---------------------------------------------------------------------------------------
 # pairings_from_trf
 # ---------------------------------------------------------------------------------------

@@ -204,8 +204,8 @@ def propose_pairing(tournament: Tournament) -> Proposal:
     paired: it says who cannot be paired and why."""
     now = clock_of(tournament)
     unfinished = now.open_boards
-    if tournament.rounds and now.next_round > tournament.rounds:
-        raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
+    if not now.may_pair(now.next_round):
+        raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=now.limit)
     paired_as = one_game_a_match(tournament)  # a two-game match is paired as one pairing (VN 21.2)
     if tournament.system.is_round_robin:
         number, games, byes = scheduled_pairing(paired_as, now.next_round)

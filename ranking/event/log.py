@@ -255,6 +255,20 @@ class TournamentState:
         a pairing-allocated bye."""
         return list(paired_rounds(self.snapshot()))
 
+    def check_round(self, round_number: int) -> None:
+        """Refused unless ``round_number`` is one of the event's rounds (``Clock.may_pair``:
+        any from 1 in a Swiss whose rounds are not known)."""
+        clock = self.clock()
+        if not clock.may_pair(round_number):
+            raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number,
+                          rounds=clock.limit if clock.limit is not None else clock.next_round)
+
+    def every_round_paired(self) -> bool:
+        """A Swiss event's last round is paired (``Clock.may_pair``: never while its rounds are not
+        known)."""
+        clock = self.clock()
+        return not self.base.system.is_round_robin and not clock.may_pair(clock.next_round)
+
     def player_in_round(self, player: int, round_number: int) -> str | None:
         """How ``player`` is engaged in a round: ``"game"``, ``"bye"`` or None."""
         for (r, _), game in self.games.items():
@@ -392,8 +406,7 @@ def bye_event(state: TournamentState, round_number: int, player: int, kind: ByeK
     those rounds unless the arbiter gives byes for them).  Round robins have none: a player
     who misses a round robin game loses it by forfeit."""
     state.require_player(player)
-    if not 1 <= round_number <= state.base.rounds:
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number, rounds=state.base.rounds)
+    state.check_round(round_number)
     if state.base.system.is_round_robin:
         raise Refusal(Code.BYE_IN_ROUND_ROBIN)
     if state.player_in_round(player, round_number) == "game":
@@ -421,8 +434,10 @@ def withdrawal_event(state: TournamentState, player: int, after_round: int | Non
         after_round = state.snapshot().rounds_with_results
     if player in state.withdrawals:
         raise Refusal(Code.ALREADY_WITHDRAWN, player=player, after_round=state.withdrawals[player].after_round)
-    if not 0 <= after_round <= state.base.rounds:
-        raise Refusal(Code.WITHDRAWAL_ROUND, after_round=after_round, rounds=state.base.rounds)
+    clock = state.clock()
+    if after_round < 0 or (after_round and not clock.may_pair(after_round)):
+        raise Refusal(Code.WITHDRAWAL_ROUND, after_round=after_round,
+                      rounds=clock.limit if clock.limit is not None else clock.next_round)
     for (number, _), game in sorted(state.games.items()):
         if number > after_round and player in (game.white, game.black) and game.result is not None:
             allowed = (forfeit_for_withdrawn(game, {player}), Result.DOUBLE_FORFEIT)
@@ -449,7 +464,7 @@ def return_event(state: TournamentState, player: int) -> Event:
     later = [number for number in paired if number > withdrawal.after_round]
     if state.base.system.is_round_robin and later:
         raise Refusal(Code.RETURN_AFTER_PAIRING, player=player, after_round=withdrawal.after_round, round=later[0])
-    if not state.base.system.is_round_robin and state.base.rounds and paired and paired[-1] >= state.base.rounds:
+    if state.every_round_paired():
         raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=state.base.rounds)
     byes, forfeits = [], []
     for number in later:
@@ -510,8 +525,7 @@ def player_added_event(state: TournamentState, name: str, rating: int = 0, feder
         raise Refusal(Code.LATE_ENTRY_ROUND_ROBIN)
     if base.teams:
         raise Refusal(Code.TEAM_ROSTER)
-    paired = state.paired_rounds()
-    if not base.system.is_round_robin and base.rounds and paired and paired[-1] >= base.rounds:
+    if state.every_round_paired():
         raise Refusal(Code.LATE_ENTRY_FINAL_ROUND, rounds=base.rounds)
     values = player_values(state, name, rating, title, federation, club)
     number = max(state.ids | state.retired, default=0) + 1
@@ -589,8 +603,7 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
     """The event pairing ``round_number``: refused if the round is paired already, a player
     is unknown, withdrawn, or appears twice (in an event of two-game matches, VN 21.2: in
     more than the ``GAMES_PER_MATCH`` games of one match)."""
-    if not 1 <= round_number <= state.base.rounds:
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number, rounds=state.base.rounds)
+    state.check_round(round_number)
     if round_number in state.paired_rounds():
         raise Refusal(Code.ROUND_ALREADY_PAIRED, round=round_number)
     seen: set[int] = set()

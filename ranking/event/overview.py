@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ranking.errors import InputError
-from ranking.event.clock import clock_of, paired_rounds
+from ranking.event.clock import clock_of, paired_rounds, round_limit
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.pairing.pairings import round_robin_schedule
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS, team_preset_name
@@ -176,7 +176,7 @@ def coming_rounds(tournament: Tournament) -> list[tuple[int, list[Game], list[By
     for game in tournament.games:
         if not 1 <= game.round <= len(schedule) or frozenset((game.white, game.black)) not in pairs[game.round - 1]:
             return []
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
+    limit = round_limit(tournament) or 0
     paired = paired_rounds(tournament)
     coming = []
     for number in range(1, limit + 1):

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ranking.errors import InputError
-from ranking.event.clock import next_round, paired_rounds
+from ranking.event.clock import clock_of
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.trf_read import parse_trf
@@ -66,8 +66,7 @@ def next_round_pairing(tournament: Tournament, number: int | None = None) -> tup
     ids = sorted(player.id for player in tournament.players)
     schedule = round_robin_schedule(ids, double=tournament.system is System.DOUBLE_ROUND_ROBIN)
     _check_schedule(tournament, schedule)
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    rnd = _round_to_pair(tournament, number, limit, "round robin")
+    rnd = _round_to_pair(tournament, number, "round robin")
     games = [
         Game(rnd, white, black, None, board)
         for board, (white, black) in enumerate(((w, b) for w, b in schedule[rnd - 1] if b is not None), start=1)
@@ -100,8 +99,7 @@ def next_team_round_pairing(tournament: Tournament, number: int | None = None) -
         raise InputError("every team needs a roster (players in board order) to be paired")
     schedule = round_robin_schedule([team.id for team in teams],
                                     double=tournament.system is System.DOUBLE_ROUND_ROBIN)
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    number = _round_to_pair(tournament, number, limit, "team round robin")
+    number = _round_to_pair(tournament, number, "team round robin")
     by_id = {team.id: team for team in teams}
     games: list[Game] = []
     for first, second in schedule[number - 1]:
@@ -114,16 +112,18 @@ def next_team_round_pairing(tournament: Tournament, number: int | None = None) -
     return games, []
 
 
-def _round_to_pair(tournament: Tournament, number: int | None, limit: int, what: str) -> int:
-    """Round ``number`` (by default the clock's next round), checked: a round of the schedule's
-    ``limit`` rounds that is not paired yet (``ranking.event.clock.paired_rounds``)."""
+def _round_to_pair(tournament: Tournament, number: int | None, what: str) -> int:
+    """Round ``number`` (by default the clock's next round), checked by the event's clock
+    (``ranking.event.clock``): one of its rounds (``Clock.may_pair``: the schedule's, or fewer
+    when ``tournament.rounds`` says so), not paired yet."""
+    clock = clock_of(tournament)
     if number is None:
-        number = next_round(tournament)
-        if number > limit:
-            raise InputError(f"every round of the {what} is paired ({limit} rounds)")
-    if not 1 <= number <= limit:
-        raise InputError(f"round {number}: the {what} has rounds 1-{limit}")
-    if number in paired_rounds(tournament):
+        number = clock.next_round
+        if not clock.may_pair(number):
+            raise InputError(f"every round of the {what} is paired ({clock.limit} rounds)")
+    if not clock.may_pair(number):
+        raise InputError(f"round {number}: the {what} has rounds 1-{clock.limit}")
+    if number in clock.paired:
         raise InputError(f"round {number} of the {what} is already paired")
     return number
 
@@ -166,7 +166,7 @@ def pairings_from_trf(
     - every player of the file is a player of the tournament with the same start number,
       and the same name (ignoring case and repeated blanks) when both have one; every
       player of the tournament is in the file;
-    - ``round_number`` is within the tournament's rounds, no game of it (or of a later
+    - ``round_number`` is one of the tournament's rounds (``Clock.may_pair``), no game of it (or of a later
       round) is recorded yet, every earlier round with games is before it, and the file
       pairs someone in it;
     - the file's earlier rounds do not contradict the tournament's games (a player with
@@ -182,9 +182,10 @@ def pairings_from_trf(
     t = tournament
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise InputError(f"round {round_number!r}: expected a round number 1 or more", source=source)
-    if t.rounds > 0 and round_number > t.rounds:
-        raise InputError(f"round {round_number}: the tournament has {t.rounds} rounds", source=source)
-    paired_now = paired_rounds(t)  # ranking.event.clock: a game, a team match or a PAB
+    clock = clock_of(t)
+    if not clock.may_pair(round_number):
+        raise InputError(f"round {round_number}: the tournament has {clock.limit} rounds", source=source)
+    paired_now = clock.paired  # ranking.event.clock: a game, a team match or a PAB
     later = next((number for number in paired_now if number >= round_number), None)
     if later is not None:
         raise InputError(f"round {round_number}: round {later} is already paired in the tournament", source=source)
@@ -327,9 +328,10 @@ def pairings_from_list(
     if len(lines) - 1 != expected:
         raise InputError(f"the file announces {expected} pairs but lists {len(lines) - 1}", source=source,
                          line=first_line)
-    if round_number > tournament.rounds:
-        raise InputError(f"round {round_number}: the tournament has {tournament.rounds} rounds", source=source)
-    if any(game.round >= round_number for game in tournament.games):
+    clock = clock_of(tournament)
+    if not clock.may_pair(round_number):
+        raise InputError(f"round {round_number}: the tournament has {clock.limit} rounds", source=source)
+    if clock.paired and clock.paired[-1] >= round_number:
         raise InputError(f"round {round_number} is paired already", source=source)
     ids = {player.id for player in tournament.players}
     withdrawn = {w.player: w.after_round for w in tournament.withdrawals}
