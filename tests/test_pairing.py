@@ -207,9 +207,9 @@ def test_next_round_of_an_odd_round_robin_gives_a_zero_point_bye() -> None:
     # Round 4 of the 6-player table: 6-5 1-4 2-3, so player 5 sits out.
     assert [(g.board, g.white, g.black, g.result) for g in games] == [(1, 1, 4, None), (2, 2, 3, None)]
     assert byes == [Bye(4, 5, ByeKind.ZERO)]
-    # A bye already recorded for that player and round is not returned again.
-    entered = replace(t, byes=(*t.byes, Bye(4, 5, ByeKind.ZERO)))
-    assert next_round_pairing(entered) == (games, [])
+    # A bye already recorded for that player and round is the one they sit the round out with.
+    entered = replace(t, byes=(*t.byes, Bye(4, 5, ByeKind.HALF)))
+    assert next_round_pairing(entered) == (games, [Bye(4, 5, ByeKind.HALF)])
 
 
 def test_next_round_of_a_double_round_robin() -> None:

@@ -28,6 +28,8 @@ from ranking.pairing.berger import Pairing, berger_table, round_robin_schedule
 from ranking.tiebreaks.presets import get_team_preset, team_preset_name
 
 __all__ = [
+    "berger_round",
+    "berger_schedule",
     "berger_table",
     "next_round_pairing",
     "order_boards",
@@ -45,12 +47,8 @@ def next_round_pairing(tournament: Tournament, number: int | None = None) -> tup
     round (``ranking.event.clock.next_round``: the one after the latest paired round).
 
     Players in starting-number order are the pairing numbers 1..n of ``berger_table``
-    (FIDE C.05 Annex 1); a ``DOUBLE_ROUND_ROBIN`` follows ``round_robin_schedule(...,
-    double=True)``.  Games have no result and boards 1..k.  In an odd field the player
-    paired with the missing number sits the round out, scoring nothing: a ``Bye`` of kind
-    ``ByeKind.ZERO`` (not a pairing-allocated bye, which C.04.1 defines for Swiss systems
-    only); it is left out when the tournament already records a bye for that player in
-    that round.
+    (FIDE C.05 Annex 1): the round is ``berger_round`` of ``berger_schedule``, as the site
+    shows it before it is paired.
 
     Raises ``InputError`` for a Swiss (its pairings come from the arbiter's program:
     ``pairings_from_trf``), when every round is paired (the table's rounds, or fewer
@@ -63,18 +61,40 @@ def next_round_pairing(tournament: Tournament, number: int | None = None) -> tup
             f"{tournament.name or 'the tournament'} is a Swiss: its rounds are paired by the arbiter's "
             "pairing program and imported from its TRF file"
         )
+    schedule = berger_schedule(tournament)
+    return berger_round(tournament, schedule, _round_to_pair(tournament, number, "round robin"))
+
+
+def berger_schedule(tournament: Tournament) -> list[list[Pairing]]:
+    """The Berger schedule of an individual round robin (FIDE C.05 Annex 1): the players in
+    starting-number order are the pairing numbers 1..n of ``berger_table``; a
+    ``DOUBLE_ROUND_ROBIN`` follows ``round_robin_schedule(..., double=True)``.  Raises
+    ``InputError`` when a game already recorded is not the schedule's (the starting numbers
+    are then not the pairing numbers)."""
     ids = sorted(player.id for player in tournament.players)
     schedule = round_robin_schedule(ids, double=tournament.system is System.DOUBLE_ROUND_ROBIN)
     _check_schedule(tournament, schedule)
-    rnd = _round_to_pair(tournament, number, "round robin")
-    games = [
-        Game(rnd, white, black, None, board)
-        for board, (white, black) in enumerate(((w, b) for w, b in schedule[rnd - 1] if b is not None), start=1)
-    ]
-    has_bye = {bye.player for bye in tournament.byes if bye.round == rnd}
-    byes = [
-        Bye(rnd, player, ByeKind.ZERO) for player, black in schedule[rnd - 1] if black is None and player not in has_bye
-    ]
+    return schedule
+
+
+def berger_round(tournament: Tournament, schedule: list[list[Pairing]], number: int) -> tuple[list[Game], list[Bye]]:
+    """Round ``number`` of a round robin's Berger ``schedule`` (``berger_schedule``), for the
+    pairing and for the site alike: its games without a result on boards 1..k, and in an odd
+    field the player paired with the missing number, who sits the round out with the bye the
+    tournament records for them in that round, else a zero-point bye (``ByeKind.ZERO``: not a
+    pairing-allocated bye, which C.04.1 defines for Swiss systems only).
+
+    >>> from ranking.event.model import Player
+    >>> t = Tournament("RR", tuple(Player(i, f"P{i}") for i in (1, 2, 3)), 3, system=System.ROUND_ROBIN)
+    >>> games, byes = berger_round(t, berger_schedule(t), 1)
+    >>> [(g.board, g.white, g.black) for g in games], [(b.player, b.kind.value) for b in byes]
+    ([(1, 2, 3)], [(1, 'Z')])
+    """
+    table = schedule[number - 1]
+    games = [Game(number, white, black, None, board)
+             for board, (white, black) in enumerate(((w, b) for w, b in table if b is not None), start=1)]
+    recorded = {bye.player: bye for bye in tournament.byes if bye.round == number}
+    byes = [recorded.get(player, Bye(number, player, ByeKind.ZERO)) for player, black in table if black is None]
     return games, byes
 
 
