@@ -100,3 +100,15 @@ def test_a_round_robin_may_pair_the_rounds_of_its_schedule_whatever_its_rounds_s
     with pytest.raises(Refusal) as beyond:
         pairing_event(state, 4, (), ())
     assert beyond.value.code is Code.ROUND_OUT_OF_RANGE and beyond.value.params["rounds"] == 3
+
+
+def test_a_round_of_a_swiss_whose_rounds_are_not_known_is_shown() -> None:
+    from tiebreak.running import round_to_show
+
+    state = TournamentState(parse_tournament_toml(SWISS_WITHOUT_ROUNDS, "club.toml"))
+    for _ in range(2):
+        state.apply(propose_pairing(state.snapshot()).event(state))
+    assert round_to_show(state, 2) == 2 and round_to_show(state, None) == 1
+    with pytest.raises(Refusal) as later:
+        round_to_show(state, 3)
+    assert later.value.code is Code.ROUND_NOT_PAIRED

@@ -112,15 +112,13 @@ def round_json(state: TournamentState, number: int) -> dict[str, Any]:
 def round_to_show(state: TournamentState, asked: int | None) -> int:
     """The round ``tiebreak round`` and the bot's /round show: ``asked``, else the current one
     (``ranking.event.clock``); a ``Refusal`` saying which rounds exist otherwise."""
-    rounds = state.base.rounds
     paired = state.paired_rounds()
     if asked is None:
         current = state.clock().current
         if current is None:
             raise Refusal(Code.NOTHING_PAIRED)
         return current
-    if not 1 <= asked <= max(rounds, 1):
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=asked, rounds=rounds)
+    state.check_round(asked)  # one of the event's rounds (Clock.may_pair)
     if asked not in paired:
         raise Refusal(Code.ROUND_NOT_PAIRED, round=asked, paired=paired)
     return asked
