@@ -30,7 +30,8 @@ the commit before it, taken from this repository with ``git archive``): its own 
 process and its trailing debounce (``--previous-delay``, its default 2 s after the last result)
 rebuilding every tournament, publishing into a folder of its own from the same store.  Each way
 builds its own site, first in full, then after each of its results (which also holds the
-other way's result before it), so both see the round's first result change every page.  The
+other way's result before it), so both see the round's first result (which changed every
+player's page before the players' pages showed the last complete round's place).  The
 bot (and so its reply) is this one for both.  ``--every`` needs ``--previous none``.
 
 Printed: each result's figures and each build's (files written, build, publish and site
@@ -385,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as name:
         folder = Path(name)
         print(f"creating a 9 KB file in {folder} takes {site_benchmark.file_creation_ms(folder):.2f} ms "
-              "(a shared machine's disk varies tenfold: the first result of a round writes every player's pages)")
+              "(a shared machine's disk varies tenfold: every file a result changes is created anew)")
         config = write_config(folder, args.delay, folder / "store.sqlite3")
         site = TimedSite(SiteCommand("publish", str(config)) if args.process else SiteServer("publish", str(config)))
         ways = [Way("now", site, DebouncedBuild(site, args.delay), folder)]  # as bot.__main__.site_trigger makes it

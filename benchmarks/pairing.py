@@ -36,7 +36,7 @@ from ranking.event.clock import paired_rounds  # noqa: E402
 from ranking.formats.trf_read import parse_trf  # noqa: E402
 from ranking.pairing.dutch import before_round  # noqa: E402
 from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament  # noqa: E402
-from tiebreak.library import export_text  # noqa: E402
+from tiebreak.exports import export_text  # noqa: E402
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 CPU_RATIO, MEMORY_MIB = 2.0, 1024

@@ -11,7 +11,10 @@ ranking in-process.
    ranked by it in turn (``benchmarks/tiebreak_core_standings.py``), A B A B ..., and the ratio
    is taken pair by pair.  CPU time (user + system, from the operating system's accounting of
    the finished child) and wall time, median and spread; the machine's load before and after.
-   Target: at least 5 times faster than tiebreak-core, whole process.
+   Target: at least 5 times faster than tiebreak-core, whole process.  The model's path alone
+   (``load_tournament`` + ``final_standings``, what the command runs when the columnar path
+   hands over) is timed in the same turns, from a second copy of the install in which
+   ``quick_standings`` hands over every time (issue 26: one standings engine).
 2. In-process, parsing included: the columnar path (``ranking.crosstable`` and
    ``ranking.crosstable_standings``) on 10,000 x 13 (9,999 players: TRF start numbers end at
    9999) and 1,000 x 11 (CPU time; target under 0.4 s at 10,000 x 13), its peak memory against
@@ -67,9 +70,10 @@ def load() -> str:
     return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-def plain_install(folder: Path) -> Path:
+def plain_install(folder: Path, model_only: bool = False) -> Path:
     """A new virtual environment holding the packages a standings command imports, as an
-    installer lays them out (bytecode compiled); returns its ``tiebreak`` script."""
+    installer lays them out (bytecode compiled); returns its ``tiebreak`` script.  ``model_only``:
+    its ``tiebreak.cli`` never takes the columnar path (the model's path alone is timed)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
     python = folder / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -81,6 +85,12 @@ def plain_install(folder: Path) -> Path:
         if spec is not None and spec.origin:
             source = Path(spec.origin).parent
             shutil.copytree(source, Path(purelib) / source.name, ignore=shutil.ignore_patterns("__pycache__"))
+    if model_only:
+        cli = Path(purelib) / "tiebreak" / "cli.py"
+        text = cli.read_text(encoding="utf-8")
+        if "status = quick_standings(args)" not in text:
+            raise SystemExit("benchmarks/standings.py: tiebreak/cli.py no longer calls quick_standings as expected")
+        cli.write_text(text.replace("status = quick_standings(args)", "status = None"), encoding="utf-8")
     subprocess.run([str(python), "-m", "compileall", "-q", purelib], check=True, capture_output=True)
     script = folder / "bin" / "tiebreak"
     script.write_text(CONSOLE_SCRIPT.format(python=python), encoding="utf-8")
@@ -105,33 +115,35 @@ def spread(values: list[float], unit: float = 1000.0, suffix: str = " ms") -> st
             f"(min {min(values) * unit:.1f}, max {max(values) * unit:.1f})")
 
 
-def side_by_side(script: Path, path: Path, repeat: int, peer: bool) -> None:
-    ours = [str(script), "standings", str(path), "--json", "--tiebreaks", ",".join(CHAIN)]
-    theirs = [str(script.with_name("python")), str(PEER), str(path), ",".join(CHAIN)]
-    run(ours)
+def side_by_side(scripts: dict[str, Path], path: Path, repeat: int, peer: bool) -> None:
+    """Each of ``scripts`` (name: its ``tiebreak``) and tiebreak-core in turn on ``path``, A B C A B C ..."""
+    chain = ",".join(CHAIN)
+    commands = {name: [str(script), "standings", str(path), "--json", "--tiebreaks", chain]
+                for name, script in scripts.items()}
     if peer:
-        run(theirs)
-    results: dict[str, list[tuple[float, float]]] = {"tiebreak": [], "tiebreak-core": []}
-    same = None
-    for _ in range(repeat):  # A B A B ...: a drifting machine moves both alike
-        cpu, wall, output = run(ours)
-        results["tiebreak"].append((cpu, wall))
-        if peer:
-            peer_cpu, peer_wall, peer_output = run(theirs)
-            results["tiebreak-core"].append((peer_cpu, peer_wall))
-            same = ([row["id"] for row in json.loads(output)["standings"]]
-                    == [row["id"] for row in json.loads(peer_output)["standings"]])
+        commands["tiebreak-core"] = [str(next(iter(scripts.values())).with_name("python")), str(PEER), str(path), chain]
+    for command in commands.values():
+        run(command)
+    results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    orders: dict[str, list[int]] = {}
+    for _ in range(repeat):  # in turn: a drifting machine moves all alike
+        for name, command in commands.items():
+            cpu, wall, output = run(command)
+            results[name].append((cpu, wall))
+            orders[name] = [row["id"] for row in json.loads(output)["standings"]]
     print(f"  {path.name}:")
     for name, timings in results.items():
-        if timings:
-            cpus, walls = [cpu for cpu, _ in timings], [wall for _, wall in timings]
-            print(f"    {name:13} CPU {spread(cpus)}   wall {spread(walls)}")
-    if peer:
-        pairs = list(zip(results["tiebreak"], results["tiebreak-core"], strict=True))
+        cpus, walls = [cpu for cpu, _ in timings], [wall for _, wall in timings]
+        print(f"    {name:22} CPU {spread(cpus)}   wall {spread(walls)}")
+    if not peer:
+        return
+    for name in scripts:
+        pairs = list(zip(results[name], results["tiebreak-core"], strict=True))
         cpu_ratio = statistics.median(theirs_[0] / ours_[0] for ours_, theirs_ in pairs)
         wall_ratio = statistics.median(theirs_[1] / ours_[1] for ours_, theirs_ in pairs)
         verdict = "ok" if cpu_ratio >= 5 and wall_ratio >= 5 else "UNDER TARGET"
-        print(f"    tiebreak-core / tiebreak, pair by pair: CPU {cpu_ratio:.1f}x, wall {wall_ratio:.1f}x "
+        same = orders[name] == orders["tiebreak-core"]
+        print(f"    tiebreak-core / {name}, pair by pair: CPU {cpu_ratio:.1f}x, wall {wall_ratio:.1f}x "
               f"(target 5x: {verdict}); same order of players: {'yes' if same else 'NO'}")
 
 
@@ -185,11 +197,12 @@ def main() -> int:
         trf, toml = base / "swiss-1000x11.trf", base / "swiss-1000x11.toml"
         trf.write_text(write_trf(tournament), encoding="utf-8")
         toml.write_text(write_tournament_toml(tournament), encoding="utf-8")
-        script = plain_install(base / "venv")
+        scripts = {"tiebreak": plain_install(base / "venv"),
+                   "the model's path alone": plain_install(base / "model", model_only=True)}
         print(f"whole process, {args.repeat} runs each, plain install in a new virtual environment"
               + ("" if peer else " (tiebreak-core is not installed: `pip install tiebreak-core` to compare)"))
         for path in (trf, toml):
-            side_by_side(script, path, args.repeat, peer)
+            side_by_side(scripts, path, args.repeat, peer)
     print(load())
     if args.skip_in_process:
         return 0

@@ -56,6 +56,12 @@ def handled(store: Store, who: Who) -> bool:
             and (store.applied(who.dedupe_key or "") or store.has_submission(who.update_id)))
 
 
+def applied(store: Store, who: Who) -> bool:
+    """Whether ``who``'s update changed the store already (a refused one changed nothing: asked
+    again, it is refused again, in the same words)."""
+    return who.update_id is not None and store.applied(who.dedupe_key or "")
+
+
 def answer_once(service: BotService, who: Who, command: Command[P], *args: P.args, **kwargs: P.kwargs) -> Answer:
     """The answer to ``who``'s update: the saved one if it was answered before; else the
     command's, saved when the command changed the store or recorded a submission."""
@@ -66,7 +72,7 @@ def answer_once(service: BotService, who: Who, command: Command[P], *args: P.arg
     saved = store.answer(update_id)
     if saved is not None:
         return Answer(replies_from_json(saved), update_id)
-    if handled(store, who):  # applied, but the bot was killed before it saved the answer
+    if applied(store, who):  # applied, but the bot was killed before it saved the answer
         return Answer(entering.handled_before(service, who))
     replies = command(service, who, *args, **kwargs)
     if not handled(store, who):

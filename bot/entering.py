@@ -46,9 +46,7 @@ ENTER_BUTTONS = 60  # unfinished boards shown by /enter (inline keyboards allow 
 def text(request: Request, text: str) -> list[Reply]:
     """Result lines from an arbiter (anyone else is told only arbiters may); every message is
     recorded as a submission, accepted or not."""
-    store, who, tr = request.store, request.who, request.tr
-    if who.update_id is not None and store.has_submission(who.update_id):
-        return []  # Telegram delivered this update again: it was handled and answered
+    who, tr = request.who, request.tr
     slug = request.selected(entering=True)
     if slug is None:
         return request.refused(None, "no tournament", M.NO_TOURNAMENT_SELECTED, text)
@@ -104,7 +102,8 @@ def handled_before(request: Request) -> list[Reply]:
 
 @arbiters_only
 def enter(request: TournamentRequest) -> list[Reply]:
-    """/enter: a button per unfinished board of the current round."""
+    """/enter: a button per board of the current round the clock has open (a board the withdrawal
+    rule decides is not: ``ranking.event.clock``)."""
     return [_board_menu(request)]
 
 
@@ -122,8 +121,7 @@ def _board_menu(request: TournamentRequest, edit: bool = False) -> Reply:
         return Reply(escape(tr.gettext(M.NOTHING_PAIRED)), edit=edit)
     names = player_names(state.base)
     key = request.store.tournament_key(request.slug)
-    open_boards = [(board, game) for (r, board), game in sorted(state.games.items())
-                   if r == number and game.result is None]
+    open_boards = [(board, state.games[(number, board)]) for board in state.clock().open_in(number)]
     if not open_boards:
         return Reply(escape(tr.format(M.ROUND_FINISHED_ALREADY, round=number)), edit=edit)
     rows = tuple((button(tr.format(M.BOARD_BUTTON, board=board, white=shorten(names[game.white], 14),

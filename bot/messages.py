@@ -90,8 +90,8 @@ ARBITERS_ONLY = N_("Only arbiters can enter results.")
 ROUND_COMPLETE = N_("Round {round} is complete.")
 STANDINGS_AFTER = N_("Standings after round {round}")
 ROUND_NOT_PAIRED = N_("Round {round} is not paired yet")
-# Translators: {rounds} is the number of rounds of the tournament.
-ROUND_NOT_PAIRED_OF = N_("Round {round} is not paired yet (the tournament has {rounds} rounds).")
+# Translators: {paired} lists the rounds paired so far, e.g. "1-3", or "none".
+ROUND_NOT_PAIRED_YET = N_("Round {round} is not paired yet (paired rounds: {paired}).")
 ROUND_OUT_OF_RANGE = N_("Round {round}: the tournament has {rounds} rounds.")
 ROUND_USAGE = N_("Write a round number, e.g. /round 3")
 STANDINGS_USAGE = N_("Write how many rows to show, e.g. /standings 10, or /standings all for every column")

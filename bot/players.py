@@ -24,7 +24,9 @@ from bot.views import (
 )
 from ranking import InputError, team_event_of, team_standings
 from ranking.event.players import find_players
+from ranking.event.refusals import Code, Refusal, worded
 from tiebreak.i18n import LANGUAGE_NAMES, SUPPORTED, language_from_argument
+from tiebreak.running import round_to_show
 
 # -- the tournament --------------------------------------------------------------------------------
 
@@ -111,21 +113,23 @@ def playoff(request: TournamentRequest) -> list[Reply]:
 @needs_tournament
 def round(request: TournamentRequest, argument: str = "") -> list[Reply]:
     """/round [N]: the boards of round N (default: the current round, ``ranking.event.clock``)."""
-    state = request.state()
-    clock = state.clock()
-    paired = clock.paired
     words = argument.split()
     if len(words) > 1 or (words and not (words[0].isascii() and words[0].isdigit())):
         return request.say(M.ROUND_USAGE)
-    if clock.current is None:
-        return request.say(M.NOTHING_PAIRED)
-    number = int(words[0]) if words else clock.current
-    rounds = state.base.rounds
-    if not 1 <= number <= max(rounds, 1):
-        return request.say(M.ROUND_OUT_OF_RANGE, round=number, rounds=rounds)
-    if number not in paired:
-        return request.say(M.ROUND_NOT_PAIRED_OF, round=number, rounds=rounds)
+    state = request.state()
+    try:
+        number = round_to_show(state, int(words[0]) if words else None)
+    except Refusal as error:
+        if error.code not in _ROUND_REFUSALS:
+            return request.refuse(error)
+        return [Reply(escape(worded(request.tr.gettext(_ROUND_REFUSALS[error.code]), error.params,
+                                    request.tr.gettext(M.NONE))))]
     return packed(round_blocks(state, number, request.tr))
+
+
+#: /round's words for ``round_to_show``'s refusals
+_ROUND_REFUSALS = {Code.NOTHING_PAIRED: M.NOTHING_PAIRED, Code.ROUND_OUT_OF_RANGE: M.ROUND_OUT_OF_RANGE,
+                   Code.ROUND_NOT_PAIRED: M.ROUND_NOT_PAIRED_YET}
 
 
 @needs_tournament

@@ -36,7 +36,7 @@ from ranking import (
     withdrawal_event,
     written_result,
 )
-from ranking.event.log import unpair_event
+from ranking.event.log import round_to_unpair, unpair_event
 from ranking.event.players import pairing_numbers
 from ranking.event.refusals import Code, Refusal
 from tiebreak.i18n import Translator
@@ -154,12 +154,10 @@ def confirm_unpair(request: TournamentRequest, press: Press) -> list[Reply]:
     """``Action.UNPAIR``: un-pair the round with its results, if it is still the round asked
     about with as many boards entered."""
     def decide(state: TournamentState) -> list[Event]:
-        number = state.paired_rounds()[-1] if state.paired_rounds() else 0
-        event = unpair_event(state, force=True)
-        entered = sum(1 for row in event.data["games"] if row[3] or row[4] or row[5])
+        number, entered = round_to_unpair(state)
         if (number, entered) != (press.int(1), press.int(2)):
             raise Refusal(Code.ROUND_HAS_RESULTS, round=number, count=entered)
-        return [event]
+        return [unpair_event(state, force=True)]
 
     try:
         appended = request.store.append(request.slug, decide, request.source)

@@ -13,8 +13,9 @@ from bot.formatting import escape
 from bot.replies import Document, Reply, packed
 from bot.service import Request, TournamentRequest, anyone, arbiters_only, chief_only
 from ranking import InputError, final_standings
+from tiebreak.exports import export_text
 from tiebreak.files import parse_tournament_text
-from tiebreak.library import export_text, import_tournament
+from tiebreak.library import import_tournament
 from tiebreak.notices import totals_warnings
 
 

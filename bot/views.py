@@ -8,8 +8,6 @@ messages.  Standings always come from ``ranking.final_standings``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot import messages as M
 from bot.formatting import escape, pre_table, shorten
 from ranking import (
@@ -21,13 +19,10 @@ from ranking import (
     PlayoffFormat,
     PlayoffGroup,
     PlayoffStage,
-    Result,
     Scoring,
     TeamStandings,
     Tournament,
     TournamentState,
-    apply_withdrawals,
-    board_points,
     bye_points,
     default_rules,
     final_standings,
@@ -38,7 +33,8 @@ from ranking import (
     written_points,
     written_result,
 )
-from ranking.event.clock import board_results
+from ranking.event.clock import decided_games
+from ranking.scoring.team_sheet import match_score
 from tiebreak.headings import column_heading
 from tiebreak.i18n import Translator
 from tiebreak.notices import chain_warnings
@@ -168,19 +164,15 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
     names = player_names(state.base)
     scoring = default_rules(state.base).scoring
     blocks = [f"<b>{escape(state.base.name)}</b>\n" + escape(tr.format(M.ROUND_HEADING, round=number))]
-    games = [game for (round_number, _), game in sorted(state.games.items()) if round_number == number]
+    games = [item for item in decided_games(state.snapshot(), number) if item.listed]  # withdrawals applied
     if state.base.teams:
         matched, match_blocks = _team_match_blocks(state, number, names, tr)
         blocks += match_blocks
-        games = [game for game in games if (game.round, game.board) not in matched]
+        games = [item for item in games if (item.game.round, item.game.board) not in matched]
     if games:
-        decided = board_results(state.snapshot())  # a withdrawn player's boards as the rules make them
-        games = [replace(game, result=decided[(game.round, game.board)])
-                 if game.result is None and isinstance(decided.get((game.round, game.board)), Result) else game
-                 for game in games]
-        rows = [_board_row(game, names, scoring) for game in games]
-        for row, game in zip(rows, games, strict=True):
-            if decided.get((game.round, game.board)) == "annulled":  # VN 21.5.1: counts nothing
+        rows = [_board_row(item.game, names, scoring) for item in games]
+        for row, item in zip(rows, games, strict=True):
+            if item.annulled:  # VN 21.5.1: counts nothing
                 row[2] = "X"
         blocks += pre_table(_board_header(state.base, tr), rows, [True, False, False, False])
     for (round_number, player), bye in sorted(state.byes.items()):
@@ -195,8 +187,8 @@ def round_blocks(state: TournamentState, number: int, tr: Translator) -> list[st
 
 def _team_match_blocks(state: TournamentState, number: int, names: dict[int, str],
                        tr: Translator) -> tuple[set[tuple[int, int]], list[str]]:
-    """The round's team matches: a heading with the match score (game points so far, with
-    ``…`` while a board is unfinished), then its boards.  Returns the boards shown."""
+    """The round's team matches: a heading with the match score (``match_score``: game points
+    so far, with ``…`` while the match is not finished), then its boards.  Returns the boards shown."""
     try:
         event = team_event_of(state.snapshot())
     except InputError:
@@ -208,23 +200,11 @@ def _team_match_blocks(state: TournamentState, number: int, names: dict[int, str
     for match in sorted((m for m in event.matches if m.round == number),
                         key=lambda m: min((game.board for game in m.boards), default=0)):
         first, second = teams[match.first], teams[match.second]
-        own = other = 0.0
-        for game in match.boards:
-            shown.add((game.round, game.board))
-            white, black = board_points(event.scoring.game, game.result)
-            first_white = game.white in first.roster or game.black in second.roster
-            own += white if first_white else black
-            other += black if first_white else white
-        if match.forfeit is not None:
-            score = match.forfeit
-        elif match.first_points is not None and match.second_points is not None:
-            score = f"{own_points(match.first_points, tr)}–{own_points(match.second_points, tr)}"
-        else:
-            score = f"{own_points(own, tr)}–{own_points(other, tr)}"
-        unfinished = match.forfeit is None and match.first_points is None and (
-            not match.boards or any(game.result is None for game in match.boards))
+        shown.update((game.round, game.board) for game in match.boards)
+        own, other, finished = match_score(event, match)
+        score = match.forfeit or f"{own_points(own, tr)}–{own_points(other, tr)}"
         blocks.append(f"<b>{escape(first.name)} {escape(score)} {escape(second.name)}</b>"
-                      + (" …" if unfinished else ""))
+                      + ("" if finished else " …"))
         if match.boards:
             blocks += pre_table(header, [_board_row(game, names, event.scoring.game) for game in match.boards],
                                 [True, False, False, False])
@@ -257,22 +237,14 @@ def player_blocks(state: TournamentState, player_id: int, tr: Translator,
     line = M.PLAYER_LINE_MATCHES if scoring.match else M.PLAYER_LINE
     lines = [f"<b>{escape(tr.format(line, name=row.player.name, number=player_id, points=tr.format_number(row.points), rank=row.rank))}</b>"]  # noqa: E501
     table = []
-    effects = apply_withdrawals(tournament, rules)  # the games as the standings count them (VN 21.5)
     withdrawn = {item.player: item.after_round for item in tournament.withdrawals}
     vn = rules_source(rules).startswith("VN")
-    annulled = {(game.round, game.white, game.black) for game in effects.annulled}
-    counted = {(game.round, game.white, game.black): game for game in effects.tournament.games}
-    shown = []
-    for (number, board), game in sorted(state.games.items()):
-        if player_id in (game.white, game.black):
-            shown.append((board, counted.get((number, game.white, game.black), game)))
-    listed = {(game.round, game.white, game.black) for _, game in shown}
-    shown += [(None, game) for game in effects.forfeited  # VN 21.5.1: games the file never listed
-              if player_id in (game.white, game.black) and (game.round, game.white, game.black) not in listed]
-    for board, game in shown:
+    shown = [(item.game.board if item.listed else None, item.game, item.annulled)  # as the standings count them
+             for item in decided_games(tournament) if player_id in (item.game.white, item.game.black)]
+    for board, game, annulled in shown:
         white = game.white == player_id
         opponent = game.black if white else game.white
-        mark = withdrawal_mark(game, player_id, withdrawn, vn, (game.round, game.white, game.black) in annulled)
+        mark = withdrawal_mark(game, player_id, withdrawn, vn, annulled)
         table.append([str(game.round), str(board or ""), colour_word(tournament, white, tr),
                       shorten(f"{opponent}. {names[opponent]}", 18),
                       mark if mark is not None else _own_result(game, white, scoring, tr)])
@@ -309,7 +281,7 @@ def playoff_blocks(tournament: Tournament, tr: Translator, final: FinalStandings
     heading = f"<b>{escape(tournament.name)}</b>"
     if playoffs is None:
         return [heading, escape(tr.gettext(M.NO_PLAYOFF_RULE))]
-    if standings.after_round < tournament.rounds:
+    if not playoffs.due:  # the event is not over (``ranking.standings.playoffs.event_over``)
         return [heading, escape(tr.format(M.PLAYOFF_AFTER_LAST_ROUND, round=tournament.rounds))]
     if not playoffs.groups:
         return [heading, escape(tr.gettext(M.NO_PLAYOFF_NEEDED))]

@@ -45,7 +45,7 @@ from bot.replies import Reply
 from bot.service import BotService
 from bot.web_entry import Done, current_round, enter_result, undo_last_change, web_request
 from ranking import InputError, Result
-from tiebreak.i18n import LANGUAGES, SUPPORTED, Translator, choose_language
+from tiebreak.i18n import LANGUAGES, Translator, choose_language, supported_language
 from tiebreak.links import PATH, link_in_force
 from tiebreak.store import EntryLink
 
@@ -220,8 +220,8 @@ class EntrySite:
 
     def translator(self, request: Request) -> Translator:
         """``?lang=``, else the first language of ``Accept-Language`` Tiebreak speaks, else ``[bot].language``."""
-        asked = request.query_params.get("lang")
-        if asked in SUPPORTED:
+        asked = supported_language(request.query_params.get("lang", ""))
+        if asked is not None:
             return translator(asked)
         return translator(accepted_language(request.headers.get("accept-language", ""), self.service.settings.language))
 
@@ -249,8 +249,8 @@ def accepted_language(header: str, default: str) -> str:
                 weight = float(value)
             except ValueError:
                 continue
-        code = tag.strip().replace("_", "-").split("-", 1)[0].lower()
-        if code in SUPPORTED and weight > 0:
+        code = supported_language(tag)
+        if code is not None and weight > 0:
             ranked.append((-weight, position, code))
     return min(ranked)[2] if ranked else choose_language(default)
 

@@ -28,6 +28,7 @@ from bot.running import take_back_last_change
 from bot.service import BotService, TournamentRequest, Who
 from bot.views import bye_name, colour_word, player_names
 from ranking import GameKind, Result, TournamentState
+from ranking.event.clock import decided_games
 from tiebreak.i18n import Translator
 from tiebreak.links import actor
 from tiebreak.store import EntryLink, Source, Submission
@@ -89,7 +90,9 @@ class RoundView:
 
 def current_round(state: TournamentState, tr: Translator) -> RoundView:
     """The current round (``ranking.event.clock``): the lowest paired round with a board without a
-    result, else the latest paired round."""
+    result, else the latest paired round.  Its boards hold what the clock decides
+    (``decided_games``): result buttons for the boards it has open, a correction for a result
+    entered, none for a forfeit the withdrawal rule makes (any other result would be refused)."""
     number = state.clock().current
     if number is None:
         return RoundView(None, tr.gettext(M.NOTHING_PAIRED))
@@ -98,14 +101,21 @@ def current_round(state: TournamentState, tr: Translator) -> RoundView:
     written = result_writer(tournament)
     choices = result_choices(state, tr)
     first, second = colour_word(tournament, True, tr), colour_word(tournament, False, tr)
-    boards = tuple(BoardView(board, f"{game.white}. {names[game.white]} ({first})",
-                             f"{game.black}. {names[game.black]} ({second})",
-                             written(game.result) if game.result is not None else None,
-                             game.result.value if game.result is not None else None, choices)
-                   for (r, board), game in sorted(state.games.items()) if r == number)
+    open_boards = state.clock().open_in(number)
+    boards = []
+    for item in decided_games(state.snapshot(), number):
+        game, entered = item.game, state.games[(number, item.game.board)].result
+        if item.annulled:  # VN 21.5.1: counts nothing, marked X as on every page
+            shown, value, offered = "X", None, ()
+        elif game.result is not None:  # a correction replaces what was entered; what the rule decides stays
+            shown, value, offered = written(game.result), entered and entered.value, choices if entered else ()
+        else:
+            shown, value, offered = None, None, choices if game.board in open_boards else ()
+        boards.append(BoardView(game.board, f"{game.white}. {names[game.white]} ({first})",
+                                f"{game.black}. {names[game.black]} ({second})", shown, value, offered))
     byes = tuple(tr.format(M.BYE_LINE, name=f"{player}. {names[player]}") + f" ({bye_name(tournament, bye.kind, tr)})"
                  for (r, player), bye in sorted(state.byes.items()) if r == number)
-    return RoundView(number, tr.format(M.ROUND_HEADING, round=number), boards, byes)
+    return RoundView(number, tr.format(M.ROUND_HEADING, round=number), tuple(boards), byes)
 
 
 def result_choices(state: TournamentState, tr: Translator) -> tuple[Choice, ...]:

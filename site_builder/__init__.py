@@ -16,7 +16,9 @@ Jinja2 or the pages, and this package imports none of its modules itself.
 
 The modules, one job each: ``settings`` (``[site]``), ``environment`` (the Jinja2 environment:
 autoescape, the site's words, the ``number`` filter), ``pages`` (what each page shows),
-``plan`` (the pages and tasks of a build), ``workers`` (carrying the tasks out, forked when the
+``places`` (the places by round, and the round the players' pages show), ``marks`` (how a game,
+a bye and a score are written), ``chart`` (the rank-by-round chart), ``downloads`` (the JSON, CSV
+and TRF files), ``plan`` (the pages and tasks of a build), ``workers`` (carrying the tasks out, forked when the
 site is big), ``build`` (the atomic, incremental build), ``publishers`` (one module per target),
 ``site`` (build and publish from config.toml), ``cli`` (``python -m site_builder``), ``serve``
 (``python -m site_builder serve``: the bot's warm site process, a forked child per build).

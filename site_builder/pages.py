@@ -7,13 +7,8 @@ chains) or from the tournament itself.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import functools
 import hashlib
-import io
-import json
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,7 +18,6 @@ from ranking import (
     FinalStandings,
     Game,
     GameKind,
-    Outcome,
     PlayoffStandings,
     Progress,
     Result,
@@ -38,10 +32,8 @@ from ranking import (
     apply_withdrawals,
     board_points,
     coming_rounds,
-    compute_standings,
     default_rules,
     final_standings,
-    game_points,
     legend,
     matches_of,
     player_scorecards,
@@ -55,16 +47,17 @@ from ranking import (
     tournament_progress,
     trf_refusal,
     withdrawal_mark,
-    written_points,
-    written_result,
 )
-from ranking.event.clock import board_results, clock_of
+from ranking.event.clock import Clock, board_results, clock_of
 from ranking.event.players import players_json
-from tiebreak.library import export_text
+from site_builder.chart import rank_chart
+from site_builder.downloads import download_files
+from site_builder.marks import BYE_MARKS, board_text, half_text, marks_legend, side_text, wall_cell
+from site_builder.places import PlacesByRound
 
 
 @dataclass
-class TournamentPages:
+class TournamentPages(PlacesByRound):
     """The data behind one tournament's pages (shared by every language)."""
 
     slug: str
@@ -92,9 +85,14 @@ class TournamentPages:
         return self.final.playoffs
 
     @cached_property
+    def clock(self) -> Clock:
+        """Which rounds are paired and complete, and the current round (``ranking.event.clock``)."""
+        return clock_of(self.tournament)
+
+    @cached_property
     def rounds_paired(self) -> list[int]:
         """The paired rounds (``ranking.event.clock``): byes entered ahead do not make a round paired."""
-        return list(clock_of(self.tournament).paired)
+        return list(self.clock.paired)
 
     @cached_property
     def decided(self) -> dict:
@@ -107,6 +105,13 @@ class TournamentPages:
         """The players list: the initial ranking list (``ranking.event.players``, GHR 2) by pairing number."""
         return {"players": players_json(self.tournament), "seeding": self.tournament.seeding.value,
                 "round_robin": self.is_round_robin}
+
+    @cached_property
+    def players_fingerprint(self) -> tuple:
+        """What the players list depends on, cheaply (its data is then built only when it
+        changed): the players, who withdrew, and how the initial ranking list is made (GHR 2)."""
+        return ("players", self._field_digest, tuple(sorted(self.withdrawn)), self.tournament.seeding.value,
+                self.tournament.system.value, bool(self.tournament.teams), self.tournament.ranking_list)
 
     @cached_property
     def coming(self) -> dict[int, tuple[list[Game], list]]:
@@ -250,6 +255,15 @@ class TournamentPages:
                 "order": [person(player) for player in group.order],
                 "pending": len(group.pending), "stages": stages}
 
+    def round_fingerprint(self, number: int) -> tuple | None:
+        """What round ``number``'s page depends on, cheaply (its data is then built only when the
+        page is rendered again): the digest of rounds 1 to ``number`` (its boards, and the points
+        before it) and the players' names, titles and ratings; None where the data itself is the
+        cheaper key (a round robin's coming round, a team event's round)."""
+        if self.has_teams or number not in self._rounds_digests or number not in self.rounds_paired:
+            return None
+        return ("round", self._rounds_digest(number), self._field_digest)
+
     def round_data(self, number: int) -> dict:
         """A round's page (the same data in every language)."""
         if number not in self._round_cache:
@@ -276,13 +290,13 @@ class TournamentPages:
                    "white_name": self.names[game.white], "black_name": self.names[game.black],
                    "white_player": self._side(game.white, before), "black_player": self._side(game.black, before),
                    "result": game.result.value if game.result else None,
-                   "score": _board_text(game.result, self.scoring)} for game in games]
+                   "score": board_text(game.result, self.scoring)} for game in games]
         for board in boards if not coming else ():  # what the withdrawal rule makes of an unplayed board
             decided = self.decided.get((number, board["board"]))
             if decided == "annulled":
                 board["annulled"] = True
             elif board["result"] is None and isinstance(decided, Result):
-                board.update(result=decided.value, score=_board_text(decided, self.scoring))
+                board.update(result=decided.value, score=board_text(decided, self.scoring))
         byes = [{"player": bye.player, "name": self.names[bye.player], "kind": bye.kind.value,
                  "side": self._side(bye.player, before)} for bye in round_byes]
         unfinished = sum(1 for board in boards if board["result"] is None and not board.get("annulled"))
@@ -379,7 +393,7 @@ class TournamentPages:
                             "first_name": self._team_names.get(match.first, str(match.first)),
                             "second_name": self._team_names.get(match.second, str(match.second)),
                             "first_points": first, "second_points": second,
-                            "first_text": _half_text(first), "second_text": _half_text(second),
+                            "first_text": half_text(first), "second_text": half_text(second),
                             "forfeit": match.forfeit,
                             "boards": [by_game[key] for key in keys if key in by_game]})
         team_byes = [{"team": bye.team, "name": self._team_names.get(bye.team, str(bye.team)),
@@ -417,7 +431,7 @@ class TournamentPages:
                                               "score": score, "note": note}
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": _BYE_MARKS[bye.kind.value],
+                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": BYE_MARKS[bye.kind.value],
                                                  "note": ""}
         rows = []
         for player in order:
@@ -429,20 +443,18 @@ class TournamentPages:
                     if other != player and not cells[player].get(other) and (
                             {player, other} & effects.annulled_players):
                         cells[player][other] = [("X", "annulled")]
-                entry["cells"] = [" ".join(score for score, _ in cells[player].get(other, []))
-                                  if other != player else None for other in order]
-                entry["notes"] = [next((note for _, note in cells[player].get(other, []) if note), "")
-                                  for other in order]
-            else:  # a wall chart: (16, "w", "1") = against the player in place 16, with white, won
-                entry["rounds"] = [_wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
-                entry["notes"] = [rounds[player].get(number, {}).get("note", "")
-                                  for number in range(1, self.last_round + 1)]
+                # (text, note) against each column's player: (None, "") on the diagonal
+                entry["cells"] = [(" ".join(score for score, _ in cells[player].get(other, [])),
+                                   next((note for _, note in cells[player].get(other, []) if note), ""))
+                                  if other != player else (None, "") for other in order]
+            else:  # a wall chart: (16, "w", "1", "") = against the player in place 16, with white, won
+                entry["rounds"] = [wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
             rows.append(entry)
         used = {mark for row in rows for cell in row.get("rounds", ()) for mark in cell[2].split()}
-        used |= {mark for row in rows for cell in row.get("cells", ()) if cell for mark in cell.split()}
-        notes = {note for row in rows for note in row["notes"] if note}
+        used |= {mark for row in rows for cell, _ in row.get("cells", ()) if cell for mark in cell.split()}
+        notes = {cell[-1] for row in rows for cell in row.get("rounds", row.get("cells", ())) if cell[-1]}
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
-                "marks": self._marks(used - {"X"}, notes)}
+                "marks": marks_legend(self.scoring, used - {"X"}, notes)}
 
     @cached_property
     def withdrawal_effects(self) -> WithdrawalEffects:
@@ -456,80 +468,19 @@ class TournamentPages:
         mark = withdrawal_mark(game, game.white if white else game.black, self.withdrawn, vn, annulled)
         if mark is not None:
             return mark, "annulled" if annulled else "withdrawal"
-        return _side_text(game.result, white, self.scoring), ""
-
-    def _marks(self, used: set[str], notes: set[str] | None = None) -> list[dict]:
-        """The legend of the crosstable's or wall chart's marks that appear in it: each game's
-        points as the event scores them, forfeits, byes, unfinished games, and the games a
-        withdrawal changed (``notes``: annulled, VN forfeits against a withdrawn player)."""
-        marks = []
-        for note in ("annulled", "withdrawal"):
-            if note in (notes or ()):
-                marks.append({"mark": "X", "kind": note})
-        for outcome, kind in ((Outcome.WIN, "win"), (Outcome.DRAW, "draw"), (Outcome.LOSS, "loss")):
-            values = sorted({self.scoring.game_points(outcome, first) for first in (True, False)})
-            texts = [written_points(value) for value in values]
-            if any(text in used for text in texts):
-                marks.append({"mark": " / ".join(texts), "kind": kind})
-        for mark, kind in (("+", "forfeit-win"), ("−", "forfeit-loss"), ("PAB", "U"), ("FPB", "F"), ("HPB", "H"),
-                           ("ZPB", "Z"), ("…", "unfinished")):
-            if mark in used:
-                marks.append({"mark": mark, "kind": kind})
-        return marks
-
-    @cached_property
-    def rank_history(self) -> dict[int, list[int]]:
-        """Each player's place after rounds 1, 2, ... (the chart on the player's page)."""
-        history: dict[int, list[int]] = {player.id: [] for player in self.tournament.players}
-        for number in range(1, self.standings.after_round + 1):
-            key = self._rounds_digest(number)
-            self.rank_keys.add(key)
-            places = self.ranks_cache.get(key)
-            if places is None:
-                if number == self.standings.after_round:
-                    standings = self.standings
-                else:
-                    standings = compute_standings(self.tournament, self.rules, after_round=number)
-                places = self.ranks_cache[key] = {str(row.player.id): row.rank for row in standings.rows}
-            for player, place in places.items():
-                history[int(player)].append(place)
-        return history
-
-    def _rounds_digest(self, number: int) -> str:
-        """A digest of everything the standings after round ``number`` depend on."""
-        return self._rounds_digests[number]
-
-    @cached_property
-    def _rounds_digests(self) -> dict[int, str]:
-        """Digests for rounds 1, 2, ...: each extends the previous one with its round's data."""
-        by_round: dict[int, list] = {}
-        for g in self.tournament.games:
-            by_round.setdefault(g.round, []).append((g.board, g.white, g.black, g.result.value if g.result else "",
-                                                     g.rated))
-        for b in self.tournament.byes:
-            by_round.setdefault(b.round, []).append((0, b.player, b.kind.value))
-        digest = hashlib.sha256(repr(([p.id for p in self.tournament.players],
-                                      sorted((w.player, w.after_round) for w in self.tournament.withdrawals),
-                                      repr(self.rules), self.tournament.system.value)).encode())
-        if self.rules.playoff is not None:  # the last round's places depend on the play-off games
-            digest.update(repr([(g.round, g.white, g.black, g.result.value if g.result else "")
-                                for g in self.tournament.playoff_games]).encode())
-        digests = {}
-        for number in range(1, max(by_round, default=0) + 1):
-            digest.update(repr((number, sorted(by_round.get(number, []), key=repr))).encode())
-            digests[number] = digest.copy().hexdigest()
-        return digests
+        return side_text(game.result, white, self.scoring), ""
 
     def player_fingerprint(self, player_id: int) -> tuple:
         """Everything a player's page shows, cheaply (the page is rendered again only when this
-        changes): place, points, tie-breaks, places by round, the scorecard (rounds and
-        performance), and the names and ratings of everyone (opponents' names appear on the page)."""
+        changes): place and tie-breaks after the settled round, the round in progress, points,
+        places by round, the scorecard (rounds and performance), and the names and ratings of
+        everyone (opponents' names appear on the page)."""
         cached = self._fingerprints.get(player_id)
         if cached is None:
-            row = self._rows_by_id[player_id]
             card = self._cards[player_id]
             cached = self._fingerprints[player_id] = (
-                row.rank, row.points, tuple(row.values.values()), tuple(self.rank_history[player_id]),
+                self.settled_round, self.settled.get(player_id), self.round_in_progress,
+                self._rows_by_id[player_id].points, tuple(self.rank_history[player_id]),
                 card.tpr, card.aro, card.rounds, self._field_digest, self.last_round, self.withdrawn.get(player_id))
         return cached
 
@@ -579,17 +530,20 @@ class TournamentPages:
             elif entry.bye is not None:
                 games.append({"round": entry.round, "board": None, "colour": "", "opponent": None,
                               "opponent_name": None, "opponent_title": "", "opponent_rating": None,
-                              "result": "–" if self.is_round_robin else _BYE_MARKS[entry.bye.value],  # a free round
+                              "result": "–" if self.is_round_robin else BYE_MARKS[entry.bye.value],  # a free round
                               "points": entry.points, "running": entry.score,
                               "bye": entry.bye.value})
         history = self.rank_history[player_id]
-        chart = _rank_chart(history, len(self.tournament.players))
+        chart = rank_chart(history, len(self.tournament.players))
+        rank, values = self.settled.get(player_id, (None, ()))
         return {"chart": chart, "id": player_id, "name": player.name, "federation": player.federation,
                 "club": player.club, "withdrawn": self.withdrawn.get(player_id),
-                "rating": player.rating or None, "title": player.title, "rank": row.rank, "points": row.points,
+                "rating": player.rating or None, "title": player.title, "points": row.points,
+                "rank": rank, "rank_round": self.settled_round, "in_progress": self.round_in_progress,
                 "games": games, "tpr": card.tpr, "aro": card.aro,
                 "history": history, "field": len(self.tournament.players),
-                "values": [{"code": code, "value": row.values[code]} for code in self.standings.tiebreaks]}
+                "values": [{"code": code, "value": value} for code, value in zip(self.standings.tiebreaks, values,
+                                                                                 strict=True)] if rank else []}
 
     @cached_property
     def _matches(self) -> dict[tuple[int, frozenset[int]], list]:
@@ -607,114 +561,16 @@ class TournamentPages:
         return {row.player.id: row for row in self.standings.rows}
 
     def downloads(self) -> dict[str, Callable[[], bytes]]:
-        """The tournament's downloads (file name -> its bytes when asked): the CLI's JSON, the CSV,
-        the TRF, or the tournament TOML file where TRF cannot hold the event (a two-game match,
-        VN 21.2: ``ranking.trf_refusal``)."""
-        files = {"standings.json": lambda: self.json_text().encode("utf-8"),
-                 "standings.csv": lambda: self.csv_text().encode("utf-8-sig")}
-        if trf_refusal(self.tournament) is None:
-            files[f"{self.slug}.trf"] = lambda: self.trf_text().encode("utf-8")
-        else:
-            files[f"{self.slug}.toml"] = lambda: export_text(self.tournament, "toml").encode("utf-8")
-        return files
+        """The tournament's downloads (file name -> its bytes when asked: ``site_builder.downloads``)."""
+        return download_files(self.slug, self.tournament, lambda: self.final, self._trf_refusal is not None)
 
-    def json_text(self) -> str:
-        """What ``python -m ranking standings FILE --json`` prints (with the play-offs, if any)."""
-        return json.dumps(self.final.as_json(), ensure_ascii=False) + "\n"
-
-    def csv_text(self) -> str:
-        """The standings as CSV (the download is UTF-8 with a byte order mark, which spreadsheet
-        programs read as UTF-8); a text that a spreadsheet would run as a formula is quoted."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        codes = list(self.standings.tiebreaks)
-        writer.writerow(["rank", "id", "name", "federation", "rating", "points", *codes])
-        for row in self.standings.rows:
-            writer.writerow([row.rank, row.player.id, _cell(row.player.name), _cell(row.player.federation),
-                             row.player.rating or "", _plain(row.points), *(_plain(row.values[c]) for c in codes)])
-        return buffer.getvalue()
-
-    def trf_text(self) -> str:
-        return export_text(self.tournament, "trf", self.final)
-
-
-_FORMULA_START = ("=", "+", "-", "@", "＝", "＋", "－", "＠")  # and their full-width forms
-
-
-def _cell(text: str) -> str:
-    """A text cell that no spreadsheet runs as a formula: one starting with ``=``, ``+``, ``-``,
-    ``@`` (or their full-width forms), also after spaces or invisible format characters that a
-    spreadsheet skips, or with a tab, carriage return or line break, gets a leading
-    apostrophe, as OWASP advises."""
-    if text.startswith(("\t", "\r", "\n")):
-        return "'" + text
-    shown = "".join(char for char in text[:64] if unicodedata.category(char) != "Cf").lstrip()
-    return "'" + text if shown.startswith(_FORMULA_START) else text
-
-
-def _plain(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _half_text(value: float | None) -> str | None:
-    """Game points as a match score shows them (2½, ½, 3); None when not a multiple of ½."""
-    if value is None or not float(value * 2).is_integer():
-        return None
-    return written_points(value)
-
-
-@functools.cache
-def _side_text(result: Result | None, white: bool, scoring: Scoring) -> str:
-    """A game from one side: the points it scored as the event scores them (1, ½, 0 in chess;
-    2, 1, 0 under 2/1/0; the colour's draw value with colour-dependent draws), + or − for a
-    forfeit won or lost, … while unfinished."""
-    if result is None:
-        return "…"
-    if result.is_forfeit:
-        return "+" if result.outcomes[0 if white else 1] == Outcome.WIN else "−"
-    return written_points(game_points(scoring, result, white))
-
-
-@functools.cache
-def _board_text(result: Result | None, scoring: Scoring) -> str | None:
-    """A board's result in the event's own terms: first mover's points, a dash, second mover's
-    (``1-0``, ``½-½``; ``2-0``, ``1-1`` under 2/1/0: ``ranking.scoring.spelling.written_result``);
-    forfeits as ``+ -``, ``- +``, ``- -``."""
-    if result is None:
-        return None
-    if result.is_forfeit:
-        return {Result.WHITE_WINS_FORFEIT: "+ −", Result.BLACK_WINS_FORFEIT: "− +"}.get(result, "− −")
-    return written_result(result, scoring, "½")
+    @cached_property
+    def _trf_refusal(self) -> str | None:
+        """Why TRF cannot hold the event (``ranking.trf_refusal``), asked once per build: every
+        language's standings page lists the downloads."""
+        return trf_refusal(self.tournament)
 
 
 def _progress_data(progress: Progress) -> dict:
     return {"stage": progress.stage.value, "round": progress.round, "rounds": progress.rounds,
             "unfinished": progress.unfinished}
-
-
-def _wall_cell(cell: dict | None) -> tuple[str, str, str]:
-    """(opponent's place, colour letter w/b, score) of one wall-chart cell; byes have no opponent."""
-    if cell is None:
-        return ("", "", "")
-    return (str(cell["opponent"] or ""), cell["colour"], cell["score"])
-
-
-#: A bye in the crosstable, wall chart and player page: FIDE C.07's names for them.
-_BYE_MARKS = {"U": "PAB", "F": "FPB", "H": "HPB", "Z": "ZPB"}
-
-
-def _rank_chart(history: list[int], field: int, width: int = 320, height: int = 160, pad: int = 24) -> dict | None:
-    """Coordinates of the rank-by-round chart (the template draws it as inline SVG)."""
-    if len(history) < 2:
-        return None
-    step = (width - 2 * pad) / (len(history) - 1)
-    scale = (height - 2 * pad) / max(field - 1, 1)
-    points = [{"round": number, "place": place, "x": round(pad + (number - 1) * step, 1),
-               "y": round(pad + (place - 1) * scale, 1)} for number, place in enumerate(history, start=1)]
-    return {"places": ", ".join(str(place) for place in history),
-            "width": width, "height": height, "pad": pad, "bottom": height - pad, "right": width - pad,
-            "field": field, "points": points, "polyline": " ".join(f"{p['x']},{p['y']}" for p in points)}

@@ -13,21 +13,19 @@ import datetime
 import hashlib
 import os
 import pickle
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from ranking import InputError
+from ranking.event.slugs import is_slug
 from site_builder.pages import TournamentPages
 from site_builder.qr import qr_code
 from site_builder.settings import SiteSettings
 from site_builder.sources import Kept, as_json
 from tiebreak.checks import check_slug
 from tiebreak.i18n import LANGUAGES
-
-_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ _BIG_TEMPLATES = ("standings.html", "crosstable.html", "teams.html")  # one row 
 def slug_problem(slug: str) -> str | None:
     """Why the tournament ``slug`` cannot have the folder ``<slug>/`` of the site (it would be, or
     hide, one of the site's own paths: the import refuses such slugs, ``tiebreak.checks``), or None."""
-    if not _SLUG.fullmatch(slug):
+    if not is_slug(slug):
         return f"its slug {slug!r} is not letters, digits, '.', '-' and '_' starting with a letter or digit"
     try:
         check_slug(slug)
@@ -150,7 +148,7 @@ def _pages(work: Work) -> Iterator[Page]:
     # Newest first: by start date, then the latest stored (the store lists them oldest first).
     order = sorted(range(len(summaries)), reverse=True,
                    key=lambda index: (summaries[index]["header"]["start"] or datetime.date.min, index))
-    summaries = [summaries[index] for index in order]
+    summaries = [_listed(summaries[index]) for index in order]
     # The root index depends on the summaries' content, whether built now or kept in the record
     # of the previous build (read back from JSON: equal values, other objects, other pickles).
     fingerprint = as_json(summaries)
@@ -165,12 +163,29 @@ def _pages(work: Work) -> Iterator[Page]:
             codes = _qr_codes(settings, language, slug)
             work.codes.setdefault(slug, set()).update(code["text"] for code in codes)
             for number in pages.round_numbers:
-                yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
-                                       pages.round_data(number), codes=codes)
+                key = pages.round_fingerprint(number)
+                if key is None:
+                    yield _tournament_page(work, language, slug, f"round-{number}.html", "round.html", "round",
+                                           pages.round_data(number), codes=codes)
+                else:  # its data is built only when the page is rendered again
+                    yield replace(_tournament_page(work, language, slug, f"round-{number}.html", "round.html",
+                                                   "codes", codes), fingerprint=key,
+                                  late=("round", lambda pages=pages, number=number: pages.round_data(number)))
             yield _tournament_page(work, language, slug, "crosstable.html", "crosstable.html", "table",
                                    pages.crosstable_page)
-            yield _tournament_page(work, language, slug, "players.html", "players.html", "listing",
-                                   pages.players_page)
+            yield replace(_tournament_page(work, language, slug, "players.html", "players.html", "t",
+                                           work.infos[slug]),
+                          fingerprint=pages.players_fingerprint,
+                          late=("listing", lambda pages=pages: pages.players_page))
+
+
+def _listed(summary: dict) -> dict:
+    """What the root index shows of a tournament's summary: its stage, not how many games of
+    the round are still being played (nor the standings' round), so that a result that leaves
+    the stage as it was leaves the index as it was."""
+    listed = {key: value for key, value in summary.items() if key != "after_round"}
+    listed["progress"] = {key: value for key, value in summary["progress"].items() if key != "unfinished"}
+    return listed
 
 
 def _qr_codes(settings: SiteSettings, language: str, slug: str) -> list[dict]:
@@ -213,9 +228,25 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:
     """A player's page: its data is built when it is rendered, its fingerprint now."""
     pages = work.pages_by_slug[slug]
-    name = f"{slug}/players/{player_id}.html"
+    name = _player_name(slug, player_id)
     return Page(prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
                 fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
+
+
+def player_path(work: Work, slug: str, language: str, player_id: int) -> str:
+    """The path of a player's page (``player_page(...).path``)."""
+    return prefix(language, work.settings) + _player_name(slug, player_id)
+
+
+def player_page_digest(work: Work, slug: str, language: str, player_id: int) -> str:
+    """``page_digest(player_page(...))`` without making the page: a build looks at every player's
+    page in every language, and renders few of them after one result."""
+    return _digest(work, "player.html", language, _player_name(slug, player_id),
+                   work.pages_by_slug[slug].player_fingerprint(player_id), {"t": work.infos[slug]})
+
+
+def _player_name(slug: str, player_id: int) -> str:
+    return f"{slug}/players/{player_id}.html"
 
 
 def prefix(language: str, settings: SiteSettings) -> str:
@@ -249,10 +280,14 @@ def page_digest(page: Page, work: Work) -> str:
     """What a page's content depends on: its template, language, place in the site (which
     makes :func:`common`'s part of the context, with the settings) and data.  Large data shared
     by pages (dicts, lists, fingerprints) are digested once per build and process."""
-    parts = [page.template, page.language, page.name, work.template_digest, work.settings_key]
-    if page.fingerprint is not None:
-        parts.append(f"late={_data_digest(page.fingerprint, work)}")
-    for key, value in sorted(page.data.items()):
+    return _digest(work, page.template, page.language, page.name, page.fingerprint, page.data)
+
+
+def _digest(work: Work, template: str, language: str, name: str, fingerprint: object, data: dict) -> str:
+    parts = [template, language, name, work.template_digest, work.settings_key]
+    if fingerprint is not None:
+        parts.append(f"late={_data_digest(fingerprint, work)}")
+    for key, value in sorted(data.items()):
         parts.append(f"{key}={_data_digest(value, work) if isinstance(value, dict | list | tuple) else repr(value)}")
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 

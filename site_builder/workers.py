@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.environment import compile_templates, site_environment
-from site_builder.plan import Page, Task, Work, common, page_digest, player_page
+from site_builder.plan import (
+    Page,
+    Task,
+    Work,
+    common,
+    page_digest,
+    player_page,
+    player_page_digest,
+    player_path,
+)
 from site_builder.sources import PreviousBuildIncomplete
 
 PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
@@ -61,15 +70,16 @@ def _to_render(tasks: list[Task], work: Work) -> int:
     count = 0
     for kind, what in tasks:
         if kind == "pages":
-            pages = [work.pages[index] for index in what]
+            digests = [(page.path, page_digest(page, work)) for page in (work.pages[index] for index in what)]
         elif kind == "players":
             slug, language, ids = what
-            pages = [player_page(work, slug, language, player_id) for player_id in ids]
+            digests = [(player_path(work, slug, language, player_id),
+                        player_page_digest(work, slug, language, player_id)) for player_id in ids]
         else:
             continue
-        for page in pages:
-            digest = work.page_digests[page.path] = page_digest(page, work)
-            count += digest not in (work.old_manifest.get(page.path), work.held.get(page.path))
+        for path, digest in digests:  # a task's digests are kept for it even past PARALLEL_FROM
+            work.page_digests[path] = digest
+            count += digest not in (work.old_manifest.get(path), work.held.get(path))
             if count >= PARALLEL_FROM:
                 return count
     return count
@@ -97,9 +107,11 @@ def _do(task: Task, work: Work) -> Done:
             put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
     elif kind == "players":
         slug, language, ids = what
-        for player_id in ids:
-            page = player_page(work, slug, language, player_id)
-            put(work, page.path, _digest(page, work), done, lambda target, page=page: _render(work, page, target))
+        for player_id in ids:  # the page is made only to be rendered
+            path = player_path(work, slug, language, player_id)
+            digest = work.page_digests.get(path) or player_page_digest(work, slug, language, player_id)
+            put(work, path, digest, done, lambda target, player_id=player_id:
+                _render(work, player_page(work, slug, language, player_id), target))
     elif kind == "kept":
         for path, digest in what:
             put(work, path, digest, done, lambda target, path=path: _gone(path))

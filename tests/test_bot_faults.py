@@ -204,6 +204,22 @@ def test_an_update_applied_but_never_answered_is_told_what_it_recorded(service: 
     assert said.text == escape(EN.gettext(M.ALREADY_HANDLED))  # nothing to read back: handled before
 
 
+@pytest.mark.parametrize(("user", "text", "expected"), [
+    (STRANGER, "R1 B5 1-0", lambda: EN.gettext(M.ARBITERS_ONLY)),
+    (CHIEF, "R1 B99 1-0", lambda: "Round 1 has no board 99"),
+])
+def test_an_update_refused_but_never_answered_is_refused_again_and_recorded_once(
+        service: BotService, store: SQLiteStore, user: int, text: str, expected) -> None:
+    update = who(user, text=text)
+    before, log = len(store.submissions()), store.log(SLUG)
+    [first] = entering.text(service, update, text)  # refused and recorded; the answer was not saved
+    again = answers.answer_once(service, update, entering.text, text)  # Telegram delivers it again
+    assert html.unescape(text_of(again.replies)) == html.unescape(first.text)
+    assert expected() in html.unescape(first.text)
+    assert [row["update_id"] for row in store.submissions()[before:]] == [update.update_id]
+    assert store.log(SLUG) == log  # nothing applied
+
+
 # -- item 16: a confirmation lost to the network ------------------------------------------------------
 
 

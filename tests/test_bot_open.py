@@ -26,7 +26,7 @@ from bot.handlers import press
 from bot.replies import Reply
 from bot.service import BotService, BotSettings, Who
 from ranking.event.clock import clock_of
-from ranking.event.log import result_event
+from ranking.event.log import foul_event, result_event, round_to_unpair
 from ranking.event.players import players_json
 from ranking.event.refusals import TEXT, Code
 from tiebreak.files import load_tournament
@@ -186,6 +186,26 @@ def test_unpair_asks_first_when_the_round_has_results_and_undo_brings_them_back(
     assert text_of(stale).endswith("The tournament changed since that question; nothing was un-paired.")
     assert kinds(store, "swiss8")[-1] == "result"
     assert text_of(press(service, who(CHIEF), question.buttons[0][1].data)) == "Not un-paired."
+
+
+def test_the_unpair_question_and_its_button_count_what_the_core_counts(service: BotService, store: SQLiteStore,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The round un-pairing takes back and its boards with a result or a foul are decided once
+    (``ranking.event.log.round_to_unpair``): a board with a foul alone counts, and the button
+    confirms against what the core counts when it is pressed."""
+    select(service, "swiss8")
+    pair(service, store)
+    entering.text(service, who(CHIEF), "R1 B1 1-0")
+    store.append("swiss8", lambda state: [foul_event(state, 1, 2, "white")], Source(f"tg:{CHIEF}"))
+    [question] = commands.unpair_round(service, who(CHIEF))
+    assert "Round 1 has results or fouls on 2 boards." in question.text
+    assert round_to_unpair(store.state("swiss8")) == (1, 2)
+    monkeypatch.setattr(commands, "round_to_unpair", lambda state: (1, 3))  # as if a third board had a result
+    assert text_of(press(service, who(CHIEF), question.buttons[0][0].data)).endswith(
+        "The tournament changed since that question; nothing was un-paired.")
+    monkeypatch.undo()
+    [done] = press(service, who(CHIEF), question.buttons[0][0].data)
+    assert done.text.endswith("Round 1 un-paired: 4 boards taken back, with 1 result (/undo brings it back).")
 
 
 def test_withdraw_and_return_by_name(service: BotService, store: SQLiteStore) -> None:

@@ -212,11 +212,29 @@ def test_bad_arguments_and_unknown_commands_get_a_reply(service: BotService, sto
         "Unknown command /foo: /help lists the commands.")
     assert text_of(players.round(service, who(PLAYER), "abc")) == "Write a round number, e.g. /round 3"
     assert text_of(players.round(service, who(PLAYER), "99")) == "Round 99: the tournament has 9 rounds."
-    assert text_of(players.round(service, who(PLAYER), "8")) == (
-        "Round 8 is not paired yet (the tournament has 9 rounds).")
+    assert text_of(players.round(service, who(PLAYER), "8")) == "Round 8 is not paired yet (paired rounds: 1-7)."
     assert text_of(players.standings(service, who(PLAYER), "abc")).startswith("Write how many rows")
     assert text_of(players.start(service, who(PLAYER), "nonexistent")).startswith(
         "No tournament “nonexistent”: /tournaments lists them.")
+
+
+@pytest.mark.parametrize(("language", "asked", "expected"), [
+    ("en", "3", "Round 3 is not paired yet (paired rounds: none)."),
+    ("en", "", "No round is paired yet."),
+    ("en", "99", "Round 99: the tournament has 9 rounds."),
+    ("zh", "3", "第3轮尚未编排（已编排的轮次：无）。"),
+    ("vi", "3", "Ván 3 chưa được xếp cặp (các ván đã xếp cặp: không có)."),
+    ("es", "3", "La ronda 3 aún no está emparejada (rondas emparejadas: ninguna)."),
+])
+def test_round_before_anything_is_paired_says_what_tiebreak_round_says(service: BotService, store: SQLiteStore,
+                                                                        language: str, asked: str,
+                                                                        expected: str) -> None:
+    """/round decides as ``tiebreak round`` does (``tiebreak.running.round_to_show``): round 3
+    of an event with nothing paired is a round not paired yet, round 99 one it does not have."""
+    slug = import_swiss(store)
+    store.create("fresh", replace(store.state(slug).base, games=(), byes=(), withdrawals=()), CLI)
+    choose(service, PLAYER, "fresh")
+    assert text_of(players.round(service, who(PLAYER, language), asked)) == expected
 
 
 def test_undo_takes_back_a_foul_and_says_what_the_board_has_now(service: BotService, store: SQLiteStore) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from generators import generate_swiss
 
-from bot import arbiters, entering, pairings, players, running, tournament_files
+from bot import answers, arbiters, entering, pairings, players, running, tournament_files
 from bot import messages as M
 from bot.callbacks import Action, encode
 from bot.formatting import MESSAGE_LIMIT, escape, shorten
@@ -583,8 +583,11 @@ def test_a_redelivered_update_that_stored_nothing_is_answered_once(service: BotS
     rides on the first event appended, so an update that appended none is handled afresh."""
     entering.text(service, who(CHIEF), "R1 B2 1-0")
     update = who(CHIEF)
-    assert entering.text(service, update, message)
-    assert entering.text(service, update, message) == []  # answered once (bot/answers.py repeats the answer)
+    first = answers.answer_once(service, update, entering.text, message)
+    assert first.replies and first.update_id == update.update_id  # saved with the update
+    assert answers.answer_once(service, update, entering.text, message) == first  # the saved answer, repeated
+    # killed before the answer was saved: nothing was stored, so it is answered afresh, recorded once
+    assert entering.text(service, update, message) == first.replies
     assert [row["update_id"] for row in store.submissions()].count(update.update_id) == 1
 
 

@@ -145,6 +145,23 @@ def test_round_shows_a_match_in_progress(store, service):
     assert "Sài Gòn 0–4 Hà Nội …" in visible(text)
 
 
+def test_a_match_given_by_one_total_only_is_not_finished(store, service):
+    """Issue 26: the view asks the core (``match_score``) for the score and whether the match is
+    finished: one total without the other finishes nothing, as the clock says."""
+    from ranking.event.clock import clock_of
+    from ranking.event.model import Player, Team, TeamMatch, Tournament
+
+    tournament = Tournament("Cup", tuple(Player(i, f"P{i}") for i in range(1, 9)), 1,
+                            teams=(Team(1, "A", (1, 2)), Team(2, "B", (3, 4)), Team(3, "C", (5, 6)),
+                                   Team(4, "D", (7, 8))),
+                            team_matches=(TeamMatch(1, 1, 4, first_points=3), TeamMatch(1, 2, 3, first_points=2.5,
+                                                                                         second_points=1.5)))
+    assert clock_of(tournament).complete == ()
+    store.create("cup", tournament, CLI)
+    shown = visible(text_of(players.round(service, who(PLAYER), "1")))
+    assert "A 0–0 D …" in shown and "B 2½–1½ C\n" in shown + "\n"
+
+
 def test_round_of_an_individual_event_is_unchanged(store, service):
     store.create("solo", load_tournament(INDIVIDUAL), CLI)
     text = text_of(players.round(service, who(PLAYER), "1"))
@@ -201,6 +218,24 @@ def test_playoff_without_a_rule_or_before_the_last_round(store, service):
     players.start(service, who(PLAYER), "early")
     assert "follows the last round (round 3)" in visible(text_of(players.playoff(service, who(PLAYER))))
     assert "play-off" not in visible(text_of(players.standings(service, who(PLAYER))))
+
+
+def test_no_play_off_is_asked_for_or_accepted_while_a_board_of_the_last_round_waits(store, service):
+    """Issue 26: results in the last round do not end the event; the clock does (5-2 waits)."""
+    from build import make
+
+    from ranking.scoring.rules import PlayoffRule, Rules
+
+    tournament = make(["1-2 1-0; 3-4 1-0; 5-6 1-0", "1-3 =; 4-6 1-0; 5-2 ?"],
+                      rules=Rules(tiebreaks=("RTNG",), playoff=PlayoffRule()))
+    store.create("open", tournament, CLI)
+    players.start(service, who(CHIEF), "open")
+    assert "follows the last round (round 2)" in visible(text_of(players.playoff(service, who(CHIEF))))
+    assert "play-off" not in visible(text_of(players.standings(service, who(CHIEF))))
+    before = len(store.log("open"))
+    refused = visible(text_of(entering.playoff_result(service, who(CHIEF), "1 3 1-0")))
+    assert "No play-off game between 1. Player 1 and 3. Player 3 is waiting for a result." in refused
+    assert len(store.log("open")) == before and store.tournament("open").playoff_games == ()
 
 
 def test_an_arbiter_enters_play_off_results_that_decide_the_places(store, service):

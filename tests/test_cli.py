@@ -136,3 +136,21 @@ def test_bad_input_is_one_clear_line_and_exit_status_2(args: list[str], message:
 def test_unknown_option_is_a_usage_error_with_status_2() -> None:
     result = run("standings", str(SWISS16), "--colour", "red")
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_the_standings_parser_alone_reads_as_the_whole_one(capsys) -> None:
+    """``tiebreak standings ...`` builds the standings command's parser only (start-up time):
+    the same namespace, the same help and the same usage errors as the whole parser."""
+    from tiebreak.cli import build_parser
+
+    for argv in (["standings", "open.trf", "--json", "--tiebreaks", "BH,SB"], ["standings", "x", "--teams"],
+                 ["standings", "--help"], ["standings"], ["standings", "x", "--bogus"],
+                 ["standings", "x", "--fide-edition", "2020"]):
+        said = []
+        for parser in (build_parser(), build_parser(only_standings=True)):
+            try:
+                said.append(vars(parser.parse_args(argv)))
+            except SystemExit as stop:
+                said.append(stop.code)
+            said.append(capsys.readouterr())
+        assert said[:2] == said[2:], argv

@@ -14,7 +14,7 @@ from ranking.event.model import ByeKind
 from ranking.formats.trf_read import parse_trf
 from ranking.pairing.dutch import before_round, pair_round
 from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
-from tiebreak.library import export_text
+from tiebreak.exports import export_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"

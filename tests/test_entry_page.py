@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -49,7 +50,10 @@ class Page:
         does, and follow the redirect."""
         form = forms(await self.get(language))[("result", board)]
         assert (form.get("previous") is not None) == correct
-        response = await self.post({**form, "result": result}, language)
+        return await self.follow(await self.post({**form, "result": result}, language), language)
+
+    async def follow(self, response: httpx.Response, language: str = "en") -> httpx.Response:
+        """The page a form's answer (a 303) sends the browser to."""
         assert response.status_code == 303, response.text
         return await self.client.get(response.headers["location"] if response.headers["location"].startswith("/")
                                      else self.path.rsplit("/", 1)[0] + "/" + response.headers["location"],
@@ -145,6 +149,21 @@ async def test_buttons_speak_the_browsers_language_and_the_games_colour_words(pa
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize(("asked", "html_lang"), [
+    ("zh", "zh-Hans"), ("zh-CN", "zh-Hans"), ("ZH", "zh-Hans"), ("zh_Hans", "zh-Hans"), ("vi-VN", "vi"),
+    ("ES", "es"), ("en-US", "en"), ("fr", "vi"), ("", "vi"),
+])
+async def test_lang_in_the_address_is_read_as_the_bot_reads_a_language_tag(page: Page, asked: str,
+                                                                           html_lang: str) -> None:
+    """``?lang=`` names a language as ``/language`` and Telegram's language code do
+    (``tiebreak.i18n.supported_language``): any case, any region; one Tiebreak does not speak
+    leaves the browser's (here Vietnamese)."""
+    response = await page.get("vi", page.path + "?" + urlencode({"lang": asked}))
+    assert response.status_code == 200
+    assert f'<html lang="{html_lang}">' in response.text
+
+
+@pytest.mark.asyncio
 async def test_a_chess_page_says_white_and_black(chess: Page) -> None:
     labels = [label for _, label in buttons(await chess.get(), 1)]
     assert labels[:3] == ["White wins 1-0", "Draw ½-½", "Black wins 0-1"]
@@ -226,10 +245,12 @@ async def test_the_round_complete_is_said(page: Page) -> None:
 
 @pytest.mark.asyncio
 async def test_a_core_refusal_is_worded_as_the_bot_words_it(page: Page) -> None:
+    form = forms(await page.get("vi"))[("result", 1)]  # a page opened before the withdrawal
     ok(page.cli, "withdraw", "rr9", str(json.loads(ok(page.cli, "round", "rr9", "1", "--json"))["boards"][0]["white"]),
        "--after-round", "0")
+    assert ("result", 1) not in forms(await page.get("vi"))  # the board is decided: no buttons now
     before = page.log()
-    shown = await page.tap(1, "1-0", "vi")
+    shown = await page.follow(await page.post({**form, "result": "1-0"}, "vi"), "vi")
     assert page.log() == before and page.round()[1] in (None, "-+")
     assert notice(shown).startswith(translator("vi").format(M.REQUEST_REFUSED, reason="").strip()), notice(shown)
 

@@ -5,6 +5,8 @@ tests/data/import."""
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -14,11 +16,14 @@ from test_store_faults import configure, tiebreak
 
 from bot import tournament_files
 from bot.service import BotService, BotSettings, Who
+from ranking.errors import InputError
 from ranking.formats.trf_read import parse_trf
+from tiebreak.exports import export_text
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore
 
 DATA = Path(__file__).parent / "data" / "import"
+XIANGQI_DATA = Path(__file__).parent / "data" / "xiangqi"
 EXAMPLES = Path(__file__).resolve().parent.parent / "ranking" / "examples"
 CHIEF = 1001
 
@@ -51,7 +56,6 @@ def refused(result: subprocess.CompletedProcess[str], *expected: str) -> str:
     ("bidi-in-club.toml", ["player 1's club", "control character \\u202e"]),
     ("long-name.toml", ["player 1's name has 101 characters, at most 100"]),
     ("long-federation.toml", ["federation 'VIETNAM'", "TRF export"]),
-    ("big-start-number.toml", ["player 10000", "1-9999", "TRF export"]),
     ("reserved-slug.toml", ["the slug 'zh' is taken by the site's own pages"]),
 ])
 def test_an_import_the_store_could_not_cope_with_is_one_line_and_stores_nothing(config: Path, file: str,
@@ -81,6 +85,73 @@ def test_scores_beyond_the_trf_points_column_still_export(config: Path) -> None:
     assert exported.returncode == 0, exported.stderr
     again = parse_trf(exported.stdout)
     assert [player.name for player in again.players] == ["Ann", "Ben", "Cy"]
+
+
+# -- the import check is the export (issue 26): what it admits, /export and the site write ---------
+
+
+def test_starting_numbers_beyond_the_trf_columns_import_and_export_by_pairing_number(config: Path) -> None:
+    """Players 1, 2, 3 and 10000: the TRF export numbers them 1-4, so the import admits them."""
+    assert tiebreak(config, "import", str(DATA / "big-start-number.toml"), "--slug", "numbers").returncode == 0
+    exported = tiebreak(config, "export", "numbers", "--format", "trf")
+    assert exported.returncode == 0, exported.stderr
+    assert [(player.id, player.name) for player in parse_trf(exported.stdout).players] == [
+        (1, "Ann"), (2, "Ben"), (3, "Cy"), (4, "Dee")]
+
+
+def team_event_with_a_gap(folder: Path) -> Path:
+    """The CXA team round robin with player 8 (team 4's second board) numbered 13."""
+    text = (XIANGQI_DATA / "cxa-team-rr.toml").read_text(encoding="utf-8")
+    text = re.sub(r"^id = 8$", "id = 13", text, flags=re.M).replace("roster = [7, 8]", "roster = [7, 13]")
+    text = re.sub(r"^(red|black) = 8$", r"\1 = 13", text, flags=re.M)
+    file = folder / "gap.toml"
+    file.write_text(text, encoding="utf-8")
+    assert load_tournament(file).teams[3].roster == (7, 13)
+    return file
+
+
+def standings_by_name(config: Path, file: Path) -> tuple[list[tuple], list[tuple]]:
+    shown = tiebreak(config, "standings", str(file), "--teams", "--json")
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    return ([(row["rank"], row["name"], row["points"], row["tiebreaks"]) for row in data["standings"]],
+            [(row["rank"], row["name"], row["match_points"], row["game_points"], row["tiebreaks"])
+             for row in data["teams"]])
+
+
+def test_a_team_event_with_a_gap_in_its_numbers_exports_and_imports_back_with_the_same_standings(
+        config: Path, tmp_path: Path) -> None:
+    """TRF-2026's team records name the members by the numbers of the player lines: the export
+    renumbers the rosters with the players."""
+    file = team_event_with_a_gap(tmp_path)
+    assert tiebreak(config, "import", str(file), "--slug", "league").returncode == 0
+    exported = tiebreak(config, "export", "league", "--format", "trf")
+    assert exported.returncode == 0, exported.stderr
+    again = parse_trf(exported.stdout)
+    assert [player.id for player in again.players] == list(range(1, 9))
+    assert [team.roster for team in again.teams] == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    trf = tmp_path / "league.trf"
+    trf.write_text(exported.stdout, encoding="utf-8")
+    assert standings_by_name(config, trf) == standings_by_name(config, file)
+    assert tiebreak(config, "import", str(trf), "--slug", "league-again").returncode == 0
+
+
+def test_the_import_check_refuses_what_the_export_refuses_in_the_same_words(config: Path) -> None:
+    tournament = load_tournament(DATA / "long-federation.toml")
+    with pytest.raises(InputError) as exported:
+        export_text(tournament, "trf")
+    line = refused(tiebreak(config, "import", str(DATA / "long-federation.toml")))
+    assert exported.value.message + ": the TRF export (/export, the site's download) needs it" in line
+
+
+def test_a_refusal_of_the_export_names_the_player_by_starting_number(config: Path, tmp_path: Path) -> None:
+    """The TRF numbers players 5 and 9 as 1 and 2; the refusal still says player 9."""
+    text = (DATA / "long-federation.toml").read_text(encoding="utf-8")
+    file = tmp_path / "numbers.toml"
+    file.write_text(text.replace("id = 1\n", "id = 9\n").replace("id = 2\n", "id = 5\n"), encoding="utf-8")
+    with pytest.raises(InputError, match=r"^player 9: federation 'VIETNAM'"):
+        export_text(load_tournament(file), "trf")
+    refused(tiebreak(config, "import", str(file)), "player 9: federation 'VIETNAM'", "TRF export")
 
 
 def test_the_terminal_never_shows_a_control_character_of_a_name(config: Path) -> None:

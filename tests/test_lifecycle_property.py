@@ -40,7 +40,7 @@ from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf_read import parse_trf
 from ranking.standings.final import final_standings
 from ranking.tiebreaks.presets import get_preset
-from tiebreak.library import export_text
+from tiebreak.exports import export_text
 from tiebreak.running import propose_pairing
 from tiebreak.store import Source, SQLiteStore
 

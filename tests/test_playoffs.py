@@ -305,3 +305,20 @@ def test_rule_from_mapping() -> None:
         PlayoffRule(places=(0,))
     with pytest.raises(ValueError, match="expected a list of place numbers"):
         PlayoffRule.from_mapping({"places": ["first"]})
+
+
+# Six players, two rounds; round 2's board 5-2 still waits.  1 and 3 lead on 1½, and 5 (on 1)
+# can finish first outright by winning it: the event is not over, so no play-off is due yet.
+LAST_BOARD_OPEN = ["1-2 1-0; 3-4 1-0; 5-6 1-0", "1-3 =; 4-6 1-0; 5-2 ?"]
+
+
+def test_no_playoff_while_a_board_of_the_last_round_waits() -> None:
+    tournament = make(LAST_BOARD_OPEN)
+    table = compute_standings(tournament, Rules(tiebreaks=("RTNG",)))
+    assert table.after_round == tournament.rounds  # results in the last round, but not all of them
+    result = apply_playoffs(table, PlayoffRule())
+    assert (result.groups, result.required, result.due) == ((), frozenset(), False)
+    assert playoff_status(table, PlayoffRule()) == []
+    done = make([LAST_BOARD_OPEN[0], LAST_BOARD_OPEN[1].replace("5-2 ?", "5-2 0-1")])
+    finished = apply_playoffs(compute_standings(done, Rules(tiebreaks=("RTNG",))), PlayoffRule())
+    assert finished.due and [group.players for group in finished.groups] == [(1, 3)]

@@ -88,13 +88,14 @@ class Site:
     def main_pages(self) -> list[tuple[str, str]]:
         """(name for the screenshot, path) of each main page: the index, and per tournament
         the standings, round 1, the crosstable or wall chart and player 1's page; the live
-        round robin's round in progress and a coming round; the team standings."""
+        round robin's round in progress, a coming round and a player's page during that round
+        (the place after round 3, labelled); the team standings."""
         pages = [("index", "index.html")]
         for slug in self.pages:
             pages += [(f"{slug}-standings", f"{slug}/index.html"), (f"{slug}-round-1", f"{slug}/round-1.html"),
                       (f"{slug}-crosstable", f"{slug}/crosstable.html"), (f"{slug}-player-1", f"{slug}/players/1.html")]
         pages += [("live-round-4", "live/round-4.html"), ("live-round-7", "live/round-7.html"),
-                  ("league-teams", "league/teams.html")]
+                  ("live-player-1", "live/players/1.html"), ("league-teams", "league/teams.html")]
         return pages
 
     def page_types(self) -> list[tuple[str, str]]:

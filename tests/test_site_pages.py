@@ -133,7 +133,7 @@ def test_the_header_shows_place_dates_arbiter_time_control_and_rules(site: Path)
 
 def test_a_round_in_progress_is_said_with_its_unfinished_games(site: Path) -> None:
     text = text_of(page(site, "rr/index.html"))
-    assert "Standings after round 4" in text
+    assert "Provisional standings: round 4 in progress" in text
     assert "Round 4 of 9 in progress: 2 games still being played." in text
     assert "Round 4 is in progress: 2 games still being played." in text_of(page(site, "rr/round-4.html"))
     assert "Final." in text_of(page(site, "final/index.html"))

@@ -46,7 +46,6 @@ REFUSED = {
     "tests/data/import/bidi-in-club.toml": "a control character in a club (tests/test_import_checks.py)",
     "tests/data/import/escape-in-name.toml": "a control character in a name (tests/test_import_checks.py)",
     "tests/data/import/line-break-in-name.toml": "a line break in a name (tests/test_import_checks.py)",
-    "tests/data/import/big-start-number.toml": "a start number beyond TRF's 9999 (tests/test_import_checks.py)",
     "tests/data/import/long-federation.toml": "a federation longer than TRF's 3 columns (tests/test_import_checks.py)",
     "tests/data/import/long-name.toml": "a name of 101 characters (tests/test_import_checks.py)",
 }

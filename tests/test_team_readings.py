@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_teams import load_tec
 
-from ranking.event.model import Team, TeamEvent, TeamMatch
+from ranking.event.model import Team, TeamBye, TeamByeKind, TeamEvent, TeamMatch
 from ranking.scoring.rules import Edition, Options, TeamScoring
 from ranking.scoring.team_sheet import TeamSheet
 from ranking.standings.team import team_event_of, team_standings
@@ -99,6 +99,20 @@ def test_a_forfeited_match_is_a_forfeit_on_every_board() -> None:
     sheet = TeamSheet(TeamEvent("f", teams, 1, matches, scoring=TeamScoring(boards=2)))
     assert _event_board_totals(sheet, [0, 1]) == {0: {1: 1.0, 2: 1.0}, 1: {1: 0.0, 2: 0.0}}
     assert _event_board_totals(sheet, [2, 3]) is None  # totals only: the boards are unknown
+
+
+def test_a_bye_scores_each_board_as_the_event_values_the_bye() -> None:
+    """12 (issue 26): a bye's boards come from ``TeamScoring.unplayed_board``, the one table:
+    a win on every board by default, and the event's own value of a PAB where it gives one
+    (``team_pab``, TRF-2026 320), so the boards add up to the game points the standings count."""
+    teams = (Team(1, "A"), Team(2, "B"))
+    byes = (TeamBye(1, 1, TeamByeKind.PAB), TeamBye(1, 2, TeamByeKind.FPB))
+    for scoring, pab, fpb in ((TeamScoring(boards=2), 1.0, 1.0),
+                              (TeamScoring(boards=2, pab=(1.0, 1.0), fpb=(2.0, 1.5)), 0.5, 0.75)):
+        sheet = TeamSheet(TeamEvent("b", teams, 1, byes=byes, scoring=scoring))
+        totals = _event_board_totals(sheet, [0, 1])
+        assert totals == {0: {1: pab, 2: pab}, 1: {1: fpb, 2: fpb}}
+        assert [sum(totals[team].values()) for team in (0, 1)] == sheet.gp
 
 
 # -- 2. the free round of an odd team round robin (C.07 15.2-15.3) ------------------------------------

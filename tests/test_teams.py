@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ranking.errors import InputError
 from ranking.event.model import Game, Player, Result, Team, TeamBye, TeamByeKind, TeamEvent, TeamMatch, Tournament
+from ranking.event.rounds import Kind
 from ranking.scoring.rules import (
     CHESS,
     THREE_POINT_COLOUR,
@@ -25,7 +26,7 @@ from ranking.scoring.rules import (
     TeamRules,
     TeamScoring,
 )
-from ranking.scoring.team_sheet import TeamSheet
+from ranking.scoring.team_sheet import TeamSheet, match_score
 from ranking.standings.individual import compute_standings
 from ranking.standings.team import team_standings
 from ranking.tiebreaks.presets import TEAM_PRESETS, VN_MATCH, vn_absence_games
@@ -104,6 +105,25 @@ def test_tec_match_and_game_points():
     ids = [team.id for team in sheet.teams]
     _compare("MP", EXPECTED["MP"], dict(zip(ids, sheet.mp, strict=True)))
     _compare("GP", EXPECTED["GP"], dict(zip(ids, sheet.gp, strict=True)))
+
+
+def test_match_score_is_the_score_the_team_sheet_counts():
+    """Issue 26: one score per team match (``match_score``), for the sheet and every view."""
+    event = load_tec()
+    sheet = TeamSheet(event)
+    for match in event.matches:
+        first, second, finished = match_score(event, match)
+        assert finished is match.is_finished
+        record = sheet.records[sheet.index[match.first]][match.round - 1]
+        other = sheet.records[sheet.index[match.second]][match.round - 1]
+        assert (record.gp, other.gp) == (first, second), match
+    one_total = TeamMatch(1, event.teams[0].id, event.teams[1].id, first_points=3)
+    assert match_score(event, one_total) == (0, 0, False)
+    both = replace(one_total, second_points=1.5)
+    assert match_score(event, both) == (3, 1.5, True)
+    forfeit = replace(one_total, first_points=None, forfeit="-+")
+    assert match_score(event, forfeit) == (*(event.scoring.unplayed(kind)[1] for kind in (Kind.FORFEIT_LOSS,
+                                                                                         Kind.FORFEIT_WIN)), True)
 
 
 def test_tec_ex34_orders():

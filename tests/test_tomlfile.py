@@ -413,3 +413,16 @@ def test_a_setting_reads_the_table_as_its_toml_text_would_be_read(path: Path) ->
             assert as_values == as_text, text
         except InputError as error:
             assert isinstance(changed, str) and error.message.removeprefix("[tournament]: ") in changed, text
+
+
+@pytest.mark.parametrize("result", ["[1]", "{ a = 1 }", "1", "true", '"1 - 0"', '"x"'])
+def test_a_game_result_of_any_type_is_refused_or_read_as_the_general_checks_read_it(result: str) -> None:
+    """Plain game entries are read without the general checks' detours; any other value, of any
+    type, still gets the general reading and its refusal (no crash on an unhashable value)."""
+    text = (f'[tournament]\nname = "T"\n\n[[players]]\nid = 1\nname = "A"\n\n[[players]]\nid = 2\nname = "B"\n\n'
+            f"[[games]]\nround = 1\nwhite = 1\nblack = 2\nresult = {result}\n")
+    if result == '"1 - 0"':
+        assert parse_tournament_toml(text).games[0].result is Result.WHITE_WINS
+        return
+    with pytest.raises(InputError, match=r"\[\[games\]\] entry 1: .*line 16|:16: \[\[games\]\] entry 1"):
+        parse_tournament_toml(text)

@@ -569,3 +569,16 @@ def test_fuzz_bytes_as_text(data: bytes, encoding: str) -> None:
 def test_fuzz_bytes_spliced_into_a_real_file(data: bytes, position: int) -> None:
     at = position % (len(SMALL) + 1)
     only_input_errors(SMALL[:at] + data.decode("latin-1") + SMALL[at:])
+
+
+def test_plain_round_blocks_read_as_the_checked_ones() -> None:
+    """The round blocks Tiebreak writes are read without ``_parse_round``'s detours; the same
+    lines with an upper-case colour (accepted, but not plain) take the checked way, to the same
+    tournament."""
+    from generators import generate_swiss
+
+    text = write_trf(generate_swiss(40, 7, seed=5))
+    checked = "\n".join(line[:91] + line[91:].replace(" w ", " W ") if line.startswith("001") else line
+                        for line in text.split("\n"))
+    assert checked != text
+    assert parse_trf(checked) == parse_trf(text)

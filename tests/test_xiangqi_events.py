@@ -34,8 +34,8 @@ from ranking.formats.toml_settings import with_tournament_keys
 from ranking.scoring.rules import CHESS, RoundRobinWithdrawal
 from ranking.tiebreaks.lots import results_seed
 from tiebreak.cli import main
+from tiebreak.exports import export_text
 from tiebreak.files import load_tournament
-from tiebreak.library import export_text
 
 DATA = Path(__file__).parent / "data" / "xiangqi"
 

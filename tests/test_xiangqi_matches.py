@@ -23,8 +23,8 @@ from bot.service import BotService, BotSettings, Who
 from ranking import Result, compute_standings, parse_tournament_toml, parse_trf
 from ranking.tiebreaks.lots import results_seed
 from site_builder import SiteSettings, build_site
+from tiebreak.exports import export_text
 from tiebreak.files import load_tournament
-from tiebreak.library import export_text
 from tiebreak.store import Source, SQLiteStore
 
 DATA = Path(__file__).parent / "data" / "xiangqi"

@@ -4,10 +4,12 @@ export, the site or a terminal; a refusal is one line saying what to change.
 
 - Names hold no control characters (an escape sequence, a line break, a bidi override) and at
   most ``MAX_NAME_LENGTH`` characters (Telegram's messages and buttons have limits).
-- The tournament fits what its TRF export needs (a federation of three letters, a starting
-  number and a rating of at most four digits, ...): ``/export`` and the site's download of
-  the TRF write it later, when nobody could fix the stored tournament any more.  An event of
-  two-game matches (VN 21.2), which TRF cannot hold, is exported as TOML instead.
+- The tournament fits what its TRF export needs (a federation of three letters, a rating of
+  at most four digits, ...): the check writes the very file ``/export`` and the site's
+  download write later (``tiebreak.exports.export_text``: the players numbered by pairing
+  number, so starting numbers above 9999 are fine), when nobody could fix the stored
+  tournament any more.  An event of two-game matches (VN 21.2), which TRF cannot hold, is
+  exported as TOML instead.
 - The slug names a folder of its own on the site: not a language folder (``zh``), not
   ``index.html`` or ``static``, not a file name ending in ``.html`` or ``.json``, not ending
   in ``.`` (Windows and the file servers that follow it drop a trailing dot: ``x.`` would be
@@ -24,9 +26,9 @@ from __future__ import annotations
 from ranking.errors import InputError
 from ranking.event.model import Tournament
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.toml_export import write_tournament_toml
-from ranking.formats.trf_write import trf_refusal, write_trf
-from ranking.standings.final import final_standings
+from ranking.event.slugs import is_slug
+from ranking.formats.trf_write import trf_refusal
+from tiebreak.exports import export_text
 from tiebreak.i18n import SUPPORTED
 from tiebreak.tables import printable, unsafe_characters
 
@@ -37,7 +39,10 @@ RESERVED_SLUGS = frozenset({"index.html", "static", *SUPPORTED})
 RESERVED_SUFFIXES = (".html", ".htm", ".json")
 
 def check_slug(slug: str) -> None:
-    """Refuse a slug that would collide with the site's own paths, or is too long for a path."""
+    """Refuse a slug that is not one (``ranking.event.slugs.is_slug``), would collide with the
+    site's own paths, or is too long for a path."""
+    if not is_slug(slug):
+        raise Refusal(Code.SLUG_INVALID, slug=slug)
     folded = slug.casefold()
     if folded in RESERVED_SLUGS or folded.endswith(RESERVED_SUFFIXES):
         raise Refusal(Code.SLUG_RESERVED, slug=slug, reserved=", ".join(sorted(RESERVED_SLUGS)))
@@ -66,15 +71,15 @@ def check_names(tournament: Tournament) -> None:
 
 
 def check_exportable(tournament: Tournament) -> None:
-    """Refuse a tournament its TRF export could not write (``/export``, the site's download).
+    """Refuse a tournament its TRF export could not write (``tiebreak.exports.export_text``:
+    ``/export``, the site's download).
     An event TRF cannot hold at all (two-game matches, VN 21.2: ``ranking.formats.trf_write.trf_refusal``)
     is exported as TOML, which keeps every game: its TRF is not checked."""
     if trf_refusal(tournament) is not None:
-        write_tournament_toml(tournament)  # the lossless export it gets instead
+        export_text(tournament, "toml")  # the lossless export it gets instead
         return
-    final = final_standings(tournament)
     try:
-        write_trf(tournament, points=final.points(), ranks=final.ranks())
+        export_text(tournament, "trf")  # the very file /export and the site write
     except InputError as error:
         raise InputError(f"{error.message}: the TRF export (/export, the site's download) needs it") from None
 

@@ -40,7 +40,9 @@ if TYPE_CHECKING:
 EXIT_BAD_INPUT = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only_standings: bool = False) -> argparse.ArgumentParser:
+    """The command line's parser; ``only_standings``: with the ``standings`` command alone, which
+    reads ``tiebreak standings ...`` exactly as the whole parser does (start-up time)."""
     import argparse  # the parser only (start-up time of `import tiebreak.cli`)
 
     class Parser(argparse.ArgumentParser):
@@ -74,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     standings.add_argument("--team-tiebreaks", metavar="CODES",
                            help="the team tie-break chain (implies --teams), e.g. MPVGP,BH:MP/C1,EMGSB,EDEBT; "
                            "`tiebreak tiebreaks` lists the team codes")
+
+    def add_config(command: argparse.ArgumentParser) -> None:  # standings' last option, in its help too
+        command.add_argument("--config", metavar="PATH",
+                             help="configuration file, when INPUT is a stored tournament's slug")
+
+    if only_standings:
+        add_config(standings)
+        return parser
     commands.add_parser("presets", help="list the rule presets")
     codes = commands.add_parser("tiebreaks", help="list every tie-break code with its definition and source",
                                 description="List every tie-break code with its definition and source, or "
@@ -127,8 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     log = store_command("log", "show the audit trail of a tournament")
     log.add_argument("slug", metavar="SLUG")
     log.add_argument("--json", action="store_true", help="one JSON object per event")
-    standings.add_argument("--config", metavar="PATH",
-                           help="configuration file, when INPUT is a stored tournament's slug")
+    add_config(standings)
     from tiebreak.cli_running import add_running_commands  # the full command line only (start-up time)
 
     add_running_commands(commands, store_command)
@@ -153,7 +162,7 @@ def _edition(text: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser().parse_args(_dash_results(arguments))
+    args = build_parser(only_standings=arguments[:1] == ["standings"]).parse_args(_dash_results(arguments))
     try:
         if args.command == "presets":
             from tiebreak.tables import presets_table  # the listings load the registries (start-up time)
@@ -253,13 +262,13 @@ def quick_standings(args: argparse.Namespace) -> int | None:
 
 def standings_command(args: argparse.Namespace) -> int:
     from ranking.standings.final import final_standings  # the full standings path (start-up time)
-    from ranking.standings.individual import default_rules  # the full standings path (start-up time)
+    from ranking.standings.individual import collection_paused, default_rules  # the full standings path (start-up time)
     from tiebreak.files import load_tournament  # the readers load only for standings (start-up time)
     from tiebreak.notices import chain_warnings, file_warnings, warn  # the full standings path (start-up time)
-    from tiebreak.tables import playoff_lines, standings_table, team_table  # the full path (start-up time)
 
     if os.path.isfile(args.input) or os.sep in args.input or args.input.endswith((".trf", ".toml", ".txt")):
-        tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
+        with collection_paused():  # the model of a large file: many objects, no reference cycle
+            tournament = load_tournament(args.input)  # a file (a missing one is reported as such)
     else:
         from tiebreak.commands import stored_tournament  # the store loads only for a slug (start-up time)
 
@@ -283,7 +292,8 @@ def standings_command(args: argparse.Namespace) -> int:
     standings, playoffs = final.standings, final.playoffs
     warn(chain_warnings(standings))
     if args.points is None and args.rules is None and args.after_round is None and os.path.isfile(args.input):
-        warn(file_warnings(args.input, tournament))
+        same_points = args.fide_edition is None  # only the chain may differ from the file's rules
+        warn(file_warnings(args.input, tournament, final if same_points else None))
     teams = None
     if args.teams or args.team_tiebreaks is not None:
         teams = team_standings_of(tournament, args.input, args.team_tiebreaks, args.fide_edition, args.after_round)
@@ -297,6 +307,8 @@ def standings_command(args: argparse.Namespace) -> int:
             data["teams"] = team_data["standings"]
         sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
+        from tiebreak.tables import playoff_lines, standings_table, team_table  # the tables only (start-up time)
+
         print(standings_table(standings))
         if playoffs is not None:
             print(playoff_lines(playoffs, standings))

@@ -11,10 +11,9 @@ import argparse
 import json
 import sys
 
-from tiebreak.config import load_config
-from tiebreak.links import actor, make_link, revoke_link
-from tiebreak.store import Source, Store
-from tiebreak.tables import printable
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    from tiebreak.store import Source, Store
 
 
 def add_link_commands(commands: argparse._SubParsersAction) -> None:
@@ -43,6 +42,10 @@ def add_link_commands(commands: argparse._SubParsersAction) -> None:
 
 def arbiter_command(store: Store, args: argparse.Namespace, source: Source) -> None:
     """Carry out ``tiebreak arbiter ACTION``."""
+    from tiebreak.config import load_config  # the links only: the parser must not load the store (start-up time)
+    from tiebreak.links import actor, make_link, revoke_link  # the links only (start-up time)
+    from tiebreak.tables import printable  # the links only (start-up time)
+
     if args.action == "link":
         _, url = make_link(store, load_config(args.config), args.slug, args.label, source.actor)
         print(url)

@@ -33,8 +33,9 @@ from ranking.standings.playoffs import PlayoffStandings
 from tiebreak import library
 from tiebreak.cli_links import arbiter_command
 from tiebreak.config import load_config
+from tiebreak.exports import export_text
 from tiebreak.files import load_tournament, write_output
-from tiebreak.library import export_text, import_configured, import_tournament, pairing_from_file
+from tiebreak.library import import_configured, import_tournament, pairing_from_file
 from tiebreak.notices import file_warnings, warn
 from tiebreak.running import check_imported, propose_pairing
 from tiebreak.running_commands import HANDLERS, check_lines, round_table

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 from ranking.errors import InputError
 
@@ -64,6 +63,8 @@ def write_output(text: str, path: str | None, wrote: str) -> None:
         sys.stdout.write(text)
         return
     try:
+        from pathlib import Path  # only to write a file (start-up time of every command)
+
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot write: {error.strerror or error}", source=path) from None

@@ -77,10 +77,19 @@ def choose_language(code: str | None, default: str = DEFAULT_LANGUAGE) -> str:
     ``zh-hans``, ``es-ES``, ``pt-br``): its primary subtag if supported, otherwise ``default``
     (itself ``en`` if it is not supported).  Every Chinese variant gets simplified Chinese."""
     fallback = default if default in SUPPORTED else DEFAULT_LANGUAGE
-    if not code:
-        return fallback
-    primary = code.strip().replace("_", "-").split("-", 1)[0].lower()
-    return primary if primary in SUPPORTED else fallback
+    return supported_language(code or "") or fallback
+
+
+def supported_language(tag: str) -> str | None:
+    """Which of our languages the IETF tag ``tag`` names, by its primary subtag in any case
+    (``zh-CN``, ``ZH``, ``zh_Hans``, ``vi-VN``, ``es``), or None: the one reading of a tag, for
+    Telegram's ``language_code``, ``/language``, ``Accept-Language`` and the entry page's ``?lang=``.
+
+    >>> supported_language("zh-CN"), supported_language(" ES "), supported_language("pt-BR")
+    ('zh', 'es', None)
+    """
+    primary = tag.strip().replace("_", "-").split("-", 1)[0].lower()
+    return primary if primary in SUPPORTED else None
 
 
 def language_from_argument(text: str) -> str | None:
@@ -91,8 +100,7 @@ def language_from_argument(text: str) -> str | None:
         return None
     if word in _LANGUAGE_WORDS:
         return _LANGUAGE_WORDS[word]
-    primary = word.replace("_", "-").split("-", 1)[0]
-    return primary if primary in SUPPORTED else None
+    return supported_language(word)
 
 
 # -- catalogs --------------------------------------------------------------------------------

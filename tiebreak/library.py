@@ -1,6 +1,7 @@
 """The use cases the command line, the bot and the site share, each decided in this one place:
-naming an imported tournament, importing config.toml's tournaments, exporting a tournament as
-TRF or TOML, and importing (or making) the pairing of the next round.
+naming an imported tournament, importing config.toml's tournaments, and importing (or making)
+the pairing of the next round.  Exporting a tournament is ``tiebreak.exports``'s (the import
+check writes the export too).
 
 Everything here works on a ``Store`` and the core's values; nothing prints or talks to Telegram.
 """
@@ -14,14 +15,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ranking.errors import InputError
-from ranking.event.clock import board_results, clock_of
+from ranking.event.clock import clock_of
 from ranking.event.matches import as_matches, one_game_a_match, plays_matches
-from ranking.event.model import Bye, Game, Result, Tournament
+from ranking.event.model import Bye, Game, Tournament
 from ranking.event.players import by_pairing_number
 from ranking.event.refusals import Code, Refusal
-from ranking.formats.toml_export import write_tournament_toml
+from ranking.event.slugs import is_slug
 from ranking.formats.tomlfile import SLUG
-from ranking.formats.trf_write import trf_refusal, write_trf
 from ranking.pairing.pairings import (
     next_round_pairing,
     next_team_round_pairing,
@@ -29,14 +29,11 @@ from ranking.pairing.pairings import (
     pairings_from_list,
     pairings_from_trf,
 )
-from ranking.standings.final import FinalStandings, final_standings
+from ranking.standings.final import final_standings
 from tiebreak.checks import check_admissible
 from tiebreak.config import Config
 from tiebreak.files import load_tournament
 from tiebreak.store import Source, SQLiteStore, Store
-
-EXPORT_FORMATS = ("trf", "toml")
-_SLUG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
 def child_environment(environment: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -58,7 +55,7 @@ def slug_for(tournament: Tournament, file: str, given: str | None) -> str:
     """The short name a tournament is stored under: ``given`` (``--slug``, the bot's
     ``/import SLUG``), else the file's own ``slug``, else one made from the file name."""
     if given is not None:
-        if not _SLUG.match(given):
+        if not is_slug(given):
             raise Refusal(Code.SLUG_INVALID, slug=given)
         return given
     own = next((value for tag, value in tournament.records if tag == SLUG), None)
@@ -101,40 +98,6 @@ def import_configured(store: Store, config: Config, source: Source | None = None
             known.add(slug)
         done.append(ConfiguredImport(slug, tournament, fresh))
     return done
-
-
-def export_text(tournament: Tournament, format: str, final: FinalStandings | None = None) -> str:
-    """The tournament as a TRF or tournament TOML file.  The TOML keeps the starting numbers and
-    the seeding (and the initial ranking list once it is kept).  The TRF numbers the players by
-    their pairing numbers (``ranking.event.players.by_pairing_number``), so any pairing program pairs
-    it as Tiebreak does; its points and places are the final standings (play-off places
-    applied), the same as every page and ``--json`` shows, and a board the withdrawal rule
-    decides holds the forfeit it makes of it.  ``final`` saves computing the standings again
-    when the caller has them."""
-    if format == "toml":
-        return write_tournament_toml(tournament)
-    if format != "trf":
-        raise InputError(f"unknown export format {format!r}: expected {' or '.join(EXPORT_FORMATS)}")
-    refusal = trf_refusal(tournament)
-    if refusal is not None:  # one line naming the lossless export
-        raise InputError(f"{refusal} (--format toml)")
-    final = final or final_standings(tournament)
-    numbered = by_pairing_number(with_decided_boards(tournament))
-    tpn = numbered.tpn
-    return write_trf(numbered.tournament, points={tpn[pid]: value for pid, value in final.points().items()},
-                     ranks={tpn[pid]: value for pid, value in final.ranks().items()})
-
-
-def with_decided_boards(tournament: Tournament) -> Tournament:
-    """``tournament`` with the forfeits the withdrawal rule makes of its unplayed boards written
-    as their results (``ranking.event.clock.board_results``), as other programs need them."""
-    if not tournament.withdrawals:
-        return tournament
-    decided = board_results(tournament)
-    games = tuple(replace(game, result=decided[(game.round, game.board)])
-                  if game.result is None and game.board and isinstance(decided.get((game.round, game.board)), Result)
-                  else game for game in tournament.games)
-    return replace(tournament, games=games)
 
 
 def pairing_from_file(tournament: Tournament, text: str, source: str,

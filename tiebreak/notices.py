@@ -7,6 +7,7 @@ refused for them.
 
 from __future__ import annotations
 
+import re
 import sys
 
 TYPE_CHECKING = False  # the model loads only where a warning needs it (``tiebreak standings``' start-up time)
@@ -15,10 +16,13 @@ if TYPE_CHECKING:
 
     from ranking.event.model import Tournament
     from ranking.scoring.rules import Rules
+    from ranking.standings.final import FinalStandings
     from ranking.standings.individual import Standings
 
 #: columns 81-84 (0-based 80-84) of a TRF ``001`` line: the points the file prints
 _POINTS = slice(80, 84)
+#: a line (as ``str.splitlines`` cuts them) that starts with ``001``
+_PLAYER_LINE = re.compile("(?:^|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029])001")
 
 
 def chain_warnings(standings: Standings) -> list[str]:
@@ -64,8 +68,12 @@ def totals_warnings(text: str, points: Mapping[int, float], source: str) -> list
     return warnings
 
 
-def file_warnings(path: str, tournament: Tournament) -> list[str]:
-    """``totals_warnings`` for the TRF at ``path`` (nothing for a TOML file)."""
+def file_warnings(path: str, tournament: Tournament, computed: FinalStandings | None = None) -> list[str]:
+    """``totals_warnings`` for the TRF at ``path`` (nothing for a TOML file); ``computed``, when
+    given, are standings under the file's own scoring and options (its chain may differ: the
+    points do not), whose points are compared instead of ranking the tournament again."""
+    if computed is not None:
+        return printed_totals_warnings(path, computed.points)
     from ranking.standings.final import final_standings  # the model loads only where a warning needs it
 
     return printed_totals_warnings(path, lambda: final_standings(tournament).points())
@@ -79,7 +87,7 @@ def printed_totals_warnings(path: str, points: Callable[[], Mapping[int, float]]
             text = handle.read()
     except OSError:
         return []
-    if not any(line.startswith("001") for line in text.splitlines()):
+    if not _PLAYER_LINE.search(text):  # a TOML file has none
         return []
     return totals_warnings(text, points(), path)
 

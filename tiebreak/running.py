@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ranking.event.clock import board_results, clock_of
+from ranking.event.clock import clock_of, decided_games
 from ranking.event.log import (
     Event,
     LoggedEvent,
@@ -92,18 +92,15 @@ def round_json(state: TournamentState, number: int) -> dict[str, Any]:
     TOML file (null while unfinished), bye kinds as the TOML file names them.  A board the
     withdrawal rule decides shows the forfeit it makes of it; a board a round robin's
     ``rr_withdrawal`` annuls also has ``"annulled": true``."""
-    decided = board_results(state.snapshot())
     boards = []
-    for (r, board), game in sorted(state.games.items()):
-        if r != number:
+    for decided in decided_games(state.snapshot(), number):
+        game = decided.game
+        if not decided.listed:
             continue
-        result = decided.get((r, board), game.result)
-        entry: dict[str, Any] = {"board": board, "white": game.white, "black": game.black,
+        entry: dict[str, Any] = {"board": game.board, "white": game.white, "black": game.black,
                                  "result": game.result.value if game.result else None}
-        if result == "annulled":
+        if decided.annulled:
             entry["annulled"] = True
-        elif result is not None and game.result is None:
-            entry["result"] = result.value
         boards.append(entry)
     byes = [{"player": player, "kind": bye.kind.word} for (r, player), bye in sorted(state.byes.items()) if r == number]
     return {"round": number, "boards": boards, "byes": byes}

@@ -385,7 +385,7 @@ def generate_command(args: argparse.Namespace) -> int:
 
     # the generator and the TRF writer: only this command needs them (start-up time of the others)
     from ranking.pairing.dutch.generate import GeneratorSettings, generate_tournament
-    from tiebreak.library import export_text  # the TRF writer (start-up time of the other commands)
+    from tiebreak.exports import export_text  # the TRF writer (start-up time of the other commands)
 
     seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
     settings = GeneratorSettings(players=args.players, rounds=args.rounds, seed=seed, draw_rate=args.draw_rate,

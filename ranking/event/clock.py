@@ -27,11 +27,12 @@ the tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ranking.event.model import ByeKind, Result, Tournament, numbered_boards
+from ranking.event.model import ByeKind, Game, Result, Tournament, numbered_boards
 
-__all__ = ["Clock", "board_results", "clock_of", "next_round", "paired_rounds", "round_limit"]
+__all__ = ["Clock", "DecidedGame", "board_results", "clock_of", "decided_games", "next_round", "paired_rounds",
+           "round_limit"]
 
 
 @dataclass(frozen=True)
@@ -78,21 +79,55 @@ class Clock:
         return tuple(board for round_number, board in self.open_boards if round_number == number)
 
 
-def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str | None]:
-    """Every board by (round, board): its result; for a board the withdrawal rule decides, the
-    forfeit it makes of it, or ``"annulled"`` (a round robin's ``rr_withdrawal``); None while
-    the board waits for its result.  A game without a board number gets the next free one of
-    its round, as the event log numbers it (``ranking.event.model.numbered_boards``)."""
-    decided: dict[tuple[int, int, int], Result | str] = {}
+@dataclass(frozen=True)
+class DecidedGame:
+    """A game as the clock decides it: ``game`` with its board (``numbered_boards``) and the
+    result it holds: the one entered, or the forfeit the withdrawal rule makes of a board without
+    one (C.07 16.1, VN 21.5.2); ``annulled`` when a round robin's ``rr_withdrawal`` annuls it (VN
+    21.5.1: it counts nothing; ``game`` keeps the result entered); ``listed`` is False for a
+    forfeit the file never listed (VN 21.5.1), which has no board."""
+
+    game: Game
+    annulled: bool = False
+    listed: bool = True
+
+
+def decided_games(tournament: Tournament, number: int | None = None) -> tuple[DecidedGame, ...]:
+    """Every game of round ``number`` (every round when None) as the clock decides it: the
+    file's games in their order, then the forfeits it never listed.  The one overlay of the
+    withdrawal rule on the results that the round views, the player's card, the exports and
+    ``board_results`` read.
+
+    >>> from ranking.event.model import Player, Withdrawal
+    >>> t = Tournament("Open", tuple(Player(i, f"P{i}") for i in range(1, 5)), 2,
+    ...                (Game(1, 1, 3, Result.WHITE_WINS, 1), Game(1, 4, 2, Result.DRAW, 2),
+    ...                 Game(2, 1, 4, None, 1), Game(2, 3, 2, None, 2)), withdrawals=(Withdrawal(3, 1),))
+    >>> [(d.game.board, d.game.result.value if d.game.result else None) for d in decided_games(t, 2)]
+    [(1, None), (2, '-+')]
+    """
+    games = tuple(numbered_boards(tournament.games))
+    decided = tuple(DecidedGame(game) for game in games)
     if tournament.withdrawals:
         from ranking.event.withdrawals import apply_withdrawals  # only when someone withdrew
         from ranking.standings.individual import default_rules  # the rules only when someone withdrew
 
-        effects = apply_withdrawals(tournament, default_rules(tournament))
-        decided.update({(g.round, g.white, g.black): g.result for g in effects.forfeited if g.result is not None})
-        decided.update({(g.round, g.white, g.black): "annulled" for g in effects.annulled})
-    return {(game.round, game.board): decided.get((game.round, game.white, game.black), game.result)
-            for game in numbered_boards(tournament.games)}
+        effects = apply_withdrawals(replace(tournament, games=games), default_rules(tournament))
+        forfeits = {(g.round, g.white, g.black): g for g in effects.forfeited}
+        annulled = {(g.round, g.white, g.black) for g in effects.annulled}
+        decided = tuple(DecidedGame(game, annulled=True) if (game.round, game.white, game.black) in annulled
+                        else DecidedGame(forfeits.pop((game.round, game.white, game.black), game))
+                        for game in games)
+        decided += tuple(DecidedGame(game, listed=False) for game in forfeits.values())  # VN 21.5.1
+    return decided if number is None else tuple(item for item in decided if item.game.round == number)
+
+
+def board_results(tournament: Tournament) -> dict[tuple[int, int], Result | str | None]:
+    """Every board by (round, board): its result; for a board the withdrawal rule decides, the
+    forfeit it makes of it, or ``"annulled"`` (a round robin's ``rr_withdrawal``); None while
+    the board waits for its result (``decided_games``).  A game without a board number gets the
+    next free one of its round, as the event log numbers it (``ranking.event.model.numbered_boards``)."""
+    return {(item.game.round, item.game.board): "annulled" if item.annulled else item.game.result
+            for item in decided_games(tournament) if item.listed}
 
 
 def paired_rounds(tournament: Tournament) -> tuple[int, ...]:

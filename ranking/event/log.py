@@ -643,17 +643,26 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
     return Event(EventKind.ROUND_PAIRED, {"round": round_number, "games": rows, "byes": bye_rows})
 
 
+def round_to_unpair(state: TournamentState) -> tuple[int, int]:
+    """The round un-pairing takes back (the latest paired) and how many of its boards have a
+    result or a foul (``unpair_event`` refuses those unless forced; the bot asks about them
+    first and confirms against this); a ``Refusal`` when no round is paired."""
+    paired = state.paired_rounds()
+    if not paired:
+        raise Refusal(Code.NOTHING_PAIRED)
+    number = paired[-1]
+    entered = sum(1 for (r, _), game in state.games.items()
+                  if r == number and (game.result is not None or game.fouls_white or game.fouls_black))
+    return number, entered
+
+
 def unpair_event(state: TournamentState, force: bool = False) -> Event:
     """The latest paired round taken back: its boards and the byes its pairing made (the
     pairing-allocated bye; a round robin's free round); requested byes stay.  A round with
     results or fouls is refused unless ``force``: the event keeps them, so undo brings them
     back."""
-    paired = state.paired_rounds()
-    if not paired:
-        raise Refusal(Code.NOTHING_PAIRED)
-    number = paired[-1]
+    number, entered = round_to_unpair(state)
     games = sorted((board, game) for (r, board), game in state.games.items() if r == number)
-    entered = sum(1 for _, game in games if game.result is not None or game.fouls_white or game.fouls_black)
     if entered and not force:
         raise Refusal(Code.ROUND_HAS_RESULTS, round=number, count=entered)
     made = [[player, bye.kind.value] for (r, player), bye in sorted(state.byes.items())

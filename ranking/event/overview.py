@@ -32,22 +32,12 @@ from dataclasses import dataclass
 from ranking.errors import InputError
 from ranking.event.clock import clock_of, paired_rounds, round_limit
 from ranking.event.model import Bye, Game, System, Tournament
+from ranking.formats.trf_records import HEADER_RECORDS
 from ranking.pairing.pairings import berger_round, berger_schedule
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS, team_preset_name
 
 __all__ = ["HEADER_RECORDS", "Details", "Progress", "Stage", "coming_rounds", "parse_date", "tournament_details",
            "tournament_progress"]
-
-#: TOML key of ``[tournament]`` -> the TRF record that holds it (C.04 Annex 2, TRF-16).
-HEADER_RECORDS: dict[str, str] = {
-    "place": "022",
-    "federation": "032",
-    "start_date": "042",
-    "end_date": "052",
-    "chief_arbiter": "102",
-    "deputy_arbiters": "112",
-    "time_control": "122",
-}
 
 _DATE_FORMATS = (
     (re.compile(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})"), (1, 2, 3)),  # 2026/03/14 (TRF), 2026-03-14

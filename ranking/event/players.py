@@ -140,8 +140,10 @@ _NUMBER = re.compile(r"(\brounds? (?:\d+\b[-, ]*)+)|\b(\d+)\b")
 
 def by_pairing_number(tournament: Tournament) -> Renumbered:
     """``tournament`` with every player numbered by TPN (games, byes, withdrawals, play-off
-    games, and the records that name players: forbidden pairs), as the TRF export writes it
-    and the Dutch engine pairs it; the same tournament when the TPNs are the ids."""
+    games, the teams' rosters and their matches' boards, and the records that name players:
+    forbidden pairs), as the TRF export writes it (TRF-2026's team records name the members by
+    the numbers of the player lines) and the Dutch engine pairs it; the same tournament when
+    the TPNs are the ids."""
     tpn = pairing_numbers(tournament)
     back = {number: pid for pid, number in tpn.items()}
     if all(pid == number for pid, number in tpn.items()):
@@ -157,6 +159,8 @@ def by_pairing_number(tournament: Tournament) -> Renumbered:
         games=tuple(game(g) for g in t.games), byes=tuple(replace(b, player=tpn[b.player]) for b in t.byes),
         withdrawals=tuple(replace(w, player=tpn[w.player]) for w in t.withdrawals),
         playoff_games=tuple(game(g) for g in t.playoff_games), records=records,
+        teams=tuple(replace(team, roster=tuple(tpn[pid] for pid in team.roster)) for team in t.teams),
+        team_matches=tuple(replace(match, boards=tuple(game(g) for g in match.boards)) for match in t.team_matches),
         seeding=Seeding.AS_NUMBERED, ranking_list=())
     return Renumbered(renumbered, tpn, back)
 

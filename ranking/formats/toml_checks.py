@@ -56,7 +56,6 @@ def _check_schedule(
     where_in_round: dict[tuple[int, int], tuple[str, int | None]] = {}  # (player, round) -> opponent/bye
     withdrawn = {w.player: w.after_round for w in withdrawals}
     for k, g in enumerate(games):
-        line = r.lines.entry("games", k)
         for player, opponent in ((g.white, g.black), (g.black, g.white)):
             forfeited = g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
                 Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)
@@ -64,29 +63,28 @@ def _check_schedule(
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
                     f"withdrawing after round {withdrawn[player]} (expected no result, or a forfeit they lose)",
-                    line,
+                    r.lines.entry("games", k),
                 )
             previous = where_in_round.setdefault((player, g.round), ("game", opponent))
             if previous != ("game", opponent):
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} already has "
                     f"{_describe(previous)} in round {g.round}: expected one opponent per round",
-                    line,
+                    r.lines.entry("games", k),
                 )
     for k, b in enumerate(byes):
-        line = r.lines.entry("byes", k)
         if b.round > withdrawn.get(b.player, b.round) and b.kind is not ByeKind.ZERO:
             raise r.fail(
                 f"[[byes]] entry {k + 1}: player {b.player} withdrew after round "
                 f"{withdrawn[b.player]}: expected only zero-point byes later",
-                line,
+                r.lines.entry("byes", k),
             )
         previous = where_in_round.get((b.player, b.round))
         if previous is not None:
             raise r.fail(
                 f"[[byes]] entry {k + 1}: player {b.player} already has {_describe(previous)} in "
                 f"round {b.round}: expected one game or one bye per round",
-                line,
+                r.lines.entry("byes", k),
             )
         where_in_round[(b.player, b.round)] = ("bye", None)
 

@@ -9,8 +9,8 @@ from typing import Any
 import tomli_w
 
 from ranking.event.model import Game, Player, Seeding, Tournament
-from ranking.event.overview import HEADER_RECORDS
 from ranking.formats.tomlfile import _BYE_NAMES, SLUG
+from ranking.formats.trf_records import HEADER_RECORDS
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, Rules, Scoring
 from ranking.tiebreaks.presets import PRESETS, preset_of
 

@@ -32,12 +32,31 @@ class _Lines:
 
     Handles ``[table]``, ``[[array]]`` and one-entry-per-line inline arrays
     (``players = [`` then ``{ ... },`` lines, as tomli-w writes them); anything else
-    simply has no known line.
+    simply has no known line.  The text is scanned when a line is first asked for (a refusal).
     """
 
     def __init__(self, text: str) -> None:
-        self.tables: dict[str, _Section] = {}
-        self.entries: dict[str, list[_Section]] = defaultdict(list)
+        self._text = text
+        self._found: tuple[dict[str, _Section], dict[str, list[_Section]]] | None = None
+
+    @property
+    def tables(self) -> dict[str, _Section]:
+        return self._scanned()[0]
+
+    @property
+    def entries(self) -> dict[str, list[_Section]]:
+        return self._scanned()[1]
+
+    def _scanned(self) -> tuple[dict[str, _Section], dict[str, list[_Section]]]:
+        """The text scanned on the first question: a file read without a refusal asks none."""
+        if self._found is None:
+            self._found = self._scan(self._text)
+        return self._found
+
+    @staticmethod
+    def _scan(text: str) -> tuple[dict[str, _Section], dict[str, list[_Section]]]:
+        tables: dict[str, _Section] = {}
+        entries: dict[str, list[_Section]] = defaultdict(list)
         current: _Section | None = None
         array_name: str | None = None  # inside a multi-line inline array ``name = [``
         table_name = ""
@@ -48,7 +67,7 @@ class _Lines:
                     entry = _Section(number)
                     for key in re.findall(r"[{,]\s*([A-Za-z0-9_-]+)\s*=", stripped):
                         entry.keys.setdefault(key, number)
-                    self.entries[array_name].append(entry)
+                    entries[array_name].append(entry)
                 elif stripped.startswith("]"):
                     array_name = None
                 continue
@@ -57,12 +76,12 @@ class _Lines:
                 name = "".join(header.group(2).replace('"', "").split())
                 if header.group(1) == "[[":
                     current = _Section(number)
-                    self.entries[name].append(current)
+                    entries[name].append(current)
                     table_name = name
-                elif "." in name and name.split(".")[0] == table_name and self.entries.get(table_name):
+                elif "." in name and name.split(".")[0] == table_name and entries.get(table_name):
                     pass  # a sub-table of the current array entry, e.g. [games.fouls]
                 else:
-                    current = self.tables.setdefault(name, _Section(number))
+                    current = tables.setdefault(name, _Section(number))
                     table_name = name
                 continue
             inline = _INLINE_ARRAY.match(line)
@@ -72,9 +91,10 @@ class _Lines:
             if key:
                 name = key.group(1).strip('"')
                 if current is None:
-                    self.tables.setdefault("", _Section(1)).keys.setdefault(name, number)
+                    tables.setdefault("", _Section(1)).keys.setdefault(name, number)
                 else:
                     current.keys.setdefault(name, number)
+        return tables, entries
 
     def table(self, name: str, key: str | None = None) -> int | None:
         section = self.tables.get(name)

@@ -62,9 +62,10 @@ from ranking.event.model import (
     Tournament,
     Withdrawal,
 )
-from ranking.event.overview import HEADER_RECORDS
+from ranking.event.slugs import is_slug
 from ranking.formats.toml_checks import _check_code, _check_games_listed_once, _check_schedule
 from ranking.formats.toml_lines import _Lines
+from ranking.formats.toml_plain import read_plain_toml
 from ranking.formats.toml_values import (
     _check_keys,
     _choice,
@@ -77,7 +78,7 @@ from ranking.formats.toml_values import (
     _str,
 )
 from ranking.formats.trf_read import infer_system
-from ranking.formats.trf_records import TEAM_SCORING
+from ranking.formats.trf_records import HEADER_RECORDS, TEAM_SCORING
 from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
@@ -86,7 +87,6 @@ __all__ = ["parse_tournament_toml"]
 
 SLUG = "slug"
 MAX_ROUNDS = 9999
-_SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _TOP_KEYS = ("tournament", "players", "games", "byes", "withdrawals", "playoff_games", "teams", "team_matches",
              "team_byes")
 _TOURNAMENT_KEYS = (
@@ -153,8 +153,9 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
+    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast; else tomllib reads it
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text) if data is None else data
     except RecursionError:
         raise InputError("TOML: arrays or tables nested too deeply", source=source) from None
     except tomllib.TOMLDecodeError as error:
@@ -189,7 +190,7 @@ def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
     records: list[tuple[str, str]] = []
     slug = _get(r, info, "slug", str, "[tournament]", at, expected="a string")
     if slug is not None:
-        if not _SLUG.fullmatch(slug):
+        if not is_slug(slug):
             raise r.fail(
                 f"[tournament]: slug = {_show(slug)}: expected letters, digits, '-', '_' or '.', "
                 "starting with a letter or digit (it is used in URLs and commands)",
@@ -358,9 +359,14 @@ def _teams(r: _Reader, data: Mapping[str, Any], ids: set[int]) -> tuple[tuple, t
         forfeit = _get(r, item, "forfeit", str, what, where, expected='"+-", "-+" or "--"')
         if forfeit is not None and forfeit not in ("+-", "-+", "--"):
             raise r.fail(f'{what}: forfeit = {_show(forfeit)}: expected "+-", "-+" or "--"', where("forfeit"))
+        totals = _number(r, item, "first_points", what, where), _number(r, item, "second_points", what, where)
+        if (totals[0] is None) != (totals[1] is None):  # one total says nothing of the match
+            given, missing = ("first_points", "second_points") if totals[1] is None else ("second_points",
+                                                                                           "first_points")
+            raise r.fail(f"{what}: {given} without {missing}: a match given by its totals needs both "
+                         "(each team's game points)", where(given))
         matches.append(TeamMatch(_int(r, item, "round", what, where, minimum=1), sides[0], sides[1],
-                                 first_points=_number(r, item, "first_points", what, where),
-                                 second_points=_number(r, item, "second_points", what, where), forfeit=forfeit))
+                                 first_points=totals[0], second_points=totals[1], forfeit=forfeit))
     byes = []
     for index, item, where in _entries(r, data.get("team_byes", []), "team_byes"):
         what = f"[[team_byes]] entry {index + 1}"
@@ -452,9 +458,26 @@ def _player_ref(r: _Reader, item: Mapping[str, Any], key: str, what: str, where:
     return pid
 
 
+#: a game entry's keys when it is written as Tiebreak writes most games: read without the general
+#: checks' detours when each value is one they accept
+_PLAIN_GAME_KEYS = frozenset({"round", "board", "white", "black", "result"})
+#: each result as the writer spells it (``Result.parse`` reads it so)
+_PLAIN_RESULTS = {result.value: result for result in Result if Result.parse(result.value) is result}
+
+
 def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> tuple[Game, ...]:
     games = []
     for index, item, where in _entries(r, value, section):
+        if item.keys() <= _PLAIN_GAME_KEYS:  # round, board, white, black, result: each checked as below
+            number, board, white, black = item.get("round"), item.get("board", 0), item.get("white"), item.get("black")
+            result_text = item.get("result")
+            plain_result = result_text is None or (type(result_text) is str and result_text in _PLAIN_RESULTS)
+            if (type(number) is int and type(board) is int and type(white) is int and type(black) is int
+                    and 1 <= number <= MAX_ROUNDS and board >= 0 and white != black and white in ids
+                    and black in ids and plain_result):
+                games.append(Game(round=number, white=white, black=black, board=board,
+                                  result=None if result_text is None else _PLAIN_RESULTS[result_text]))
+                continue
         what = f"[[{section}]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)
         if "red" in item and "white" in item:
@@ -471,14 +494,13 @@ def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> 
             except ValueError as error:
                 raise r.fail(f"{what}: {error}", where("result")) from None
         fouls = _get(r, item, "fouls", dict, what, where, expected="a table such as { black = 1 }") or {}
-        fouls_line = where("fouls")
 
-        def fouls_where(key: str | None, line: int | None = fouls_line) -> int | None:
-            return line
+        def fouls_where(key: str | None, where: Callable[[str | None], int | None] = where) -> int | None:
+            return where("fouls")  # the line is found only for a refusal
 
         _check_keys(r, fouls, ("white", "red", "black"), f"{what}: fouls", fouls_where)
         if "red" in fouls and "white" in fouls:
-            raise r.fail(f"{what}: fouls has both red and white: expected one of them", fouls_line)
+            raise r.fail(f"{what}: fouls has both red and white: expected one of them", where("fouls"))
 
         fouls_white = _int(r, fouls, "red" if "red" in fouls else "white", f"{what}: fouls", fouls_where, minimum=0)
         rated = _get(r, item, "rated", bool, what, where, expected="true or false")

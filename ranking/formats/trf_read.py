@@ -21,9 +21,11 @@ not name).  It is pure: no file I/O (``tiebreak.files`` reads files).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ranking.errors import InputError
 from ranking.event.model import (
@@ -32,6 +34,7 @@ from ranking.event.model import (
     Game,
     GameKind,
     Player,
+    Result,
     System,
     Team,
     TeamBye,
@@ -98,6 +101,11 @@ _ROUND_START = 91  # 0-based index of round 1's block: column 92
 _ROUND_WIDTH = 10
 _RESULT_LETTERS = frozenset("+-10=WDLHFUZ ")
 _COLOURS = {"w": "w", "b": "b", "-": "-", " ": "-"}
+#: a line's round blocks when each is a game against a start number (colour w or b, a result
+#: letter) or a bye (``0000 -`` and a letter), as Tiebreak and the pairing programs write them:
+#: read without ``_parse_round``'s checks, which find nothing to refuse in them
+_PLAIN_BLOCK = r"(?:(?: {3}[1-9]| {2}[1-9][0-9]| [1-9][0-9]{2}|[1-9][0-9]{3}) [wb] [-+10=WDL]|0000 - [-+10=HFUZ])"
+_PLAIN_ROUNDS = re.compile(rf"(?:{_PLAIN_BLOCK}  )*{_PLAIN_BLOCK}")
 
 #: A letter without an opponent: the TRF bye letters, and tolerated game letters.
 _BYE_LETTERS = {
@@ -113,15 +121,17 @@ _BYE_LETTERS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """One round block of a ``001`` line."""
+class _Entry(NamedTuple):
+    """One round block of a ``001`` line (a tuple: a field of 1,000 players has 11,000 of them)."""
 
     opponent: int | None
     colour: str  # "w", "b" or "-"
     letter: str  # upper case; " " = blank
     line: int
     column: int  # 1-based column of the block
+
+
+_new_entry = tuple.__new__  # builds an _Entry without NamedTuple's slower __new__
 
 
 @dataclass(slots=True)
@@ -561,6 +571,13 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
         birth=_field(line, 70, 79).strip(),
     )
     parsed = _PlayerLine(player, number)
+    if _PLAIN_ROUNDS.fullmatch(line, _ROUND_START):
+        entries = parsed.entries
+        for index, start_at in enumerate(range(_ROUND_START, len(line), _ROUND_WIDTH), start=1):
+            opponent = int(line[start_at : start_at + 4]) or None  # 0000: a bye
+            colour, letter = line[start_at + 5], line[start_at + 7]
+            entries[index] = _new_entry(_Entry, (opponent, colour, letter, number, start_at + 1))
+        return parsed
     for index, start_at in enumerate(range(_ROUND_START, len(line), _ROUND_WIDTH), start=1):
         block = line[start_at : start_at + _ROUND_WIDTH].ljust(_ROUND_WIDTH)
         entry = _parse_round(block, index, start_at + 1, fail)
@@ -637,7 +654,7 @@ def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
 
 def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
     """Games from the mirrored entries of both players, byes from the rest."""
-    games: list[Game] = []
+    games: list[_GameFields] = []
     explicit: list[Bye] = []
     for pid in sorted(players):
         for rnd, entry in sorted(players[pid].entries.items()):
@@ -648,7 +665,7 @@ def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, 
             if game is not None:
                 games.append(game)
 
-    played_round = max((g.round for g in games if g.result is not None), default=0)
+    played_round = max((g[0] for g in games if g[3] is not None), default=0)
     absent = [
         Bye(rnd, pid, ByeKind.ZERO)
         for pid in sorted(players)
@@ -658,19 +675,24 @@ def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, 
     byes = sorted(explicit + absent, key=lambda b: (b.round, b.player))
 
     numbered: list[Game] = []
-    by_round: dict[int, list[Game]] = defaultdict(list)
+    by_round: dict[int, list[_GameFields]] = defaultdict(list)
     for g in games:
-        by_round[g.round].append(g)
+        by_round[g[0]].append(g)
     for rnd in sorted(by_round):
-        ordered = sorted(by_round[rnd], key=lambda g: min(g.white, g.black))
+        ordered = sorted(by_round[rnd], key=lambda g: min(g[1], g[2]))
         numbered.extend(
-            Game(g.round, g.white, g.black, g.result, board, g.rated, g.colours_known)
-            for board, g in enumerate(ordered, start=1)
+            Game(number, white, black, result, board, rated, colours_known)
+            for board, (number, white, black, result, rated, colours_known) in enumerate(ordered, start=1)
         )
     return tuple(numbered), tuple(byes)
 
 
-def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], source: str) -> Game | None:
+#: a game's fields but its board (round, white, black, result, rated, colours_known): the Game is
+#: made once its board is known
+_GameFields = tuple[int, int, int, Result | None, bool, bool]
+
+
+def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], source: str) -> _GameFields | None:
     """The game ``entry`` of player ``pid`` describes, once per pair (from the lower id)."""
     opponent = entry.opponent
     assert opponent is not None
@@ -709,5 +731,5 @@ def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], so
     letters = pair if white_is_pid else (other.letter, entry.letter)
     result, rated = _PAIRS[letters]
     white, black = (pid, opponent) if white_is_pid else (opponent, pid)
-    return Game(rnd, white, black, result, 0, rated, colours_known)
+    return rnd, white, black, result, rated, colours_known
 

@@ -17,6 +17,17 @@ from __future__ import annotations
 
 from ranking.event.model import ByeKind, Result, System, TeamByeKind
 
+#: TOML key of ``[tournament]`` -> the TRF record that holds it (C.04 Annex 2, TRF-16).
+HEADER_RECORDS: dict[str, str] = {
+    "place": "022",
+    "federation": "032",
+    "start_date": "042",
+    "end_date": "052",
+    "chief_arbiter": "102",
+    "deputy_arbiters": "112",
+    "time_control": "122",
+}
+
 PLAYER = "001"
 NAME = "012"
 TYPE = "092"

@@ -334,6 +334,22 @@ class TeamScoring:
         given, default = table[kind]
         return given if given is not None else default
 
+    def unplayed_board(self, kind: Kind) -> float:
+        """The game points of each board of an unplayed match of the given kind, as the board
+        tie-breaks (BC, TBR, BBE) count them: the match's game points (``unplayed``) spread
+        evenly over its boards.  FIDE C.07 12: a pairing-allocated bye counts as a win on every
+        board (the default here, a full-point bye alike), a forfeit as a forfeit win or loss on
+        every board; a half-point bye is a half-point bye on every board and a zero-point bye
+        nothing.  Where the event values an unplayed match otherwise (``pab``, ``fpb``, ...:
+        TRF-2026 320, the game's bye points), its boards follow, so they add up to the game
+        points the standings count.
+
+        >>> default, drawn = TeamScoring(boards=4), TeamScoring(boards=4, pab=(1.0, 2.0))
+        >>> default.unplayed_board(Kind.PAIRING_BYE), drawn.unplayed_board(Kind.PAIRING_BYE)
+        (1.0, 0.5)
+        """
+        return self.unplayed(kind)[1] / self.boards if self.boards else 0.0
+
     def match_points(self, own: float, other: float) -> float:
         """CXA 13.2: the team with more game points wins the match."""
         if own > other:

@@ -56,6 +56,82 @@ class BoardGame(NamedTuple):
 _BYE_KINDS = {TeamByeKind.PAB: Kind.PAIRING_BYE, TeamByeKind.FPB: Kind.FULL_BYE, TeamByeKind.HPB: Kind.HALF_BYE,
               TeamByeKind.ZPB: Kind.ZERO_BYE,
               TeamByeKind.FORFEIT_WIN: Kind.FORFEIT_WIN, TeamByeKind.FORFEIT_LOSS: Kind.FORFEIT_LOSS}
+_FORFEIT_KINDS = {"+-": (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS), "-+": (Kind.FORFEIT_LOSS, Kind.FORFEIT_WIN),
+                  "--": (Kind.FORFEIT_LOSS, Kind.FORFEIT_LOSS)}
+
+
+class MatchScore(NamedTuple):
+    """A team match's game points for its ``first`` and ``second`` team (so far, while it is not
+    ``finished``)."""
+
+    first: float
+    second: float
+    finished: bool
+
+
+def match_score(event: TeamEvent, match: TeamMatch) -> MatchScore:
+    """The score of ``match`` (docs/rules.md#teams, CXA 13.2: game points are the sum of the
+    board results) and whether it is finished (``TeamMatch.is_finished``): a forfeited match
+    scores the game points of its forfeit (FIDE C.07 16.2, ``TeamScoring.unplayed``); a match
+    given by both totals scores them; otherwise its boards' results so far.  The one score the
+    team sheet counts and every view shows."""
+    if match.forfeit is not None:
+        first, second = (event.scoring.unplayed(kind)[1] for kind in _forfeit_kinds(match))
+        return MatchScore(first, second, True)
+    first_boards, second_boards, *_ = match_boards(event, match)
+    return MatchScore(*_totals(match, first_boards, second_boards), match.is_finished)
+
+
+def match_boards(event: TeamEvent, match: TeamMatch):
+    """Per-board game points of both teams, their games as each team saw them, their fouls, and
+    whether any board was played over the board (not forfeited).  Board n's first team has
+    white when its roster says so, otherwise white on odd boards (the usual alternation from
+    board 1)."""
+    game_scoring = event.scoring.game
+    first_roster = set(event.team(match.first).roster)
+    second_roster = set(event.team(match.second).roster)
+    first_boards, second_boards = [], []
+    games: tuple[list[BoardGame], list[BoardGame]] = ([], [])
+    fouls = [0, 0]
+    played = False
+    for position, game in enumerate(match.boards):
+        board = game.board or position + 1
+        if game.white in first_roster or game.black in second_roster:
+            first_white = True
+        elif game.black in first_roster or game.white in second_roster:
+            first_white = False
+        else:
+            first_white = board % 2 == 1
+        white_points, black_points = board_points(game_scoring, game.result)
+        if game.result is not None and not game.result.is_forfeit:
+            played = True
+        mine, theirs = (white_points, black_points) if first_white else (black_points, white_points)
+        first_boards.append((board, mine))
+        second_boards.append((board, theirs))
+        if game.result is not None:
+            white_outcome, black_outcome = (Outcome(value) for value in game.result.outcomes)
+            forfeit = game.result.is_forfeit
+            games[0 if first_white else 1].append(BoardGame(white_outcome, False, forfeit))
+            games[1 if first_white else 0].append(BoardGame(black_outcome, True, forfeit))
+        white_fouls, black_fouls = game.fouls_white, game.fouls_black
+        fouls[0] += white_fouls if first_white else black_fouls
+        fouls[1] += black_fouls if first_white else white_fouls
+    return tuple(first_boards), tuple(second_boards), (tuple(games[0]), tuple(games[1])), fouls, played
+
+
+def _totals(match: TeamMatch, first_boards: tuple, second_boards: tuple) -> tuple[float, float]:
+    """Both totals when the match gives them (they win over its boards), else the boards' sums."""
+    if match.first_points is not None and match.second_points is not None:
+        return match.first_points, match.second_points
+    return sum(points for _, points in first_boards), sum(points for _, points in second_boards)
+
+
+def _forfeit_kinds(match: TeamMatch) -> tuple[Kind, Kind]:
+    """The unplayed kinds of a forfeited match for its first and second team."""
+    kinds = _FORFEIT_KINDS.get(match.forfeit or "")
+    if kinds is None:
+        raise InputError(f"round {match.round}: forfeit {match.forfeit!r}: expected +-, -+ or --")
+    return kinds
 
 
 class TeamSheet:
@@ -143,21 +219,15 @@ class TeamSheet:
     def _match_sides(self, match: TeamMatch, first: int, second: int) -> tuple[tuple, tuple]:
         scoring = self.scoring
         if match.forfeit is not None:
-            kinds = {"+-": (Kind.FORFEIT_WIN, Kind.FORFEIT_LOSS), "-+": (Kind.FORFEIT_LOSS, Kind.FORFEIT_WIN),
-                     "--": (Kind.FORFEIT_LOSS, Kind.FORFEIT_LOSS)}.get(match.forfeit)
-            if kinds is None:
-                raise InputError(f"round {match.round}: forfeit {match.forfeit!r}: expected +-, -+ or --")
+            kinds = _forfeit_kinds(match)
             return ((kinds[0], second, True, *scoring.unplayed(kinds[0]), (), (), 0),
                     (kinds[1], first, False, *scoring.unplayed(kinds[1]), (), (), 0))
         if not match.is_finished:
             return ((Kind.PENDING, second, True, 0.0, 0.0, (), (), 0),
                     (Kind.PENDING, first, False, 0.0, 0.0, (), (), 0))
-        first_boards, second_boards, games, fouls, played = self._boards(match)
-        if match.first_points is not None and match.second_points is not None:
-            own, other = match.first_points, match.second_points
-            played = True
-        else:
-            own, other = sum(p for _, p in first_boards), sum(p for _, p in second_boards)
+        first_boards, second_boards, games, fouls, played = match_boards(self.event, match)
+        own, other = _totals(match, first_boards, second_boards)
+        played = played or (match.first_points is not None and match.second_points is not None)
         kind_first = kind_second = Kind.PLAYED
         if not played:  # every board forfeited: the match is unplayed (C.07 15.1)
             kind_first = Kind.FORFEIT_WIN if own > other else Kind.FORFEIT_LOSS
@@ -165,40 +235,6 @@ class TeamSheet:
         return ((kind_first, second, True, scoring.match_points(own, other), own, first_boards, games[0], fouls[0]),
                 (kind_second, first, False, scoring.match_points(other, own), other, second_boards, games[1],
                  fouls[1]))
-
-    def _boards(self, match: TeamMatch):
-        """Per-board game points of both teams; board n's first team has white when its roster
-        says so, otherwise white on odd boards (the usual alternation from board 1)."""
-        game_scoring = self.scoring.game
-        first_roster = set(self.event.team(match.first).roster)
-        second_roster = set(self.event.team(match.second).roster)
-        first_boards, second_boards = [], []
-        games: tuple[list[BoardGame], list[BoardGame]] = ([], [])
-        fouls = [0, 0]
-        played = False
-        for position, game in enumerate(match.boards):
-            board = game.board or position + 1
-            if game.white in first_roster or game.black in second_roster:
-                first_white = True
-            elif game.black in first_roster or game.white in second_roster:
-                first_white = False
-            else:
-                first_white = board % 2 == 1
-            white_points, black_points = board_points(game_scoring, game.result)
-            if game.result is not None and not game.result.is_forfeit:
-                played = True
-            mine, theirs = (white_points, black_points) if first_white else (black_points, white_points)
-            first_boards.append((board, mine))
-            second_boards.append((board, theirs))
-            if game.result is not None:
-                white_outcome, black_outcome = (Outcome(value) for value in game.result.outcomes)
-                forfeit = game.result.is_forfeit
-                games[0 if first_white else 1].append(BoardGame(white_outcome, False, forfeit))
-                games[1 if first_white else 0].append(BoardGame(black_outcome, True, forfeit))
-            white_fouls, black_fouls = game.fouls_white, game.fouls_black
-            fouls[0] += white_fouls if first_white else black_fouls
-            fouls[1] += black_fouls if first_white else white_fouls
-        return tuple(first_boards), tuple(second_boards), (tuple(games[0]), tuple(games[1])), fouls, played
 
     def _categorise(self, sides: list[tuple]) -> list[TeamRecord]:
         """The records of one team's rounds, with their FIDE C.07 16.2 categories, as for

@@ -18,7 +18,10 @@ from typing import Any
 from ranking.event.model import Tournament
 from ranking.scoring.rules import Rules
 from ranking.standings.individual import StandingRow, Standings, compute_standings, default_rules
-from ranking.standings.playoffs import PlayoffStandings, apply_playoffs
+
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    from ranking.standings.playoffs import PlayoffStandings
 
 
 @dataclass(frozen=True)
@@ -63,5 +66,7 @@ def final_standings(tournament: Tournament, rules: Rules | None = None,
     standings = compute_standings(tournament, rules, after_round)
     if rules.playoff is None:
         return FinalStandings(standings)
+    from ranking.standings.playoffs import apply_playoffs  # only under a play-off rule (start-up time)
+
     playoffs = apply_playoffs(standings, rules.playoff, tournament.playoff_games)
     return FinalStandings(playoffs.standings, playoffs)

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ranking.event.clock import clock_of
 from ranking.event.model import Game
 from ranking.scoring.points import board_points
 from ranking.scoring.rules import DrawnMatch, PlayoffFormat, PlayoffRule, PlayoffWhen, Scoring
@@ -143,6 +144,7 @@ class PlayoffStandings:
     rule: PlayoffRule
     groups: tuple[PlayoffGroup, ...]
     unexpected: tuple[Game, ...] = field(default=())  # entered games no play-off scheduled
+    due: bool = True  # the event is over, so a play-off may be due (``event_over``)
 
     @property
     def rows(self) -> tuple[StandingRow, ...]:
@@ -190,9 +192,9 @@ def playoff_status(standings: Standings, rule: PlayoffRule, games: Iterable[Game
     A group is the set of players tied on points ("before-tiebreaks") or on points and
     every tie-break ("after-tiebreaks") that covers a named place, when it has two or
     more players (docs/rules.md#play-offs).  With ``only_when_complete`` (the default) nothing is
-    reported before the tournament's last round: a play-off follows the tournament.
+    reported before the event is over (``event_over``): a play-off follows the tournament.
     """
-    return list(_evaluate(standings, rule, games, only_when_complete)[0])
+    return list(_evaluate(standings, rule, games, not only_when_complete or event_over(standings))[0])
 
 
 def apply_playoffs(standings: Standings, rule: PlayoffRule, games: Iterable[Game] = (),
@@ -202,7 +204,8 @@ def apply_playoffs(standings: Standings, rule: PlayoffRule, games: Iterable[Game
     Each group's rows are reordered by its tiers; a tier of several players (play-off not
     yet decided) shares the best place of the tier and is marked "play-off required".
     """
-    groups, unexpected = _evaluate(standings, rule, games, only_when_complete)
+    due = not only_when_complete or event_over(standings)
+    groups, unexpected = _evaluate(standings, rule, games, due)
     rows = list(standings.rows)
     index = {row.player.id: position for position, row in enumerate(rows)}
     for group in groups:
@@ -213,15 +216,24 @@ def apply_playoffs(standings: Standings, rule: PlayoffRule, games: Iterable[Game
             for offset, player in enumerate(tier):
                 rows[position + offset] = replace(original[player], rank=position + 1)
             position += len(tier)
-    return PlayoffStandings(replace(standings, rows=tuple(rows)), rule, groups, unexpected)
+    return PlayoffStandings(replace(standings, rows=tuple(rows)), rule, groups, unexpected, due)
+
+
+def event_over(standings: Standings) -> bool:
+    """Whether ``standings`` are the event's last, so a play-off may be due: the event is
+    finished by its clock (its last round paired and every board decided,
+    ``ranking.event.clock``) and the standings are after the last round.  Results entered in
+    the last round while another board waits do not end the event: a play-off follows the
+    tournament (docs/rules.md#play-offs)."""
+    return standings.after_round >= standings.tournament.rounds and clock_of(standings.tournament).finished
 
 
 # -- finding the groups -----------------------------------------------------------------------
 
 def _evaluate(standings: Standings, rule: PlayoffRule, games: Iterable[Game],
-              only_when_complete: bool) -> tuple[tuple[PlayoffGroup, ...], tuple[Game, ...]]:
+              due: bool) -> tuple[tuple[PlayoffGroup, ...], tuple[Game, ...]]:
     entered = list(games)
-    if only_when_complete and standings.after_round < standings.tournament.rounds:
+    if not due:
         return (), tuple(entered)
     rows = standings.rows
     options = standings.rules.options

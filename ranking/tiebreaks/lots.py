@@ -21,7 +21,6 @@ False
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
@@ -35,6 +34,8 @@ SEED_DIGITS = 16
 def lots(group: list[int], seed: str, ids: Sequence[int]) -> list[list[int]]:
     """A reproducible draw: the group's members ordered by SHA-256 of the seed and the
     starting (or team) number, one tier each; anyone can redo it from the published seed."""
+    import hashlib  # only when lots are drawn (start-up time of every standings)
+
     def key(me: int) -> str:
         return hashlib.sha256(f"{seed}|{ids[me]}".encode()).hexdigest()
     return [[member] for member in sorted(group, key=key)]
@@ -78,5 +79,7 @@ def team_results_seed(event: TeamEvent) -> str:
 
 
 def _digest(items: Iterable[tuple]) -> str:
+    import hashlib  # only when lots are drawn (start-up time of every standings)
+
     text = "\n".join(sorted(repr(item) for item in items))
     return hashlib.sha256(text.encode()).hexdigest()[:SEED_DIGITS]

@@ -188,16 +188,12 @@ def _event_board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[in
     """Per team, per board (1 = the match's top board): game points over every match of the
     event (C.07 12.1-12.3 used on their own).
 
-    Each board game scores as played, a forfeited board as a forfeit win or loss; a whole
-    match forfeited without its boards is a forfeit win or loss on every board, and a
-    pairing-allocated bye a win on every board (C.07 12); a half-point bye is a half-point bye
-    on every board, a zero-point bye nothing.  The free round of a round robin adds nothing
-    (15.2-15.3).  None when a match of the group's teams is known only by its totals: its boards
-    are missing, so no board tie-break can be computed."""
-    game, boards = sheet.scoring.game, sheet.scoring.boards
-    every_board = {Kind.PAIRING_BYE: game.win, Kind.FULL_BYE: game.win, Kind.HALF_BYE: game.half_bye_points,
-                   Kind.ZERO_BYE: game.zero_bye, Kind.FORFEIT_WIN: game.forfeit_win_points,
-                   Kind.FORFEIT_LOSS: game.forfeit_loss_points}
+    Each board game scores as played, a forfeited board as a forfeit win or loss; a round
+    without its boards (a bye, a match forfeited whole) scores each board as
+    ``TeamScoring.unplayed_board`` says (C.07 12).  The free round of a round robin adds
+    nothing (15.2-15.3).  None when a match of the group's teams is known only by its totals:
+    its boards are missing, so no board tie-break can be computed."""
+    scoring, boards = sheet.scoring, sheet.scoring.boards
     totals: dict[int, dict[int, float]] = {}
     for me in group:
         own = totals[me] = {}
@@ -209,7 +205,7 @@ def _event_board_totals(sheet: TeamSheet, group: list[int]) -> dict[int, dict[in
             elif record.kind is Kind.PLAYED:
                 return None
             else:
-                results = [every_board[record.kind]] * boards
+                results = [scoring.unplayed_board(record.kind)] * boards
             for board, points in enumerate(results, start=1):
                 own[board] = own.get(board, 0.0) + points
     return totals

@@ -83,6 +83,11 @@ class ChannelTables(Database):
             self._submit(connection, source, Submission(text, tournament, update_id, accepted, rejected, detail))
 
     def _submit(self, connection: sqlite3.Connection, source: Source, submission: Submission) -> None:
+        """Record ``submission``, once per chat update: an update delivered again after a kill (its
+        refusal recorded, its answer not yet saved) is refused again but not recorded twice."""
+        if submission.update_id is not None and connection.execute(
+                "SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1", (submission.update_id,)).fetchone():
+            return
         user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
         connection.execute(
             "INSERT INTO submissions (at, user_id, chat_id, message_id, update_id, tournament, text, "
