@@ -87,12 +87,12 @@ def test_pair_proposes_the_dutch_pairing_and_stores_it_when_confirmed(service: B
     players.subscribe(service, who(PLAYER))
     [proposal] = running.pair(service, who(CHIEF))
     assert proposal.text.startswith("Proposed pairing of round 8 (FIDE Dutch system).")
-    assert "Zhang, Wei" in proposal.text and 8 not in store.state(slug).rounds_with_games
+    assert "Zhang, Wei" in proposal.text and 8 not in store.state(slug).paired_rounds()
     confirm, cancel = buttons(proposal)
     assert confirm.text == "Pair round 8" and cancel.text == "Cancel"
     replies = press(service, who(CHIEF), confirm.data)
     assert text_of(replies).startswith("Round 8 paired; boards: 12")
-    assert 8 in store.state(slug).rounds_with_games
+    assert 8 in store.state(slug).paired_rounds()
     [note] = [reply for reply in replies if reply.chat_id == PLAYER]
     assert note.text.startswith("<b>Atlantic Open 2026</b>\nRound 8, board 1: Zhang, Wei")
     assert text_of(press(service, who(CHIEF), confirm.data)).startswith(  # round 9 is next now
@@ -109,7 +109,7 @@ def test_a_stale_proposal_is_shown_again_and_cancel_stores_nothing(service: BotS
     [again] = press(service, who(CHIEF), confirm.data)
     assert again.text.startswith("The tournament changed since that proposal; this is the pairing now.")
     assert "Not paired: 1. Zhang, Wei (half-point bye)" in again.text
-    assert 8 not in store.state(slug).rounds_with_games
+    assert 8 not in store.state(slug).paired_rounds()
 
 
 def test_a_round_that_cannot_be_paired_is_explained(service: BotService, store: SQLiteStore) -> None:
@@ -261,4 +261,4 @@ def test_a_repeated_pair_is_not_a_false_success(service: BotService, store: SQLi
     first = who(CHIEF)
     assert text_of(running.pair(service, first)).startswith("Round 1 paired")
     again = text_of(running.pair(service, first))  # the same update: the store applied it once
-    assert not again.startswith("Round 2 paired") and store.state(a).rounds_with_games == {1}
+    assert not again.startswith("Round 2 paired") and store.state(a).paired_rounds() == [1]

@@ -41,11 +41,11 @@ async def test_a_swiss_round_is_proposed_and_stored_on_the_button(server: FakeTe
         [proposal] = await exchange(server, server.command(CHIEF, "pair"), CHIEF)
         assert proposal["text"].startswith("Proposed pairing of round 8 (FIDE Dutch system).")
         confirm = proposal["reply_markup"]["inline_keyboard"][0][0]
-        assert confirm["text"] == "Pair round 8" and 8 not in store.state("sw").rounds_with_games
+        assert confirm["text"] == "Pair round 8" and 8 not in store.state("sw").paired_rounds()
         [stored] = await exchange(server, server.callback_query(CHIEF, confirm["callback_data"], proposal), CHIEF)
         assert stored["text"].startswith("Round 8 paired; boards: 12")
     assert errors == []
-    assert 8 in store.state("sw").rounds_with_games
+    assert 8 in store.state("sw").paired_rounds()
 
 
 @pytest.mark.asyncio

@@ -136,3 +136,17 @@ def test_no_coming_rounds_for_a_swiss_or_a_round_robin_paired_by_other_numbers()
     assert coming_rounds(Tournament("Swiss", players(6), 5)) == []
     odd = Tournament("RR", players(6), 5, (Game(1, 1, 2, Result.DRAW, 1),), system=System.ROUND_ROBIN)
     assert coming_rounds(odd) == []  # 1-2 is not a round-1 game of the table
+
+
+def test_a_coming_round_is_the_round_the_pairing_will_make_a_recorded_bye_included() -> None:
+    from ranking.event.model import Bye, ByeKind
+    from ranking.pairing.pairings import next_round_pairing
+
+    five = Tournament("RR", players(5), 5, system=System.ROUND_ROBIN)
+    sits_out = [white for white, black in round_robin_schedule([1, 2, 3, 4, 5])[0] if black is None]
+    asked = dataclasses.replace(five, byes=(Bye(1, sits_out[0], ByeKind.HALF),))  # imported with the file
+    number, games, byes = coming_rounds(asked)[0]
+    assert number == 1 and byes == [Bye(1, sits_out[0], ByeKind.HALF)]
+    assert next_round_pairing(asked) == (games, byes)
+    plain = coming_rounds(five)[0]
+    assert plain[2] == [Bye(1, sits_out[0], ByeKind.ZERO)] and next_round_pairing(five) == (plain[1], plain[2])

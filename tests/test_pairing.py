@@ -207,9 +207,9 @@ def test_next_round_of_an_odd_round_robin_gives_a_zero_point_bye() -> None:
     # Round 4 of the 6-player table: 6-5 1-4 2-3, so player 5 sits out.
     assert [(g.board, g.white, g.black, g.result) for g in games] == [(1, 1, 4, None), (2, 2, 3, None)]
     assert byes == [Bye(4, 5, ByeKind.ZERO)]
-    # A bye already recorded for that player and round is not returned again.
-    entered = replace(t, byes=(*t.byes, Bye(4, 5, ByeKind.ZERO)))
-    assert next_round_pairing(entered) == (games, [])
+    # A bye already recorded for that player and round is the one they sit the round out with.
+    entered = replace(t, byes=(*t.byes, Bye(4, 5, ByeKind.HALF)))
+    assert next_round_pairing(entered) == (games, [Bye(4, 5, ByeKind.HALF)])
 
 
 def test_next_round_of_a_double_round_robin() -> None:
@@ -222,12 +222,18 @@ def test_next_round_of_a_double_round_robin() -> None:
     assert first_cycle == [(1, 1, 4), (1, 2, 3), (2, 2, 4), (2, 3, 1), (3, 4, 3), (3, 1, 2)]
 
 
-def test_next_round_takes_the_first_round_without_games() -> None:
+def test_next_round_is_the_clocks_and_a_round_left_out_is_paired_by_its_number() -> None:
     t = round_robin([1, 2, 3, 4], played=3)
     gap = replace(t, games=tuple(g for g in t.games if g.round != 2))
-    games, _ = next_round_pairing(gap)
+    with pytest.raises(InputError, match=r"every round .*\(3 rounds\)"):  # the clock's next round: 4
+        next_round_pairing(gap)
+    games, _ = next_round_pairing(gap, 2)
     assert {g.round for g in games} == {2}
     assert [(g.white, g.black) for g in games] == [(4, 3), (1, 2)]
+    with pytest.raises(InputError, match="round 3 of the round robin is already paired"):
+        next_round_pairing(gap, 3)
+    with pytest.raises(InputError, match="round 4: the round robin has rounds 1-3"):
+        next_round_pairing(gap, 4)
 
 
 def test_next_round_pairing_errors() -> None:
@@ -253,6 +259,18 @@ def test_next_round_pairing_accepts_reversed_colours_in_a_recorded_game() -> Non
     swapped = replace(t, games=(Game(1, 4, 1, Result.DRAW, 1), *t.games[1:]))
     games, _ = next_round_pairing(swapped)
     assert {g.round for g in games} == {2}
+
+
+def test_a_swiss_whose_rounds_are_not_known_takes_a_pairs_list_round_after_round() -> None:
+    from ranking.pairing.pairings import pairings_from_list
+
+    swiss = Tournament("Club", tuple(Player(pid, f"Player {pid}") for pid in range(1, 5)), 0)
+    games, byes = pairings_from_list(swiss, "2\n1 4\n2 3\n", 1)
+    assert [(g.white, g.black) for g in games] == [(1, 4), (2, 3)] and byes == []
+    played = replace(swiss, games=tuple(replace(g, result=Result.DRAW) for g in games))
+    with pytest.raises(InputError, match="round 1 is paired already"):
+        pairings_from_list(played, "2\n4 1\n3 2\n", 1)
+    assert len(pairings_from_list(played, "2\n4 2\n3 1\n", 2)[0]) == 2
 
 
 # ---------------------------------------------------------------------------------------

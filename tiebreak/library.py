@@ -123,12 +123,13 @@ def pairing_from_file(tournament: Tournament, text: str, source: str,
     return number, as_matches(games) if plays_matches(tournament) else games, byes
 
 
-def scheduled_pairing(tournament: Tournament) -> tuple[int, list[Game], list[Bye]]:
-    """The next round of a round robin (individuals or teams) from the Berger tables; a Swiss
-    event is refused with what to do instead."""
+def scheduled_pairing(tournament: Tournament, number: int | None = None) -> tuple[int, list[Game], list[Bye]]:
+    """Round ``number`` of a round robin (individuals or teams) from the Berger tables, by
+    default the clock's next round (``ranking.event.clock``); a Swiss event is refused with
+    what to do instead."""
     if not tournament.system.is_round_robin:
         raise InputError("a Swiss round is paired by your pairing program: export the tournament as TRF, "
                          "pair it there and import the round")
-    games, byes = (next_team_round_pairing if tournament.teams else next_round_pairing)(tournament)
+    games, byes = (next_team_round_pairing if tournament.teams else next_round_pairing)(tournament, number)
     number = games[0].round if games else byes[0].round
     return number, games, byes

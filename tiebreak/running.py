@@ -108,15 +108,13 @@ def round_json(state: TournamentState, number: int) -> dict[str, Any]:
 def round_to_show(state: TournamentState, asked: int | None) -> int:
     """The round ``tiebreak round`` and the bot's /round show: ``asked``, else the current one
     (``ranking.event.clock``); a ``Refusal`` saying which rounds exist otherwise."""
-    rounds = state.base.rounds
     paired = state.paired_rounds()
     if asked is None:
         current = state.clock().current
         if current is None:
             raise Refusal(Code.NOTHING_PAIRED)
         return current
-    if not 1 <= asked <= max(rounds, 1):
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=asked, rounds=rounds)
+    state.check_round(asked)  # one of the event's rounds (Clock.may_pair)
     if asked not in paired:
         raise Refusal(Code.ROUND_NOT_PAIRED, round=asked, paired=paired)
     return asked
@@ -189,11 +187,11 @@ def propose_pairing(tournament: Tournament) -> Proposal:
     paired: it says who cannot be paired and why."""
     now = clock_of(tournament)
     unfinished = now.open_boards
-    if tournament.rounds and now.next_round > tournament.rounds:
-        raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=tournament.rounds)
+    if not now.may_pair(now.next_round):
+        raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=now.limit)
     paired_as = one_game_a_match(tournament)  # a two-game match is paired as one pairing (VN 21.2)
     if tournament.system.is_round_robin:
-        number, games, byes = scheduled_pairing(paired_as)
+        number, games, byes = scheduled_pairing(paired_as, now.next_round)
         return Proposal(number, _games_of(tournament, games), tuple(byes), "berger", unfinished=unfinished)
     number = now.next_round
     pairing = pair_swiss(paired_as, number)

@@ -13,6 +13,9 @@ the tests.
   paired round; None before round 1 is paired.
 - The event is **finished** when its last round is paired and every paired round is complete
   (a round robin only once every game has a result).
+- A round **may be paired** when it is one of the event's rounds (``round_limit``): 1 to the
+  ``rounds`` of a Swiss, any from 1 while they are not known (``rounds == 0``); a round robin's
+  Berger schedule, or fewer when ``rounds`` says so.
 
 >>> from ranking.event.model import Game, Player, Result, Tournament
 >>> t = Tournament("Open", tuple(Player(i, f"P{i}") for i in range(1, 5)), 2,
@@ -28,14 +31,16 @@ from dataclasses import dataclass, replace
 
 from ranking.event.model import ByeKind, Game, Result, Tournament, numbered_boards
 
-__all__ = ["Clock", "DecidedGame", "board_results", "clock_of", "decided_games", "next_round", "paired_rounds"]
+__all__ = ["Clock", "DecidedGame", "board_results", "clock_of", "decided_games", "next_round", "paired_rounds",
+           "round_limit"]
 
 
 @dataclass(frozen=True)
 class Clock:
     """Where an event stands: its ``rounds``, the rounds ``paired`` and ``complete`` (ascending),
-    the ``current`` round, the boards not decided yet as (round, board), and how many boards are
-    ``decided`` (a result, or what the withdrawal rule makes of them)."""
+    the ``current`` round, the boards not decided yet as (round, board), how many boards are
+    ``decided`` (a result, or what the withdrawal rule makes of them), and the ``limit``, the
+    last round that may be paired (``round_limit``: None while a Swiss's rounds are not known)."""
 
     rounds: int
     paired: tuple[int, ...]
@@ -43,6 +48,7 @@ class Clock:
     current: int | None
     open_boards: tuple[tuple[int, int], ...]
     decided: int
+    limit: int | None = None
 
     @property
     def finished(self) -> bool:
@@ -58,6 +64,11 @@ class Clock:
     def next_round(self) -> int:
         """The round to pair next: the one after the latest paired round (``next_round``)."""
         return (self.paired[-1] if self.paired else 0) + 1
+
+    def may_pair(self, number: int) -> bool:
+        """Round ``number`` is one of the event's rounds (``round_limit``), so it may be paired
+        (whether it is paired already is ``paired``'s)."""
+        return number >= 1 and (self.limit is None or number <= self.limit)
 
     @property
     def started(self) -> bool:
@@ -129,6 +140,28 @@ def paired_rounds(tournament: Tournament) -> tuple[int, ...]:
     return tuple(sorted(rounds))
 
 
+def round_limit(tournament: Tournament) -> int | None:
+    """The last round of ``tournament`` that may be paired.  A Swiss has the ``rounds`` declared
+    beforehand (FIDE C.04.1 a); when the file does not say how many (``rounds == 0``) it is None,
+    and the event is paired round after round as the arbiter goes on.  A round robin has its
+    Berger schedule's rounds (FIDE C.05 Annex 1: n - 1, n in an odd field, twice that in a double
+    round robin; n counts the teams in a team event), or fewer when ``rounds`` says so.
+
+    >>> from ranking.event.model import Player, System
+    >>> field = tuple(Player(i, f"P{i}") for i in range(1, 6))
+    >>> round_limit(Tournament("Open", field, 0)), round_limit(Tournament("Open", field, 7))
+    (None, 7)
+    >>> round_limit(Tournament("RR", field, 0, system=System.ROUND_ROBIN))
+    5
+    >>> round_limit(Tournament("RR", field, 3, system=System.DOUBLE_ROUND_ROBIN))
+    3
+    """
+    if not tournament.system.is_round_robin:
+        return tournament.rounds or None
+    scheduled = tournament.system.scheduled_rounds(len(tournament.teams or tournament.players))
+    return min(scheduled, tournament.rounds) if tournament.rounds > 0 else scheduled
+
+
 def next_round(tournament: Tournament) -> int:
     """The round to pair next, the one after the latest paired round: ``Clock.next_round``
     without the rest of the clock (the Dutch engine pairs it by default).
@@ -150,4 +183,5 @@ def clock_of(tournament: Tournament) -> Clock:
     open_rounds |= {match.round for match in tournament.team_matches if not match.boards and not match.is_finished}
     complete = tuple(number for number in paired if number not in open_rounds)
     current = min(open_rounds) if open_rounds else (paired[-1] if paired else None)
-    return Clock(tournament.rounds, paired, complete, current, tuple(open_boards), len(results) - len(open_boards))
+    return Clock(tournament.rounds, paired, complete, current, tuple(open_boards), len(results) - len(open_boards),
+                 round_limit(tournament))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ranking.errors import InputError
-from ranking.event.clock import Clock, clock_of
+from ranking.event.clock import Clock, clock_of, paired_rounds
 from ranking.event.matches import GAMES_PER_MATCH, match_boards, plays_matches
 from ranking.event.model import Bye, ByeKind, Game, Player, Result, Tournament, Withdrawal, numbered_boards
 from ranking.event.players import RE_RANK_UNTIL, kept_ranking, title_of
@@ -86,7 +86,6 @@ class TournamentState:
         for game in numbered_boards(base.games):
             self.games[(game.round, game.board)] = game
         self.byes: dict[tuple[int, int], Bye] = {(bye.round, bye.player): bye for bye in base.byes}
-        self.rounds_with_games: set[int] = {number for number, _ in self.games}
         self.withdrawals: dict[int, Withdrawal] = {w.player: w for w in base.withdrawals}
         self.arbiters: set[int] = set()  # Telegram user ids added with /arbiters add
         # play-off games by (play-off round, lower id, higher id): a later entry for the pair wins
@@ -96,8 +95,7 @@ class TournamentState:
         self.kept_by: int | None = None  # the round whose pairing kept the initial ranking list (GHR 2.3)
         self._snapshot: Tournament | None = base
         self._clock: Clock | None = None
-        paired = [number for number, _ in self.games] + [b.round for b in base.byes if b.kind is ByeKind.PAIRING]
-        if max(paired, default=0) >= RE_RANK_UNTIL:
+        if max(paired_rounds(base), default=0) >= RE_RANK_UNTIL:
             self._keep_ranking()
 
     def _keep_ranking(self) -> bool:
@@ -126,7 +124,6 @@ class TournamentState:
                     game = replace(game, result=Result(row[3]) if row[3] else None, fouls_white=row[4],
                                    fouls_black=row[5])
                 self.games[(number, board)] = game
-                self.rounds_with_games.add(number)
             for player, letter in data.get("byes", []):
                 self.byes[(number, player)] = Bye(number, player, ByeKind(letter))
             if number >= RE_RANK_UNTIL and self.kept_by is None and self._keep_ranking():
@@ -135,7 +132,6 @@ class TournamentState:
             number = data["round"]
             for key in [key for key in self.games if key[0] == number]:
                 del self.games[key]
-            self.rounds_with_games.discard(number)
             for player, _letter in data.get("byes", []):
                 self.byes.pop((number, player), None)
             if self.kept_by == number:
@@ -188,8 +184,8 @@ class TournamentState:
             self.base = replace(self.base, players=(*self.base.players, player), rounds=rounds)
             self.ids.add(player.id)
             self.retired.discard(player.id)
-            self.joined[player.id] = max(self.rounds_with_games | {
-                r for (r, _), bye in self.byes.items() if bye.kind is ByeKind.PAIRING}, default=0)
+            self.joined[player.id] = max(self.paired_rounds(), default=0)
+            self._snapshot = None  # taken half-way through this change
             for number, letter in data.get("byes", []):  # a removal taken back: its byes come back
                 self.byes[(number, player.id)] = Bye(number, player.id, ByeKind(letter))
             if "withdrawal" in data:  # and its withdrawal
@@ -246,7 +242,7 @@ class TournamentState:
     # -- questions the checks ask ---------------------------------------------------------
 
     def game(self, round_number: int, board: int) -> Game:
-        if round_number not in self.rounds_with_games:
+        if round_number not in self.paired_rounds():
             raise Refusal(Code.ROUND_NOT_PAIRED, round=round_number, paired=list(self.paired_rounds()))
         try:
             return self.games[(round_number, board)]
@@ -255,8 +251,23 @@ class TournamentState:
             raise Refusal(Code.NO_SUCH_BOARD, round=round_number, board=board, boards=boards) from None
 
     def paired_rounds(self) -> list[int]:
-        """The paired rounds (``ranking.event.clock``): with a board or a pairing-allocated bye."""
-        return list(self.clock().paired)
+        """The paired rounds (``ranking.event.clock.paired_rounds``): with a board, a team match or
+        a pairing-allocated bye."""
+        return list(paired_rounds(self.snapshot()))
+
+    def check_round(self, round_number: int) -> None:
+        """Refused unless ``round_number`` is one of the event's rounds (``Clock.may_pair``:
+        any from 1 in a Swiss whose rounds are not known)."""
+        clock = self.clock()
+        if not clock.may_pair(round_number):
+            raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number,
+                          rounds=clock.limit if clock.limit is not None else clock.next_round)
+
+    def every_round_paired(self) -> bool:
+        """A Swiss event's last round is paired (``Clock.may_pair``: never while its rounds are not
+        known)."""
+        clock = self.clock()
+        return not self.base.system.is_round_robin and not clock.may_pair(clock.next_round)
 
     def player_in_round(self, player: int, round_number: int) -> str | None:
         """How ``player`` is engaged in a round: ``"game"``, ``"bye"`` or None."""
@@ -395,8 +406,7 @@ def bye_event(state: TournamentState, round_number: int, player: int, kind: ByeK
     those rounds unless the arbiter gives byes for them).  Round robins have none: a player
     who misses a round robin game loses it by forfeit."""
     state.require_player(player)
-    if not 1 <= round_number <= state.base.rounds:
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number, rounds=state.base.rounds)
+    state.check_round(round_number)
     if state.base.system.is_round_robin:
         raise Refusal(Code.BYE_IN_ROUND_ROBIN)
     if state.player_in_round(player, round_number) == "game":
@@ -424,8 +434,10 @@ def withdrawal_event(state: TournamentState, player: int, after_round: int | Non
         after_round = state.snapshot().rounds_with_results
     if player in state.withdrawals:
         raise Refusal(Code.ALREADY_WITHDRAWN, player=player, after_round=state.withdrawals[player].after_round)
-    if not 0 <= after_round <= state.base.rounds:
-        raise Refusal(Code.WITHDRAWAL_ROUND, after_round=after_round, rounds=state.base.rounds)
+    clock = state.clock()
+    if after_round < 0 or (after_round and not clock.may_pair(after_round)):
+        raise Refusal(Code.WITHDRAWAL_ROUND, after_round=after_round,
+                      rounds=clock.limit if clock.limit is not None else clock.next_round)
     for (number, _), game in sorted(state.games.items()):
         if number > after_round and player in (game.white, game.black) and game.result is not None:
             allowed = (forfeit_for_withdrawn(game, {player}), Result.DOUBLE_FORFEIT)
@@ -452,7 +464,7 @@ def return_event(state: TournamentState, player: int) -> Event:
     later = [number for number in paired if number > withdrawal.after_round]
     if state.base.system.is_round_robin and later:
         raise Refusal(Code.RETURN_AFTER_PAIRING, player=player, after_round=withdrawal.after_round, round=later[0])
-    if not state.base.system.is_round_robin and state.base.rounds and paired and paired[-1] >= state.base.rounds:
+    if state.every_round_paired():
         raise Refusal(Code.EVERY_ROUND_PAIRED, rounds=state.base.rounds)
     byes, forfeits = [], []
     for number in later:
@@ -509,12 +521,11 @@ def player_added_event(state: TournamentState, name: str, rating: int = 0, feder
     field), in a Swiss event once its final round is paired, in team events, and for values a
     TRF could not hold (so every export reads back)."""
     base = state.base
-    if base.system.is_round_robin and state.rounds_with_games:
+    if base.system.is_round_robin and state.paired_rounds():
         raise Refusal(Code.LATE_ENTRY_ROUND_ROBIN)
     if base.teams:
         raise Refusal(Code.TEAM_ROSTER)
-    paired = state.paired_rounds()
-    if not base.system.is_round_robin and base.rounds and paired and paired[-1] >= base.rounds:
+    if state.every_round_paired():
         raise Refusal(Code.LATE_ENTRY_FINAL_ROUND, rounds=base.rounds)
     values = player_values(state, name, rating, title, federation, club)
     number = max(state.ids | state.retired, default=0) + 1
@@ -592,9 +603,8 @@ def pairing_event(state: TournamentState, round_number: int, games: Iterable[Gam
     """The event pairing ``round_number``: refused if the round is paired already, a player
     is unknown, withdrawn, or appears twice (in an event of two-game matches, VN 21.2: in
     more than the ``GAMES_PER_MATCH`` games of one match)."""
-    if not 1 <= round_number <= state.base.rounds:
-        raise Refusal(Code.ROUND_OUT_OF_RANGE, round=round_number, rounds=state.base.rounds)
-    if round_number in state.rounds_with_games:
+    state.check_round(round_number)
+    if round_number in state.paired_rounds():
         raise Refusal(Code.ROUND_ALREADY_PAIRED, round=round_number)
     seen: set[int] = set()
     rows = []

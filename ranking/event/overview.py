@@ -30,10 +30,10 @@ import re
 from dataclasses import dataclass
 
 from ranking.errors import InputError
-from ranking.event.clock import clock_of
-from ranking.event.model import Bye, ByeKind, Game, System, Tournament
+from ranking.event.clock import clock_of, paired_rounds, round_limit
+from ranking.event.model import Bye, Game, System, Tournament
 from ranking.formats.trf_records import HEADER_RECORDS
-from ranking.pairing.pairings import round_robin_schedule
+from ranking.pairing.pairings import berger_round, berger_schedule
 from ranking.tiebreaks.presets import PRESETS, TEAM_PRESETS, team_preset_name
 
 __all__ = ["HEADER_RECORDS", "Details", "Progress", "Stage", "coming_rounds", "parse_date", "tournament_details",
@@ -151,30 +151,17 @@ def tournament_progress(tournament: Tournament) -> Progress:
 
 
 def coming_rounds(tournament: Tournament) -> list[tuple[int, list[Game], list[Bye]]]:
-    """The rounds of an individual round robin not paired yet, as the Berger tables (FIDE C.05
-    Annex 1, starting numbers as pairing numbers) give them: (round, games without a result,
-    the player who sits the round out in an odd field).  [] for a Swiss, a team event, or a
-    round robin whose recorded games are not the table's (paired by other numbers)."""
+    """The rounds of an individual round robin not paired yet (``ranking.event.clock``), each as
+    the pairing will make it (``ranking.pairing.pairings.berger_round``, FIDE C.05 Annex 1,
+    starting numbers as pairing numbers): (round, games without a result, the player who sits
+    the round out in an odd field).  [] for a Swiss, a team event, or a round robin whose
+    recorded games are not the table's (paired by other numbers)."""
     if tournament.system is System.SWISS or tournament.teams or len(tournament.players) < 2:
         return []
-    ids = sorted(player.id for player in tournament.players)
     try:
-        schedule = round_robin_schedule(ids, double=tournament.system is System.DOUBLE_ROUND_ROBIN)
+        schedule = berger_schedule(tournament)
     except InputError:
         return []
-    pairs = [{frozenset((white, black)) for white, black in rnd if black is not None} for rnd in schedule]
-    for game in tournament.games:
-        if not 1 <= game.round <= len(schedule) or frozenset((game.white, game.black)) not in pairs[game.round - 1]:
-            return []
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    paired = {game.round for game in tournament.games}
-    coming = []
-    for number in range(1, limit + 1):
-        if number in paired:
-            continue
-        table = schedule[number - 1]
-        games = [Game(number, white, black, None, board)
-                 for board, (white, black) in enumerate(((w, b) for w, b in table if b is not None), start=1)]
-        byes = [Bye(number, player, ByeKind.ZERO) for player, black in table if black is None]
-        coming.append((number, games, byes))
-    return coming
+    paired = paired_rounds(tournament)
+    return [(number, *berger_round(tournament, schedule, number))
+            for number in range(1, (round_limit(tournament) or 0) + 1) if number not in paired]

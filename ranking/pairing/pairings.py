@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ranking.errors import InputError
-from ranking.event.clock import paired_rounds
+from ranking.event.clock import clock_of
 from ranking.event.model import Bye, ByeKind, Game, System, Tournament
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.trf_read import parse_trf
@@ -28,6 +28,8 @@ from ranking.pairing.berger import Pairing, berger_table, round_robin_schedule
 from ranking.tiebreaks.presets import get_team_preset, team_preset_name
 
 __all__ = [
+    "berger_round",
+    "berger_schedule",
     "berger_table",
     "next_round_pairing",
     "order_boards",
@@ -40,49 +42,66 @@ __all__ = [
 # ---------------------------------------------------------------------------------------
 
 
-def next_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
-    """The games and bye of the first round of a round robin that has no games yet.
+def next_round_pairing(tournament: Tournament, number: int | None = None) -> tuple[list[Game], list[Bye]]:
+    """The games and bye of round ``number`` of a round robin, by default the event clock's next
+    round (``ranking.event.clock.next_round``: the one after the latest paired round).
 
     Players in starting-number order are the pairing numbers 1..n of ``berger_table``
-    (FIDE C.05 Annex 1); a ``DOUBLE_ROUND_ROBIN`` follows ``round_robin_schedule(...,
-    double=True)``.  Games have no result and boards 1..k.  In an odd field the player
-    paired with the missing number sits the round out, scoring nothing: a ``Bye`` of kind
-    ``ByeKind.ZERO`` (not a pairing-allocated bye, which C.04.1 defines for Swiss systems
-    only); it is left out when the tournament already records a bye for that player in
-    that round.
+    (FIDE C.05 Annex 1): the round is ``berger_round`` of ``berger_schedule``, as the site
+    shows it before it is paired.
 
     Raises ``InputError`` for a Swiss (its pairings come from the arbiter's program:
     ``pairings_from_trf``), when every round is paired (the table's rounds, or fewer
-    when ``tournament.rounds`` says so), or when a game already recorded is not the
-    table's (the starting numbers are then not the pairing numbers).
+    when ``tournament.rounds`` says so), when round ``number`` is paired already or is not
+    a round of the table, or when a game already recorded is not the table's (the starting
+    numbers are then not the pairing numbers).
     """
     if not tournament.system.is_round_robin:
         raise InputError(
             f"{tournament.name or 'the tournament'} is a Swiss: its rounds are paired by the arbiter's "
             "pairing program and imported from its TRF file"
         )
+    schedule = berger_schedule(tournament)
+    return berger_round(tournament, schedule, _round_to_pair(tournament, number, "round robin"))
+
+
+def berger_schedule(tournament: Tournament) -> list[list[Pairing]]:
+    """The Berger schedule of an individual round robin (FIDE C.05 Annex 1): the players in
+    starting-number order are the pairing numbers 1..n of ``berger_table``; a
+    ``DOUBLE_ROUND_ROBIN`` follows ``round_robin_schedule(..., double=True)``.  Raises
+    ``InputError`` when a game already recorded is not the schedule's (the starting numbers
+    are then not the pairing numbers)."""
     ids = sorted(player.id for player in tournament.players)
     schedule = round_robin_schedule(ids, double=tournament.system is System.DOUBLE_ROUND_ROBIN)
     _check_schedule(tournament, schedule)
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    paired = {game.round for game in tournament.games}
-    rnd = next((r for r in range(1, limit + 1) if r not in paired), None)
-    if rnd is None:
-        raise InputError(f"every round of the round robin is paired ({limit} rounds)")
-    games = [
-        Game(rnd, white, black, None, board)
-        for board, (white, black) in enumerate(((w, b) for w, b in schedule[rnd - 1] if b is not None), start=1)
-    ]
-    has_bye = {bye.player for bye in tournament.byes if bye.round == rnd}
-    byes = [
-        Bye(rnd, player, ByeKind.ZERO) for player, black in schedule[rnd - 1] if black is None and player not in has_bye
-    ]
+    return schedule
+
+
+def berger_round(tournament: Tournament, schedule: list[list[Pairing]], number: int) -> tuple[list[Game], list[Bye]]:
+    """Round ``number`` of a round robin's Berger ``schedule`` (``berger_schedule``), for the
+    pairing and for the site alike: its games without a result on boards 1..k, and in an odd
+    field the player paired with the missing number, who sits the round out with the bye the
+    tournament records for them in that round, else a zero-point bye (``ByeKind.ZERO``: not a
+    pairing-allocated bye, which C.04.1 defines for Swiss systems only).
+
+    >>> from ranking.event.model import Player
+    >>> t = Tournament("RR", tuple(Player(i, f"P{i}") for i in (1, 2, 3)), 3, system=System.ROUND_ROBIN)
+    >>> games, byes = berger_round(t, berger_schedule(t), 1)
+    >>> [(g.board, g.white, g.black) for g in games], [(b.player, b.kind.value) for b in byes]
+    ([(1, 2, 3)], [(1, 'Z')])
+    """
+    table = schedule[number - 1]
+    games = [Game(number, white, black, None, board)
+             for board, (white, black) in enumerate(((w, b) for w, b in table if b is not None), start=1)]
+    recorded = {bye.player: bye for bye in tournament.byes if bye.round == number}
+    byes = [recorded.get(player, Bye(number, player, ByeKind.ZERO)) for player, black in table if black is None]
     return games, byes
 
 
-def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[Bye]]:
-    """The board games of the next round of a team round robin (FIDE C.05 Annex 1 Berger
-    tables over the teams in id order).
+def next_team_round_pairing(tournament: Tournament, number: int | None = None) -> tuple[list[Game], list[Bye]]:
+    """The board games of round ``number`` of a team round robin (FIDE C.05 Annex 1 Berger
+    tables over the teams in id order), by default the event clock's next round (as
+    ``next_round_pairing``): a round given by its match totals is paired too.
 
     Board k opposes the two teams' k-th players (rosters in board order; the number of boards
     is the team preset's, or the shortest roster); the first team of the pairing has white
@@ -100,11 +119,7 @@ def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[By
         raise InputError("every team needs a roster (players in board order) to be paired")
     schedule = round_robin_schedule([team.id for team in teams],
                                     double=tournament.system is System.DOUBLE_ROUND_ROBIN)
-    limit = min(len(schedule), tournament.rounds) if tournament.rounds > 0 else len(schedule)
-    paired = {game.round for game in tournament.games}
-    number = next((r for r in range(1, limit + 1) if r not in paired), None)
-    if number is None:
-        raise InputError(f"every round of the team round robin is paired ({limit} rounds)")
+    number = _round_to_pair(tournament, number, "team round robin")
     by_id = {team.id: team for team in teams}
     games: list[Game] = []
     for first, second in schedule[number - 1]:
@@ -115,6 +130,22 @@ def next_team_round_pairing(tournament: Tournament) -> tuple[list[Game], list[By
             white, black = (a, b) if board % 2 == 0 else (b, a)
             games.append(Game(number, white, black, None, board=len(games) + 1))
     return games, []
+
+
+def _round_to_pair(tournament: Tournament, number: int | None, what: str) -> int:
+    """Round ``number`` (by default the clock's next round), checked by the event's clock
+    (``ranking.event.clock``): one of its rounds (``Clock.may_pair``: the schedule's, or fewer
+    when ``tournament.rounds`` says so), not paired yet."""
+    clock = clock_of(tournament)
+    if number is None:
+        number = clock.next_round
+        if not clock.may_pair(number):
+            raise InputError(f"every round of the {what} is paired ({clock.limit} rounds)")
+    if not clock.may_pair(number):
+        raise InputError(f"round {number}: the {what} has rounds 1-{clock.limit}")
+    if number in clock.paired:
+        raise InputError(f"round {number} of the {what} is already paired")
+    return number
 
 
 def _check_schedule(tournament: Tournament, schedule: list[list[Pairing]]) -> None:
@@ -155,7 +186,7 @@ def pairings_from_trf(
     - every player of the file is a player of the tournament with the same start number,
       and the same name (ignoring case and repeated blanks) when both have one; every
       player of the tournament is in the file;
-    - ``round_number`` is within the tournament's rounds, no game of it (or of a later
+    - ``round_number`` is one of the tournament's rounds (``Clock.may_pair``), no game of it (or of a later
       round) is recorded yet, every earlier round with games is before it, and the file
       pairs someone in it;
     - the file's earlier rounds do not contradict the tournament's games (a player with
@@ -171,9 +202,10 @@ def pairings_from_trf(
     t = tournament
     if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
         raise InputError(f"round {round_number!r}: expected a round number 1 or more", source=source)
-    if t.rounds > 0 and round_number > t.rounds:
-        raise InputError(f"round {round_number}: the tournament has {t.rounds} rounds", source=source)
-    paired_now = paired_rounds(t)  # ranking.event.clock: a game, a team match or a PAB
+    clock = clock_of(t)
+    if not clock.may_pair(round_number):
+        raise InputError(f"round {round_number}: the tournament has {clock.limit} rounds", source=source)
+    paired_now = clock.paired  # ranking.event.clock: a game, a team match or a PAB
     later = next((number for number in paired_now if number >= round_number), None)
     if later is not None:
         raise InputError(f"round {round_number}: round {later} is already paired in the tournament", source=source)
@@ -316,9 +348,10 @@ def pairings_from_list(
     if len(lines) - 1 != expected:
         raise InputError(f"the file announces {expected} pairs but lists {len(lines) - 1}", source=source,
                          line=first_line)
-    if round_number > tournament.rounds:
-        raise InputError(f"round {round_number}: the tournament has {tournament.rounds} rounds", source=source)
-    if any(game.round >= round_number for game in tournament.games):
+    clock = clock_of(tournament)
+    if not clock.may_pair(round_number):
+        raise InputError(f"round {round_number}: the tournament has {clock.limit} rounds", source=source)
+    if clock.paired and clock.paired[-1] >= round_number:
         raise InputError(f"round {round_number} is paired already", source=source)
     ids = {player.id for player in tournament.players}
     withdrawn = {w.player: w.after_round for w in tournament.withdrawals}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ranking.errors import InputError
+from ranking.event.clock import paired_rounds, round_limit
 from ranking.event.model import ByeKind, Game, Result, Tournament
 from ranking.scoring.points import bye_points, game_points
 from ranking.scoring.rules import Scoring
@@ -261,11 +262,12 @@ def round_state(t: Tournament, rnd: int, options: PairingOptions = PairingOption
 
     Raises ``InputError`` when the round is outside the event or already paired.
     """
-    if t.rounds and not 1 <= rnd <= t.rounds:
-        raise InputError(f"round {rnd}: the event has rounds 1-{t.rounds}")
+    limit = round_limit(t)  # the event's clock: any round while the rounds are not known
+    if limit is not None and not 1 <= rnd <= limit:
+        raise InputError(f"round {rnd}: the event has rounds 1-{limit}")
     if rnd < 1:
         raise InputError(f"round {rnd}: rounds are numbered from 1")
-    if any(g.round == rnd for g in t.games) or any(b.round == rnd and b.kind is ByeKind.PAIRING for b in t.byes):
+    if rnd in paired_rounds(t):
         raise InputError(f"round {rnd} is already paired: remove its games to pair it again")
     scoring = options.scoring or (t.rules.scoring if t.rules is not None else Scoring())
     game_values, bye_values = _point_values(scoring)
