@@ -31,7 +31,7 @@ import os
 import shutil
 import sys
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -90,7 +90,8 @@ class DirSettings(PublishSettings):
         files = site_files(out_dir)
         digests, own_build = _digests(out_dir, files)
         record = _published(destination) if destination.is_dir() and not destination.is_symlink() else {}
-        kept = {name for name in files if _still_there(destination, name, digests[name], record)}
+        with _folder(destination if record else None) as folder:
+            kept = {name for name in files if _still_there(folder, name, digests[name], record)}
         old_files = set(record) if record else (set(site_files(destination)) if destination.is_dir() else set())
         changed = [name for name in files if name not in kept]
         deleted = len(old_files - set(files))
@@ -177,13 +178,29 @@ def _published(destination: Path) -> dict[str, list]:
         return {}
 
 
-def _still_there(destination: Path, name: str, digest: str, record: dict[str, list]) -> bool:
-    """Whether ``destination`` still holds ``name`` as the last publish left it, with ``digest``."""
+@contextlib.contextmanager
+def _folder(path: Path | None) -> Iterator[int | None]:
+    """A descriptor of the folder ``path`` (None for None), closed afterwards: thousands of files
+    are looked at in it by their relative names, without joining a path for each."""
+    if path is None:
+        yield None
+        return
+    descriptor = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        yield descriptor
+    finally:
+        os.close(descriptor)
+
+
+def _still_there(folder: int | None, name: str, digest: str, record: dict[str, list]) -> bool:
+    """Whether the folder open as ``folder`` (:func:`_folder`) still holds ``name`` as the last
+    publish left it (its record, ``record``), with ``digest``: the same size, modification time
+    and inode, so a file edited or replaced by hand since is not kept."""
     known = record.get(name)
-    if not known or known[0] != digest:
+    if not known or known[0] != digest or folder is None:
         return False
     try:
-        status = os.stat(os.path.join(destination, name))
+        status = os.stat(name, dir_fd=folder)
     except OSError:
         return False
     return [status.st_size, status.st_mtime_ns, status.st_ino] == known[1:]
@@ -250,12 +267,14 @@ def _refill(new: Path, held: dict[str, list], out_dir: Path, destination: Path, 
             os.unlink(join(new, name))
         emptied.add(os.path.dirname(name))
     made: set[str] = set()
+    with _folder(new) as descriptor:
+        stays = {name for name in files if _still_there(descriptor, name, digests[name], held)}
     for name in files:
         folder = os.path.dirname(name)
         if folder not in made:
             os.makedirs(join(new, folder), exist_ok=True)
             made.add(folder)
-        if _still_there(new, name, digests[name], held):
+        if name in stays:
             stayed[name] = held[name]
             continue
         target = join(new, name)
