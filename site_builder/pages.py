@@ -130,7 +130,7 @@ class TournamentPages(PlacesByRound):
 
     @cached_property
     def progress(self) -> Progress:
-        return tournament_progress(self.tournament)
+        return tournament_progress(self.tournament, self.clock)  # the clock computed once per build
 
     @property
     def scoring(self) -> Scoring:

@@ -117,6 +117,21 @@ def test_progress_from_not_started_to_final() -> None:
     assert tournament_progress(final).stage is Stage.FINAL
 
 
+def test_progress_from_a_clock_the_caller_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site builder gives the clock it computed once per build: the progress is the same,
+    and the clock is not computed again."""
+    from ranking.event import overview
+    from ranking.event.clock import clock_of
+
+    games = list(schedule_games(6, 3, {3: None}))
+    games[-1] = dataclasses.replace(games[-1], result=Result.WHITE_WINS)
+    playing = Tournament("RR", players(6), 5, system=System.ROUND_ROBIN, games=tuple(games))
+    expected, clock = tournament_progress(playing), clock_of(playing)
+    monkeypatch.setattr(overview, "clock_of", lambda tournament: pytest.fail("the clock computed again"))
+    assert tournament_progress(playing, clock) == expected
+    assert (expected.stage, expected.round, expected.unfinished) == (Stage.IN_PROGRESS, 3, 2)
+
+
 @pytest.mark.parametrize(("count", "system", "rounds"), [(6, System.ROUND_ROBIN, 5), (5, System.ROUND_ROBIN, 5),
                                                           (4, System.DOUBLE_ROUND_ROBIN, 6)])
 def test_coming_rounds_of_a_round_robin_are_the_berger_tables(count: int, system: System, rounds: int) -> None:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from ranking.errors import InputError
-from ranking.event.clock import clock_of, paired_rounds, round_limit
+from ranking.event.clock import Clock, clock_of, paired_rounds, round_limit
 from ranking.event.model import Bye, Game, System, Tournament
 from ranking.formats.trf_records import HEADER_RECORDS
 from ranking.pairing.pairings import berger_round, berger_schedule
@@ -134,11 +134,12 @@ class Progress:
     results: int
 
 
-def tournament_progress(tournament: Tournament) -> Progress:
-    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.event.clock``): the round being
-    played is the current round; a board the withdrawal rule decides (a forfeit, or annulled:
+def tournament_progress(tournament: Tournament, now: Clock | None = None) -> Progress:
+    """Where ``tournament`` stands (``Stage``), by its clock (``ranking.event.clock``; ``now``, when
+    the caller has it already: ``clock_of(tournament)``): the round being played is the current
+    round; a board the withdrawal rule decides (a forfeit, or annulled:
     ``ranking.event.withdrawals``) is not being played, and counts among the results."""
-    now = clock_of(tournament)
+    now = now if now is not None else clock_of(tournament)
     results = now.decided
     rounds = tournament.rounds
     if not now.paired or (results == 0 and not now.open_boards):
