@@ -61,7 +61,6 @@ log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SECRET_VARIABLE = "TELEGRAM_WEBHOOK_SECRET"
-_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts as a secret_token
 POLL_TIMEOUT = 10.0  # seconds a getUpdates call waits for updates (long polling)
 MAX_UPDATE_BYTES = 1024 * 1024  # the largest webhook body read: Telegram's updates are a few kB
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)  # pauses after failed getUpdates calls in a row
@@ -94,11 +93,18 @@ def start_error(error: TelegramError) -> StartError:
 def webhook_secret() -> str:
     """``$TELEGRAM_WEBHOOK_SECRET`` (the same for every worker behind a load balancer), else a
     new random one for this process (given to ``setWebhook`` at each start)."""
-    given = os.environ.get(SECRET_VARIABLE, "").strip()
+    return secret_from_environment(SECRET_VARIABLE, 1, "Telegram")
+
+
+def secret_from_environment(variable: str, shortest: int, channel: str) -> str:
+    """A webhook's secret from ``$variable``: ``shortest`` to 256 letters, digits, ``_`` and
+    ``-`` (the rule of both Telegram's and Zalo's APIs, with their own shortest length), else a
+    new random one; anything else stops the bot at start."""
+    given = os.environ.get(variable, "").strip()
     if not given:
         return secrets.token_urlsafe(32)
-    if not _SECRET.fullmatch(given):
-        raise StartError(f"{SECRET_VARIABLE}: use 1-256 letters, digits, '_' and '-' (Telegram's rule)")
+    if not re.fullmatch(rf"[A-Za-z0-9_-]{{{shortest},256}}", given):
+        raise StartError(f"{variable}: use {shortest}-256 letters, digits, '_' and '-' ({channel}'s rule)")
     return given
 
 

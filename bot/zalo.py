@@ -35,7 +35,6 @@ import json
 import logging
 import os
 import re
-import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,7 +46,7 @@ import tornado.web
 from bot import answers, conversation
 from bot.app import redact
 from bot.conversation import Incoming
-from bot.delivery import StartError, unless_stopping
+from bot.delivery import StartError, secret_from_environment, unless_stopping
 from bot.replies import Reply
 from bot.service import AnnouncementChat, BotService, Who
 from ranking import InputError
@@ -68,7 +67,6 @@ BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)  # pauses after failed getUpdates cal
 SEND_PAUSES = (1.0, 2.0, 4.0)  # pauses between the attempts to send one message (so 4 attempts)
 MAX_WAIT = 60.0  # the longest Retry-After honoured as given
 MAX_UPDATE_BYTES = 256 * 1024  # the largest webhook body read (a message is a few kB)
-_SECRET = re.compile(r"[A-Za-z0-9_-]{8,256}")
 
 
 @dataclass(frozen=True)
@@ -408,12 +406,7 @@ class ZaloChannel:
 
 def webhook_secret() -> str:
     """``$ZALO_WEBHOOK_SECRET`` (8-256 letters, digits, ``_``, ``-``), else a new random one."""
-    given = os.environ.get(SECRET_VARIABLE, "").strip()
-    if not given:
-        return secrets.token_urlsafe(32)
-    if not _SECRET.fullmatch(given):
-        raise StartError(f"{SECRET_VARIABLE}: use 8-256 letters, digits, '_' and '-' (Zalo's rule)")
-    return given
+    return secret_from_environment(SECRET_VARIABLE, 8, "Zalo")
 
 
 class _ZaloHook(tornado.web.RequestHandler):

@@ -10,11 +10,13 @@ import json
 import socket
 from pathlib import Path
 
+import pytest
 from bot_process import BotProcess, free_port, write_config
 from fake_telegram import FakeTelegram
 from test_bot_process import CHIEF, bots, confirmations, post, results, round_one, server, start_webhook  # noqa: F401
 
-from bot.delivery import MAX_UPDATE_BYTES
+from bot import delivery, zalo
+from bot.delivery import MAX_UPDATE_BYTES, StartError
 
 PATH = "/tiebreak/hook"
 
@@ -79,3 +81,21 @@ def test_hostile_webhook_requests_are_answered_from_their_headers_and_change_not
     assert results(config, 5) == ["1-0"] and len(confirmations(server, 5)) == 1
     assert bot.stop() == 0
     assert "Traceback" not in bot.output()
+
+
+@pytest.mark.parametrize(("channel", "shortest", "words"), [(delivery, 1, "Telegram's rule"), (zalo, 8, "Zalo's rule")])
+def test_a_webhook_secret_is_the_channels_rule(monkeypatch, channel, shortest, words) -> None:
+    """Each channel's ``webhook_secret``: the variable's value when it keeps the API's rule, a new
+    random one when it is unset, and a stop at start naming the rule otherwise."""
+    monkeypatch.setenv(channel.SECRET_VARIABLE, "a" * shortest)
+    assert channel.webhook_secret() == "a" * shortest
+    monkeypatch.setenv(channel.SECRET_VARIABLE, "  ")
+    assert len(channel.webhook_secret()) >= 32
+    for wrong in ("a" * (shortest - 1) + "!", "a" * 257, "é" * shortest):
+        monkeypatch.setenv(channel.SECRET_VARIABLE, wrong)
+        with pytest.raises(StartError, match=f"{channel.SECRET_VARIABLE}: use {shortest}-256 .*{words}"):
+            channel.webhook_secret()
+    if shortest > 1:
+        monkeypatch.setenv(channel.SECRET_VARIABLE, "a" * (shortest - 1))
+        with pytest.raises(StartError):
+            channel.webhook_secret()
