@@ -50,16 +50,15 @@ class Answer:
     update_id: int | None = None
 
 
-def handled(store: Store, who: Who) -> bool:
-    """Whether ``who``'s update changed the store or was recorded as a submission already."""
-    return (who.update_id is not None
-            and (store.applied(who.dedupe_key or "") or store.has_submission(who.update_id)))
-
-
 def applied(store: Store, who: Who) -> bool:
     """Whether ``who``'s update changed the store already (a refused one changed nothing: asked
     again, it is refused again, in the same words)."""
     return who.update_id is not None and store.applied(who.dedupe_key or "")
+
+
+def handled(store: Store, who: Who) -> bool:
+    """Whether ``who``'s update changed the store or was recorded as a submission already."""
+    return applied(store, who) or (who.update_id is not None and store.has_submission(who.update_id))
 
 
 def answer_once(service: BotService, who: Who, command: Command[P], *args: P.args, **kwargs: P.kwargs) -> Answer:
