@@ -85,8 +85,7 @@ class ChannelTables(Database):
     def _submit(self, connection: sqlite3.Connection, source: Source, submission: Submission) -> None:
         """Record ``submission``, once per chat update: an update delivered again after a kill (its
         refusal recorded, its answer not yet saved) is refused again but not recorded twice."""
-        if submission.update_id is not None and connection.execute(
-                "SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1", (submission.update_id,)).fetchone():
+        if submission.update_id is not None and _submitted(connection, submission.update_id):
             return
         user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
         connection.execute(
@@ -98,8 +97,7 @@ class ChannelTables(Database):
     def has_submission(self, update_id: int) -> bool:
         """Whether a Telegram update was already handled (delivered twice, answered once)."""
         with self._reading():
-            return self._connection.execute("SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1",
-                                            (update_id,)).fetchone() is not None
+            return _submitted(self._connection, update_id)
 
     def applied(self, dedupe_key: str) -> bool:
         """Whether a request with this ``Source.dedupe_key`` changed the log already."""
@@ -251,3 +249,9 @@ def _link(row: tuple) -> EntryLink:
 
 def _identity(row: tuple) -> Identity:
     return Identity(row[0], row[1], row[2], bool(row[3]), row[4], row[5])
+
+
+def _submitted(connection: sqlite3.Connection, update_id: int) -> bool:
+    """Whether a submission of this chat update is recorded."""
+    return connection.execute("SELECT 1 FROM submissions WHERE update_id = ? LIMIT 1",
+                              (update_id,)).fetchone() is not None
