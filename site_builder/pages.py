@@ -86,8 +86,9 @@ class TournamentPages(PlacesByRound):
 
     @cached_property
     def clock(self) -> Clock:
-        """Which rounds are paired and complete, and the current round (``ranking.event.clock``)."""
-        return clock_of(self.tournament)
+        """Which rounds are paired and complete, and the current round (``ranking.event.clock``),
+        from the boards' results the pages show."""
+        return clock_of(self.tournament, self.decided)
 
     @cached_property
     def rounds_paired(self) -> list[int]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ranking.event.clock import clock_of
+from ranking.event import clock
+from ranking.event.clock import board_results, clock_of
 from ranking.event.log import TournamentState, pairing_event
 from ranking.event.refusals import Code, Refusal
 from ranking.formats.tomlfile import parse_tournament_toml
@@ -112,3 +113,12 @@ def test_a_round_of_a_swiss_whose_rounds_are_not_known_is_shown() -> None:
     with pytest.raises(Refusal) as later:
         round_to_show(state, 3)
     assert later.value.code is Code.ROUND_NOT_PAIRED
+
+
+def test_a_clock_from_the_board_results_the_caller_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's pages give ``clock_of`` the board results they computed: the same clock, and
+    the results are not computed again."""
+    tournament = parse_tournament_toml(SWISS_WITHOUT_ROUNDS, "swiss.toml")
+    expected, results = clock_of(tournament), board_results(tournament)
+    monkeypatch.setattr(clock, "board_results", lambda tournament: pytest.fail("the results computed again"))
+    assert clock_of(tournament, results) == expected

@@ -174,9 +174,11 @@ def next_round(tournament: Tournament) -> int:
     return (paired[-1] if paired else 0) + 1
 
 
-def clock_of(tournament: Tournament) -> Clock:
-    """The clock of ``tournament`` (see the module's docstring)."""
-    results = board_results(tournament)
+def clock_of(tournament: Tournament,
+             results: dict[tuple[int, int], Result | str | None] | None = None) -> Clock:
+    """The clock of ``tournament`` (see the module's docstring); ``results`` saves computing its
+    ``board_results`` again when the caller has them."""
+    results = board_results(tournament) if results is None else results
     paired = paired_rounds(tournament)
     open_boards = sorted(key for key, result in results.items() if result is None)
     open_rounds = {number for number, _ in open_boards}
