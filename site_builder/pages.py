@@ -482,7 +482,8 @@ class TournamentPages(PlacesByRound):
             cached = self._fingerprints[player_id] = (
                 self.settled_round, self.settled.get(player_id), self.round_in_progress,
                 self._rows_by_id[player_id].points, tuple(self.rank_history[player_id]),
-                card.tpr, card.aro, card.rounds, self._field_digest, self.last_round, self.withdrawn.get(player_id))
+                card.tpr, card.aro, tuple(map(tuple, card.rounds)),  # plain tuples: quicker to digest (pickle)
+                self._field_digest, self.last_round, self.withdrawn.get(player_id))
         return cached
 
     @cached_property

@@ -697,3 +697,22 @@ def test_dir_copies_a_folder_that_is_not_a_build_and_replaces_a_file_edited_by_h
     (destination / "hanoi" / "index.html").write_text("edited by hand", encoding="utf-8")
     report = publish(site, DirSettings(path=destination), log=quiet)
     assert report.uploaded == 1 and read_tree(destination) == SITE
+
+
+def test_dir_makes_what_changed_from_the_spare_and_the_build_whatever_the_destination_holds(
+        tmp_path: Path) -> None:
+    """With a spare and a build of Tiebreak's own that changed, the destination is not looked
+    at file by file: the site is the spare brought up to date from the build, the report counts
+    what the build changed since the record, and a file edited by hand in the destination (it
+    is swapped out whole) is the build's again."""
+    destination = tmp_path / "www"
+    publish(built_site(tmp_path, SITE), DirSettings(path=destination), log=quiet)
+    publish(built_site(tmp_path, changed_site()), DirSettings(path=destination), log=quiet)
+    assert (tmp_path / ".www.tiebreak-spare").is_dir()
+    (destination / "index.html").unlink()  # saved by an editor as a new file
+    (destination / "index.html").write_text("edited by hand", encoding="utf-8")
+    third = {**changed_site(), "hanoi/round-3.html": "<!doctype html><title>Round 3</title>"}
+    report = publish(built_site(tmp_path, third), DirSettings(path=destination), log=quiet)
+    assert (report.uploaded, report.deleted, report.unchanged) == (1, 0, len(third) - 1)
+    assert read_tree(destination) == third
+    assert publish(built_site(tmp_path, third), DirSettings(path=destination), log=quiet).detail.endswith("no change")

@@ -519,6 +519,26 @@ def test_changing_one_result_rewrites_only_the_pages_that_show_it(tmp_path: Path
     assert kept and not set(kept) & rewritten
 
 
+def test_a_players_page_digest_without_its_page_is_that_of_the_page(tmp_path: Path, examples,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``player_page_digest`` (what a build looks at for every player's page in every language)
+    is the digest of the page it would render, joined differently for speed."""
+    from site_builder import plan
+    works = []
+    real = plan.plan
+    monkeypatch.setattr("site_builder.build.plan", lambda work: works.append(work) or real(work))
+    build_site(examples, settings(tmp_path / "public"))
+    [work] = works
+    checked = 0
+    for slug, pages in work.pages_by_slug.items():
+        for language in work.settings.languages:
+            for player in pages.tournament.players:
+                page = plan.player_page(work, slug, language, player.id)
+                assert plan.player_page_digest(work, slug, language, player.id) == plan.page_digest(page, work)
+                checked += 1
+    assert checked > 100
+
+
 def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examples,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The parallel build (workers forked when a site is big) makes the same files, and its

@@ -9,7 +9,10 @@ modification time and inode).
 Nothing changed: nothing is done.  Otherwise a file the destination already has, untouched since,
 is hard-linked from it; a new or changed file is hard-linked from the build when the build is
 Tiebreak's own (the builder writes every file once and never changes it) on the same file
-system, and copied otherwise.  The folder the site is made in is the one the publish before
+system, and copied otherwise.  When the build is Tiebreak's own on the same file system and its
+digests differ from the record's, the destination is not looked at file by file: every file
+the spare does not hold untouched is linked from the build, so the destination's own state
+(a file edited there by hand included) does not matter, as it is swapped out whole.  The folder the site is made in is the one the publish before
 swapped out (kept beside the destination, ``.<name>.tiebreak-spare``, with its record), brought
 up to date: what it holds untouched and unchanged stays, the rest is removed and linked or
 copied anew (never changed in place), so a publish costs what changed since rather than a link
@@ -90,18 +93,25 @@ class DirSettings(PublishSettings):
         files = site_files(out_dir)
         digests, own_build = _digests(out_dir, files)
         record = _published(destination) if destination.is_dir() and not destination.is_symlink() else {}
-        with _folder(destination if record else None) as folder:
-            kept = {name for name in files if _still_there(folder, name, digests[name], record)}
+        link_from_build = own_build and os.stat(out_dir).st_dev == os.stat(parent).st_dev
+        spare = parent / f".{destination.name}.tiebreak-spare"
+        if link_from_build and record and _has_record(spare) and _differs(files, digests, record):
+            # Something changed, and the site is made from the spare with every other file
+            # linked from the build: what the destination holds now is not read (it is swapped
+            # out whole); what changed is what the build's digests say changed since the record.
+            kept: set[str] = set()
+            changed = [name for name in files if record.get(name, ("",))[0] != digests[name]]
+        else:
+            with _folder(destination if record else None) as folder:
+                kept = {name for name in files if _still_there(folder, name, digests[name], record)}
+            changed = [name for name in files if name not in kept]
         old_files = set(record) if record else (set(site_files(destination)) if destination.is_dir() else set())
-        changed = [name for name in files if name not in kept]
         deleted = len(old_files - set(files))
         if not changed and not deleted and record and set(record) == set(files):
             return {"uploaded": 0, "deleted": 0, "unchanged": len(files), "detail": f"{destination}: no change"}
 
-        link_from_build = own_build and os.stat(out_dir).st_dev == os.stat(parent).st_dev
         token = uuid.uuid4().hex[:12]
         new = parent / f".{destination.name}.tiebreak-new-{token}"
-        spare = parent / f".{destination.name}.tiebreak-spare"
         held = _take_spare(spare, new)
         try:
             entries = {name: record[name] for name in kept}
@@ -168,6 +178,16 @@ def _digests(out_dir: Path, files: list[str]) -> tuple[dict[str, str], bool]:
             digest = hashlib.sha256((out_dir / name).read_bytes()).hexdigest()
         digests[name] = digest
     return digests, own
+
+
+def _differs(files: list[str], digests: dict[str, str], record: dict[str, list]) -> bool:
+    """Whether the site (``files`` with ``digests``) is not the one ``record`` says was published."""
+    return len(record) != len(files) or any(record.get(name, ("",))[0] != digests[name] for name in files)
+
+
+def _has_record(folder: Path) -> bool:
+    """Whether ``folder`` is a real folder with the record of a publish (a spare to make the site in)."""
+    return not folder.is_symlink() and (folder / PUBLISHED).is_file()
 
 
 def _published(destination: Path) -> dict[str, list]:
