@@ -50,6 +50,8 @@ from ranking import (
 )
 from ranking.event.clock import Clock, board_results, clock_of
 from ranking.event.players import players_json
+from ranking.scoring.scoresheet import Scoresheet
+from ranking.standings.individual import played_sheet
 from site_builder.chart import rank_chart
 from site_builder.downloads import download_files
 from site_builder.marks import BYE_MARKS, board_text, half_text, marks_legend, side_text, wall_cell
@@ -73,7 +75,16 @@ class TournamentPages(PlacesByRound):
     def final(self) -> FinalStandings:
         """The final standings: with a play-off rule, the places its play-offs decided
         (docs/rules.md#play-offs), as the command line, the bot and the exported files show them."""
-        return final_standings(self.tournament, self.rules)
+        sheet = self._played_sheet  # the cards' one, when it is the standings' too (their round has a result)
+        return final_standings(self.tournament, self.rules,
+                               sheet=sheet if sheet.rounds == sheet.tournament.rounds_with_results else None)
+
+    @cached_property
+    def _played_sheet(self) -> Scoresheet:
+        """The scoresheet of the players' cards, up to the last round paired (withdrawals
+        applied: ``ranking.standings.individual.played_sheet``), built once for the cards and
+        the standings that read the same rounds."""
+        return played_sheet(self.tournament, self.rules, self.last_round or None)
 
     @property
     def standings(self) -> Standings:
@@ -418,11 +429,19 @@ class TournamentPages(PlacesByRound):
         effects = self.withdrawal_effects
         vn = rules_source(self.rules).startswith("VN")
         games = [(game, False) for game in effects.tournament.games] + [(game, True) for game in effects.annulled]
+        plain: dict[tuple[Result | None, bool], tuple[str, str]] = {}  # a side no withdrawal marks: by result
         for game, annulled in sorted(games, key=lambda item: (item[0].round, item[0].board)):
             if game.round > self.standings.after_round and game.result is None:
                 continue
+            marked = annulled or (vn and game.result is not None and game.result.is_forfeit)  # withdrawal_mark's
             for me, other, white in ((game.white, game.black, True), (game.black, game.white, False)):
-                score, note = self._cell(game, white, annulled, vn)
+                if marked:
+                    score, note = self._cell(game, white, annulled, vn)
+                else:
+                    known = plain.get((game.result, white))
+                    if known is None:
+                        known = plain[game.result, white] = self._cell(game, white, annulled, vn)
+                    score, note = known
                 cells[me].setdefault(other, []).append((score, note))
                 earlier = rounds[me].get(game.round)
                 if earlier is not None and earlier["opponent"] == place[other]:  # a match: both games
@@ -556,7 +575,7 @@ class TournamentPages(PlacesByRound):
     @cached_property
     def _cards(self) -> dict[int, Scorecard]:
         """Each player's scorecard up to the last round paired (its games may be unfinished)."""
-        return player_scorecards(self.tournament, self.rules, self.last_round or None)
+        return player_scorecards(self.tournament, self.rules, self.last_round or None, sheet=self._played_sheet)
 
     @cached_property
     def _rows_by_id(self):

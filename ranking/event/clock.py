@@ -106,8 +106,9 @@ def decided_games(tournament: Tournament, number: int | None = None) -> tuple[De
     [(1, None), (2, '-+')]
     """
     games = tuple(numbered_boards(tournament.games))
-    decided = tuple(DecidedGame(game) for game in games)
-    if tournament.withdrawals:
+    if not tournament.withdrawals:
+        decided = tuple(DecidedGame(game) for game in games)
+    else:
         from ranking.event.withdrawals import apply_withdrawals  # only when someone withdrew
         from ranking.standings.individual import default_rules  # the rules only when someone withdrew
 

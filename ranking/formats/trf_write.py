@@ -73,6 +73,8 @@ def trf_refusal(tournament: Tournament) -> str | None:
     for game in tournament.games:
         key = (game.round, frozenset((game.white, game.black)))
         games[key] = games.get(key, 0) + 1
+    if len(games) == len(tournament.games):  # no pairing twice in a round: nothing to refuse (nor to sort)
+        return None
     for (number, pair), count in sorted(games.items(), key=lambda item: (item[0][0], sorted(item[0][1]))):
         if count > 1 and len(pair) == 2:
             first, second = sorted(pair)

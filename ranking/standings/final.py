@@ -17,6 +17,7 @@ from typing import Any
 
 from ranking.event.model import Tournament
 from ranking.scoring.rules import Rules
+from ranking.scoring.scoresheet import Scoresheet
 from ranking.standings.individual import StandingRow, Standings, compute_standings, default_rules
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
@@ -58,12 +59,13 @@ class FinalStandings:
 
 
 def final_standings(tournament: Tournament, rules: Rules | None = None,
-                    after_round: int | None = None) -> FinalStandings:
+                    after_round: int | None = None, *, sheet: Scoresheet | None = None) -> FinalStandings:
     """The standings after ``after_round`` (default: the last round with a result) under
     ``rules`` (default: the tournament's own, completed by the FIDE default chain), with the
-    places decided by a play-off applied (docs/rules.md#play-offs)."""
+    places decided by a play-off applied (docs/rules.md#play-offs); ``sheet`` as
+    ``compute_standings``'s."""
     rules = rules or default_rules(tournament)
-    standings = compute_standings(tournament, rules, after_round)
+    standings = compute_standings(tournament, rules, after_round, sheet=sheet)
     if rules.playoff is None:
         return FinalStandings(standings)
     from ranking.standings.playoffs import apply_playoffs  # only under a play-off rule (start-up time)

@@ -91,18 +91,26 @@ def parse_chain(codes: tuple[str, ...] | list[str]) -> list[TiebreakSpec]:
 
 
 def compute_standings(tournament: Tournament, rules: Rules | None = None,
-                      after_round: int | None = None) -> Standings:
+                      after_round: int | None = None, *, sheet: Scoresheet | None = None) -> Standings:
     """Rank the players after ``after_round`` (default: the last round with a result).
 
     Withdrawals are applied first (``ranking.event.withdrawals``, docs/rules.md#withdrawals).
+    ``sheet``: that scoresheet when the caller has it (``played_sheet(tournament, rules,
+    after_round)``), so that the scorecards read the same one (``player_scorecards``).
 
     Players equal on points and on every tie-break share the better place (1, 2, 2, 4).
     """
     rules = rules or default_rules(tournament)
     specs = parse_chain(rules.tiebreaks)
     with collection_paused():
-        played = apply_withdrawals(tournament, rules).tournament
-        return _rank(tournament, rules, specs, Scoresheet(played, rules, after_round))
+        return _rank(tournament, rules, specs, sheet or played_sheet(tournament, rules, after_round))
+
+
+def played_sheet(tournament: Tournament, rules: Rules, after_round: int | None = None) -> Scoresheet:
+    """The scoresheet of rounds 1 to ``after_round`` (default: the last round with a result once
+    the withdrawals are applied) of the games as the standings count them, withdrawals applied
+    (docs/rules.md#withdrawals): what the standings and the scorecards read."""
+    return Scoresheet(apply_withdrawals(tournament, rules).tournament, rules, after_round)
 
 
 def _rank(tournament: Tournament, rules: Rules, specs: list[TiebreakSpec], sheet: Scoresheet) -> Standings:

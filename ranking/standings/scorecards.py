@@ -82,14 +82,16 @@ class Scorecard:
 
 
 def player_scorecards(tournament: Tournament, rules: Rules | None = None,
-               after_round: int | None = None) -> dict[int, Scorecard]:
+               after_round: int | None = None, *, sheet: Scoresheet | None = None) -> dict[int, Scorecard]:
     """Every player's scorecard for rounds 1 to ``after_round`` (default: the last round with a
     result, as for the standings) under ``rules`` (default: the tournament's own, completed by
     the FIDE default chain), by starting number.  Where a round holds more than one game of a
-    player (a mini-match), the card shows the last one entered and the points of them all."""
+    player (a mini-match), the card shows the last one entered and the points of them all.
+    ``sheet``: ``played_sheet(tournament, rules, after_round)`` when the caller has it (the one
+    its standings read: ``compute_standings``)."""
     rules = rules or default_rules(tournament)
     effects = apply_withdrawals(tournament, rules)
-    sheet = Scoresheet(effects.tournament, rules, after_round)
+    sheet = sheet or Scoresheet(effects.tournament, rules, after_round)
     aro = average_rating_of_opponents(sheet, TiebreakSpec("ARO", "ARO"))
     tpr = tournament_performance(sheet, TiebreakSpec("TPR", "TPR"))
     games: dict[tuple[int, int], Game] = {}
