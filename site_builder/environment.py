@@ -86,8 +86,13 @@ def output_escape(value: object) -> str:
     escaped), as a plain string.  A page's output pieces are only joined, so the ``Markup``
     object ``escape`` wraps around each of them (two Python calls per value, a third of the
     time of rendering a page) is not needed there."""
-    if type(value) is str:
+    kind = type(value)
+    if kind is str:
         return _escape_inner(value)
+    if kind is int:  # digits and a sign: nothing to escape (a place, a starting number, a rating)
+        return int.__repr__(value)
+    if kind is Markup:  # escaped already (a translated word): its own text, as its __html__ gives
+        return value
     html = getattr(value, "__html__", None)
     if html is not None:
         return html()
@@ -179,15 +184,15 @@ def _install_translations(environment: Environment, translations: Any) -> None:
 def _number_filter(environment: Environment) -> Callable[[object], str]:
     """``value|number``: a score or tie-break as the page's language writes it (7.5, 7,5)."""
     cache: dict[tuple[object, str], str] = {}
+    globals_ = environment.globals
 
     def number(value) -> str:
-        if value is None:
-            return "–"
-        language = environment.globals.get("current_language", "en")
-        key = (value, language)
-        text = cache.get(key)
+        text = cache.get((value, globals_.get("current_language", "en")))
         if text is None:
-            text = cache[key] = format_number(value, language, grouping=False)
+            if value is None:
+                return "–"
+            language = globals_.get("current_language", "en")
+            text = cache[value, language] = format_number(value, language, grouping=False)
         return text
     return number
 
