@@ -135,14 +135,15 @@ def _gone(path: str) -> None:
 
 def put(work: Work, path: str, digest: str, done: Done, write: Callable[[Path], object]) -> None:
     """Give the build the file ``path`` (with ``digest``): kept when the build folder (a
-    recycled one) holds it already, linked from the previous build when its digest there is
-    the same, else made by ``write(target)``.  A file the folder holds with another digest is
-    removed first, never changed in place (other folders may hold links to it)."""
+    recycled one) holds it already (``work.held``: what its listing found), linked from the
+    previous build when its digest there is the same, else made by ``write(target)``.  A file
+    the folder holds with another digest is removed first, never changed in place (other
+    folders may hold links to it)."""
     done.manifest[path] = digest
     target = os.path.join(work.build, path)
     held = work.held.get(path)
     if held is not None:
-        if held == digest and os.path.lexists(target):
+        if held == digest:
             done.reused += 1
             return
         with contextlib.suppress(FileNotFoundError):

@@ -603,6 +603,25 @@ def test_a_build_recycles_the_folder_before_the_current_one_and_is_what_a_fresh_
             assert folders[number][1] == folders[number - 2][1] and folders[number][0] != folders[number - 2][0]
 
 
+def test_a_file_removed_by_hand_from_the_folder_a_build_recycles_is_made_again(tmp_path: Path, examples) -> None:
+    """The folder a build recycles is listed once (not looked at file by file): a file removed
+    from it since is linked or written again, and the site is what a fresh build makes."""
+    out = tmp_path / "public"
+    changed = {**examples, SWISS: replace_result(examples[SWISS], 7, 11, Result.WHITE_WINS)}
+    build_site(examples, settings(out))
+    oldest = out.resolve()
+    inode = oldest.stat().st_ino
+    build_site(changed, settings(out))
+    for name in (f"{SWISS}/players/1.html", f"{SWISS}/players/20.html", "index.html"):  # kept, changed, kept
+        (oldest / name).unlink()
+    build_site(examples, settings(out))
+    assert out.resolve().stat().st_ino == inode  # that folder, recycled
+    fresh = tmp_path / "fresh" / "public"
+    build_site(examples, settings(fresh))
+    assert {name: path.read_bytes() for name, path in site_files(out.resolve()).items()} == \
+        {name: path.read_bytes() for name, path in site_files(fresh.resolve()).items()}
+
+
 # -- atomic ----------------------------------------------------------------------------------
 
 def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[int]:
