@@ -302,3 +302,24 @@ def test_dict_keys_win_over_dict_methods_in_templates() -> None:
     environment = site_environment(THEMES / "default", "test", "en")
     template = environment.from_string("{{ row.values|join(',') }} {{ row.name }} {{ row.items is defined }}")
     assert template.render(row={"values": [1, 2], "name": "<i>"}) == "1,2 &lt;i&gt; True"
+
+
+def test_the_site_words_are_compiled_once_and_read_back_from_the_cache(tmp_path: Path) -> None:
+    """With a cache folder (a build's), a catalogue is compiled once and kept there by its size
+    and modification time; a later process reads it back (the same words), and a damaged file
+    is compiled again, never used."""
+    from site_builder.environment import _translations
+
+    messages = [entry.id for entry in read_po(SITE_CATALOGUE.path("vi").open("rb")) if entry.id and entry.string]
+    expected = SITE_CATALOGUE.translations("vi")
+    first = _translations("vi", tmp_path)
+    [kept] = tmp_path.glob("site-vi-*.mo")
+    status = SITE_CATALOGUE.path("vi").stat()
+    assert kept.name == f"site-vi-{status.st_size}-{status.st_mtime_ns}.mo"
+    again = _translations("vi", tmp_path)
+    for translations in (first, again):
+        assert [translations.gettext(m) if isinstance(m, str) else m for m in messages] == \
+            [expected.gettext(m) if isinstance(m, str) else m for m in messages]
+    kept.write_bytes(b"damaged")
+    assert _translations("vi", tmp_path).gettext("withdrawn") == expected.gettext("withdrawn") != "withdrawn"
+    assert kept.read_bytes() != b"damaged"  # compiled again, and kept
