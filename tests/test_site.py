@@ -364,7 +364,7 @@ def test_every_page_is_byte_for_byte_what_stock_jinja2_renders(site: Site, tmp_p
     assert [name for name, path in files.items() if path.read_bytes() != site.files[name].read_bytes()] == []
 
     def compiled(out: Path) -> list[bytes]:  # the templates' code as the build compiled it
-        return [path.read_bytes() for path in (out.parent / ".public.templates").iterdir()]
+        return [path.read_bytes() for path in (out.parent / ".public.templates").glob("*.cache")]  # not the words
     assert compiled(stock) and compiled(ours)
     assert not any(b"output_escape" in code for code in compiled(stock))  # Jinja2's own escape this time
     assert all(b"output_escape" in code for code in compiled(ours))
