@@ -277,11 +277,12 @@ def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSett
         report.files.extend(static.written)
         if held:
             _remove_the_rest(build, held, manifest)
-        (build / MANIFEST).write_text(json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8")
+        # written by json's C encoder (no indent, no check for cycles): thousands of entries at every build
+        (build / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, check_circular=False), encoding="utf-8")
         used = {key for pages in pages_by_slug.values() for key in pages.rank_keys}
         used |= {key for value in work.kept.values() for key in value.rank_keys}
-        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used if key in ranks_cache}),
-                                         encoding="utf-8")
+        (build / RANKS_CACHE).write_text(json.dumps({key: ranks_cache[key] for key in used if key in ranks_cache},
+                                                    check_circular=False), encoding="utf-8")
         codes = {text for texts in work.codes.values() for text in texts}
         codes |= {text for value in work.kept.values() for text in value.codes}
         (build / QR_CACHE).write_text(json.dumps({text: qr.CODES[text] for text in codes if text in qr.CODES}),

@@ -327,7 +327,7 @@ def _record(folder: Path, files: list[str], digests: dict[str, str], kept: dict[
             status = os.stat(os.path.join(folder, name))
             entry = [digests[name], status.st_size, status.st_mtime_ns, status.st_ino]
         entries[name] = entry
-    (folder / PUBLISHED).write_text(json.dumps({"files": entries}), encoding="utf-8")
+    (folder / PUBLISHED).write_text(json.dumps({"files": entries}, check_circular=False), encoding="utf-8")
 
 
 def _exchange(first: Path, second: Path) -> bool:
