@@ -28,6 +28,7 @@ the tests.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from ranking.event.model import ByeKind, Game, Result, Tournament, numbered_boards
 
@@ -79,13 +80,16 @@ class Clock:
         return tuple(board for round_number, board in self.open_boards if round_number == number)
 
 
-@dataclass(frozen=True)
-class DecidedGame:
+class DecidedGame(NamedTuple):
     """A game as the clock decides it: ``game`` with its board (``numbered_boards``) and the
     result it holds: the one entered, or the forfeit the withdrawal rule makes of a board without
     one (C.07 16.1, VN 21.5.2); ``annulled`` when a round robin's ``rr_withdrawal`` annuls it (VN
     21.5.1: it counts nothing; ``game`` keeps the result entered); ``listed`` is False for a
-    forfeit the file never listed (VN 21.5.1), which has no board."""
+    forfeit the file never listed (VN 21.5.1), which has no board.
+
+    A named tuple, as ``ranking.standings.scorecards.CardRound``: one is made per game of the
+    event each time a page, a view or an export asks, and a tuple costs a third of a frozen
+    dataclass to make."""
 
     game: Game
     annulled: bool = False
