@@ -430,6 +430,7 @@ class TournamentPages(PlacesByRound):
         vn = rules_source(self.rules).startswith("VN")
         games = [(game, False) for game in effects.tournament.games] + [(game, True) for game in effects.annulled]
         plain: dict[tuple[Result | None, bool], tuple[str, str]] = {}  # a side no withdrawal marks: by result
+        round_robin = self.is_round_robin
         for game, annulled in sorted(games, key=lambda item: (item[0].round, item[0].board)):
             if game.round > self.standings.after_round and game.result is None:
                 continue
@@ -442,7 +443,8 @@ class TournamentPages(PlacesByRound):
                     if known is None:
                         known = plain[game.result, white] = self._cell(game, white, annulled, vn)
                     score, note = known
-                cells[me].setdefault(other, []).append((score, note))
+                if round_robin:  # the result matrix's cell (a wall chart has none)
+                    cells[me].setdefault(other, []).append((score, note))
                 earlier = rounds[me].get(game.round)
                 if earlier is not None and earlier["opponent"] == place[other]:  # a match: both games
                     earlier["score"] += " " + score

@@ -9,14 +9,14 @@ modification time and inode).
 Nothing changed: nothing is done.  Otherwise a file the destination already has, untouched since,
 is hard-linked from it; a new or changed file is hard-linked from the build when the build is
 Tiebreak's own (the builder writes every file once and never changes it) on the same file
-system, and copied otherwise.  When the build is Tiebreak's own on the same file system and its
-digests differ from the record's, the destination is not looked at file by file: every file
-the spare does not hold untouched is linked from the build, so the destination's own state
-(a file edited there by hand included) does not matter, as it is swapped out whole.  The folder the site is made in is the one the publish before
+system, and copied otherwise.  The folder the site is made in is the one the publish before
 swapped out (kept beside the destination, ``.<name>.tiebreak-spare``, with its record), brought
 up to date: what it holds untouched and unchanged stays, the rest is removed and linked or
 copied anew (never changed in place), so a publish costs what changed since rather than a link
-per file and a whole folder removed.
+per file and a whole folder removed.  When the build is Tiebreak's own on the same file system
+and its digests differ from the record's, the destination is not looked at file by file: every
+file that folder does not hold untouched is linked from the build, so the destination's own
+state (a file edited there by hand included) does not matter, as it is swapped out whole.
 
 The publisher replaces the folder whole, so it publishes only to a folder it made (one with
 ``.tiebreak-published.json``), a missing or empty one, or, with ``replace_existing = true``, a
