@@ -76,22 +76,11 @@ from ranking.formats.trf_records import (
     TYPE,
     TYPE_NAMES,
 )
-from ranking.formats.trf_teams import (
-    _BoardOrder,
-    _check_teams,
-    _known_team,
-    _order_boards,
-    _parse_013,
-    _parse_240,
-    _parse_300,
-    _parse_310,
-    _parse_320,
-    _parse_330,
-    _team_codes,
-    _TeamLine,
-    team_match_points_of,
-)
 from ranking.scoring.rules import Rules, Scoring
+
+TYPE_CHECKING = False  # the team records' reader (ranking.formats.trf_teams) loads only for a file that has them
+if TYPE_CHECKING:
+    from ranking.formats.trf_teams import _BoardOrder, _TeamLine
 
 __all__ = ["infer_system", "parse_trf", "system_from_type"]
 
@@ -261,6 +250,8 @@ class _Reading:
         teams, team_matches, team_byes, team_pab, rounds = self._team_records(rounds)
         games, byes = _pair_up(self.players, self.source)
         if teams:
+            from ranking.formats.trf_teams import _order_boards  # team files only (start-up time)
+
             games = _order_boards(games, teams, self.order_lines, self.source)
         elif self.bye_lines:
             byes = self._player_byes(games, byes, rounds)
@@ -308,6 +299,10 @@ class _Reading:
         PABs, worth the match and game points the ``320`` records give, and the ``240`` full-,
         half- and zero-point byes of a team file) and forfeited matches (``330``); ``300``
         checked against the teams."""
+        if not (self.teams26 or self.teams16 or self.pab_lines or self.forfeit_lines or self.order_lines):
+            return (), [], [], None, rounds  # no team records
+        from ranking.formats.trf_teams import _check_teams, _known_team, _parse_240  # team files only (start-up time)
+
         if self.teams26:
             team_lines = self.teams26
         else:
@@ -366,6 +361,8 @@ class _Reading:
         or another bye: an error); a blank round becomes the bye the record names.  The
         records are not kept: ``write_trf`` writes the byes in the player lines (as pairing
         programs read them)."""
+        from ranking.formats.trf_teams import _parse_240  # files with 240 records only (start-up time)
+
         self.records = [(tag, rest) for tag, rest in self.records if tag != BYES26]
         playing = {(g.round, pid) for g in games for pid in (g.white, g.black)}
         found = {(b.round, b.player): b for b in byes}
@@ -403,6 +400,8 @@ class _Reading:
         found = [self.chains[tag] for tag in CHAIN_TAGS[::-1] if tag in self.chains]  # 212 first
         if not teams:
             return (found[0][0] if found else ()), (), ""
+        from ranking.formats.trf_teams import _team_codes  # team files only (start-up time)
+
         individual: tuple[str, ...] | None = None
         team: tuple[tuple[str, ...], str] | None = None
         for codes, _, primary in found:
@@ -468,15 +467,21 @@ def _read_chain(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_team16(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_013  # team records only (start-up time)
+
     reading.teams16.append(_parse_013(line, len(reading.teams16) + 1, number, reading.source))
     reading.records.append((tag, line[4:].rstrip()))  # dropped later unless 310 records win
 
 
 def _read_team26(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_310  # team records only (start-up time)
+
     reading.teams26.append(_parse_310(line, number, reading.source))
 
 
 def _read_team_pab(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_320  # team records only (start-up time)
+
     reading.pab_lines.append((*_parse_320(line[4:], number, reading.source), number))
 
 
@@ -487,15 +492,21 @@ def _read_byes(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_team_forfeit(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_330  # team records only (start-up time)
+
     reading.forfeit_lines.append((_parse_330(line[4:], number, reading.source), number))
 
 
 def _read_team_order(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_300  # team records only (start-up time)
+
     reading.order_lines.append(_parse_300(line[4:], number, reading.source))
 
 
 def _read_team_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
     """``362``: read onto the tournament (``write_trf`` writes it from there)."""
+    from ranking.formats.trf_teams import team_match_points_of  # team records only (start-up time)
+
     reading.team_match_points = team_match_points_of(line[4:], number, reading.source)
 
 

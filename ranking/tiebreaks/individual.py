@@ -9,7 +9,6 @@ implements.  Adding a tie-break is one function and one decorator.
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from ranking.event.players import pairing_numbers
@@ -21,6 +20,10 @@ from ranking.tiebreaks.codes import TiebreakSpec, parse_code
 from ranking.tiebreaks.lots import lots, results_seed
 from ranking.tiebreaks.ratings import expected_score, rating_difference, round_half_up
 from ranking.tiebreaks.registry import Registry, Value, cut_total
+
+TYPE_CHECKING = False  # fractions loads only for the codes that use it (start-up time)
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: The individual tie-breaks by code (FIDE C.07, CXA, ZS, VN); ``REGISTRY.parse(code)`` reads a code.
 REGISTRY: Registry[TiebreakSpec] = Registry(parse_code)
@@ -195,6 +198,8 @@ def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
            "average Buchholz of the opponents met over the board, to two decimals", modifiers="P")
 def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     plain = TiebreakSpec("BH", "BH", forfeits_played=spec.forfeits_played)
+    from fractions import Fraction  # exact averages for this code only (start-up time)
+
     values = buchholz(sheet, plain)
     result: list[Value] = []
     for rows in sheet.records:
@@ -362,6 +367,8 @@ def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[V
 
 
 def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
+    from fractions import Fraction  # the rating-based codes only (start-up time)
+
     ratings = [sheet.players[record.opponent].rating for record in games]
     return ratings, Fraction(sum(int(record.outcome) for record in games), 2)
 
