@@ -77,9 +77,7 @@ from ranking.formats.toml_values import (
     _show,
     _str,
 )
-from ranking.formats.trf_read import infer_system
 from ranking.formats.trf_records import HEADER_RECORDS, TEAM_SCORING
-from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
 
@@ -313,6 +311,8 @@ def _system(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int 
     """``system``, else what the games say (``infer_system``)."""
     if "system" in info:
         return _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
+    from ranking.formats.trf_read import infer_system  # a file that names no system only (start-up time)
+
     return infer_system(players, games)
 
 
@@ -323,6 +323,8 @@ def _team_match_points(r: _Reader, records: list[tuple[str, str]],
     text = next((rest for tag, rest in records if tag == TEAM_SCORING), None)
     if text is None:
         return None
+    from ranking.formats.trf_teams import team_match_points_of  # such a record only (start-up time)
+
     try:
         return team_match_points_of(text)
     except InputError as error:
