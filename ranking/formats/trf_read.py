@@ -124,6 +124,8 @@ _new_entry = tuple.__new__  # builds an _Entry without NamedTuple's slower __new
 
 @dataclass(slots=True)
 class _PlayerLine:
+    """A ``001`` record read: its player, its line and its round entries by round."""
+
     player: Player
     line: int
     entries: dict[int, _Entry] = field(default_factory=dict)
@@ -681,11 +683,11 @@ def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, 
                 continue
             theirs = entries_of.get(opponent)
             other = None if theirs is None else theirs.get(rnd)
+            if other is not None and other[0] == pid and pid > opponent:
+                continue  # made once, and checked, from the lower start number's line (both checks are symmetric)
             if (opponent == pid or other is None or other[0] != pid or (entry[1], other[1]) not in _FITTING_COLOURS
                     or (entry[2], other[2]) not in _PAIRS):
                 game = _game(pid, rnd, entry, players, source)  # raises the mistake
-            elif pid > opponent:
-                continue  # made once, from the lower start number's line
             else:
                 colours_known = entry[1] != "-"
                 if entry[1] == "w" or not colours_known:  # pid is the lower number
