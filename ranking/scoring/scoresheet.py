@@ -235,11 +235,9 @@ class Scoresheet:
         robin the round without an opponent (the free round of an odd field) is no unplayed
         round (C.07 15.2-15.3, docs/rules.md#c07-readings)."""
         categories = categorise([side[0] for side in sides],
-                                [round_robin and side[1] == NO_OPPONENT for side in sides])
-        return [_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points, game_points, rated,
-                                          fouls, vur, category))
-                for number, ((kind, opponent, first_mover, outcome, points, game_points, rated, fouls),
-                             (category, vur)) in enumerate(zip(sides, categories, strict=True), start=1)]
+                                [side[1] == NO_OPPONENT for side in sides] if round_robin else ())
+        return [_new_record(RoundRecord, (number, *side, vur, category))  # a side is a record's fields 2-9
+                for number, (side, (category, vur)) in enumerate(zip(sides, categories, strict=True), start=1)]
 
     # -- derived values ------------------------------------------------------------
 
