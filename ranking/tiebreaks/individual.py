@@ -93,12 +93,16 @@ def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], s
     docs/rules.md#c07-readings)."""
     fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
     round_robin = sheet.round_robin
+    played = Kind.PLAYED
     result = []
     for me, rows in enumerate(records):
         own = scores[me]
         items = []
         for record in rows:
             kind = record.kind
+            if kind is played:  # most rounds (a game played always has an opponent)
+                items.append((seen[record.opponent], record.outcome / 2, False))
+                continue
             if kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
                 continue
             if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
@@ -247,7 +251,8 @@ def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("WIN", "Wins", "FIDE C.07 7.1; CXA 14.1 胜局",
            "rounds in which a win's points were obtained, played or not")
 def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [sum(1 for record in rows if record.outcome is Outcome.WIN and record.kind is not Kind.PENDING)
+    win, pending = Outcome.WIN, Kind.PENDING
+    return [sum([1 for record in rows if record.outcome is win and record.kind is not pending])
             for rows in sheet.records]
 
 
