@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ranking.event.players import pairing_numbers
 from ranking.event.rounds import NO_OPPONENT, Kind
 from ranking.scoring.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
 from ranking.scoring.scoresheet import RoundRecord, Scoresheet
@@ -335,6 +334,8 @@ def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """The TPN (C.04.2 GHR 2): the starting number where the numbers are the pairing numbers,
     else the place in the initial ranking list (``ranking.event.players``)."""
+    from ranking.event.players import pairing_numbers  # this code only (start-up time)
+
     tpn = pairing_numbers(sheet.tournament)
     return [tpn[player.id] for player in sheet.players]
 
