@@ -40,7 +40,6 @@ from __future__ import annotations
 import datetime
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -151,9 +150,17 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
-    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast; else tomllib reads it
+    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast
+    return _tournament_of(_read_toml(text, source) if data is None else data, _Reader(source, _Lines(text)))
+
+
+def _read_toml(text: str, source: str) -> dict[str, Any]:
+    """Any other layout, read by tomllib (loaded only then: start-up time); its refusals worded
+    with the line and column."""
+    import tomllib
+
     try:
-        data = tomllib.loads(text) if data is None else data
+        return tomllib.loads(text)
     except RecursionError:
         raise InputError("TOML: arrays or tables nested too deeply", source=source) from None
     except tomllib.TOMLDecodeError as error:
@@ -165,7 +172,6 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise InputError(f"TOML: {error}", source=source) from None
-    return _tournament_of(data, _Reader(source, _Lines(text)))
 
 
 def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
