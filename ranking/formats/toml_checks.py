@@ -23,7 +23,9 @@ def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool)
     pairs: dict[tuple[int, int, int], int] = {}
     boards: dict[tuple[int, int], int] = {}
     for k, game in enumerate(numbered_boards(games)):
-        first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
+        white, black = game.white, game.black
+        first = k if matches else pairs.setdefault(
+            (game.round, white, black) if white < black else (game.round, black, white), k)
         if first != k:
             raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
                          f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "

@@ -483,8 +483,8 @@ def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> 
             if (type(number) is int and type(board) is int and type(white) is int and type(black) is int
                     and 1 <= number <= MAX_ROUNDS and board >= 0 and white != black and white in ids
                     and black in ids and plain_result):
-                games.append(Game(round=number, white=white, black=black, board=board,
-                                  result=None if result_text is None else _PLAIN_RESULTS[result_text]))
+                games.append(Game(number, white, black, None if result_text is None else _PLAIN_RESULTS[result_text],
+                                  board))  # positional: 5,000 games are made faster so
                 continue
         what = f"[[{section}]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)
