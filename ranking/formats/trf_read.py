@@ -677,24 +677,25 @@ def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, 
     played_round = 0
     for pid in sorted(entries_of):
         for rnd, entry in sorted(entries_of[pid].items()):
-            opponent = entry[0]
+            opponent, colour, letter, _, _ = entry
             if opponent is None:
-                explicit.append(Bye(rnd, pid, _BYE_LETTERS[entry[2]]))
+                explicit.append(Bye(rnd, pid, _BYE_LETTERS[letter]))
                 continue
             theirs = entries_of.get(opponent)
             other = None if theirs is None else theirs.get(rnd)
-            if other is not None and other[0] == pid and pid > opponent:
+            if other is None or other[0] != pid or opponent == pid:
+                game = _game(pid, rnd, entry, players, source)  # raises the mistake
+            elif pid > opponent:
                 continue  # made once, and checked, from the lower start number's line (both checks are symmetric)
-            if (opponent == pid or other is None or other[0] != pid or (entry[1], other[1]) not in _FITTING_COLOURS
-                    or (entry[2], other[2]) not in _PAIRS):
+            elif (colour, other[1]) not in _FITTING_COLOURS or (letter, other[2]) not in _PAIRS:
                 game = _game(pid, rnd, entry, players, source)  # raises the mistake
             else:
-                colours_known = entry[1] != "-"
-                if entry[1] == "w" or not colours_known:  # pid is the lower number
-                    result, rated = _PAIRS[entry[2], other[2]]
+                colours_known = colour != "-"
+                if colour == "w" or not colours_known:  # pid is the lower number
+                    result, rated = _PAIRS[letter, other[2]]
                     game = (rnd, pid, opponent, result, rated, colours_known)
                 else:
-                    result, rated = _PAIRS[other[2], entry[2]]
+                    result, rated = _PAIRS[other[2], letter]
                     game = (rnd, opponent, pid, result, rated, colours_known)
             if game is not None:
                 by_round.setdefault(rnd, []).append(game)
