@@ -298,3 +298,15 @@ def test_the_programs_the_bot_starts_never_get_the_zalo_token() -> None:
     environment = child_environment({"ZALO_BOT_TOKEN": TOKEN, "ZALO_WEBHOOK_SECRET": SECRET,
                                      "TELEGRAM_BOT_TOKEN": "1:x", "PATH": "/usr/bin"})
     assert environment == {"PATH": "/usr/bin"}
+
+
+def test_a_refused_group_message_is_recorded_with_its_zalo_sender(service: BotService, store: SQLiteStore) -> None:
+    """The submissions say who sent each message on every channel: a stranger's result in a Zalo
+    group is kept with the stranger's Zalo id, the group's as its chat."""
+    incoming = conversation.Incoming("zalo", "stranger-9", "group-3", "R1 B1 1-0", "g1", private=False)
+    who = conversation.who_of(service, incoming)
+    conversation.respond(service, who, incoming)
+    [row] = store.submissions()
+    assert row["detail"] == "not an arbiter" and row["accepted"] == 0
+    assert (row["user_id"], row["chat_id"], row["message_id"]) == ("stranger-9", "group-3", "g1")
+    assert results(store)[1] != "1-0"

@@ -111,3 +111,11 @@ def test_the_site_leaves_archived_tournaments_out(tmp_path: Path) -> None:
     out = report.output
     assert (out / "shown" / "index.html").exists() and not (out / "hidden").exists()
     assert "hidden" not in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_submission_keeps_its_chat_user_on_every_channel(store: SQLiteStore) -> None:
+    """``user_id`` is the chat user in the channel's own ids: a Telegram id, a Zalo id; none for
+    the command line and the entry page (their actor is in the log)."""
+    for actor in ("tg:17", "zalo:abc", "web:3", "cli:ana"):
+        store.record_submission(Source(actor), "R1 B1 1-0", None, 0, 1)
+    assert [row["user_id"] for row in store.submissions()] == [17, "abc", None, None]

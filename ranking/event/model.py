@@ -278,6 +278,8 @@ class TeamByeKind(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TeamBye:
+    """A team's round without an opponent, by its kind (FIDE C.07 16.1-16.2; TRF-2026 records 320 and 240)."""
+
     round: int
     team: int
     kind: TeamByeKind = TeamByeKind.PAB

@@ -42,9 +42,14 @@ def categorise(kinds: Sequence[Kind], free: Sequence[bool] = ()) -> list[tuple[i
     odd field): in a round robin forfeits are the only unplayed rounds (C.07 15.2-15.3,
     docs/rules.md#c07-readings), so a free round has category 0 and is no VUR.
     """
+    if kinds.count(Kind.PLAYED) == len(kinds):  # every round a game: none is unplayed (the usual case, fast)
+        return [_GAME_ROUND] * len(kinds)
     return ordering.categories([ordering.PLAYED if free and free[number] else _CLASSES[kind]
                                for number, kind in enumerate(kinds)])
 
+
+#: (category, voluntary) of a round played (``ranking.standings.ordering.categories``).
+_GAME_ROUND = (ordering.PLAYED, False)
 
 #: Each kind's class for ``ranking.standings.ordering.categories``.
 _CLASSES = {

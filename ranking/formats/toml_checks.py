@@ -23,7 +23,9 @@ def _check_games_listed_once(r: _Reader, games: tuple[Game, ...], matches: bool)
     pairs: dict[tuple[int, int, int], int] = {}
     boards: dict[tuple[int, int], int] = {}
     for k, game in enumerate(numbered_boards(games)):
-        first = k if matches else pairs.setdefault((game.round, *sorted((game.white, game.black))), k)
+        white, black = game.white, game.black
+        first = k if matches else pairs.setdefault(
+            (game.round, white, black) if white < black else (game.round, black, white), k)
         if first != k:
             raise r.fail(f"{_both_entries(r, first, k)} both pair players {game.white} and {game.black} in round "
                          f"{game.round}: expected one game of a pair per round (the games of a pair in one round form "
@@ -57,16 +59,17 @@ def _check_schedule(
     withdrawn = {w.player: w.after_round for w in withdrawals}
     for k, g in enumerate(games):
         for player, opponent in ((g.white, g.black), (g.black, g.white)):
-            forfeited = g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
-                Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)
-            if g.round > withdrawn.get(player, g.round) and not forfeited:
+            if player in withdrawn and g.round > withdrawn[player] and not (
+                    g.result is None or g.result is Result.DOUBLE_FORFEIT or g.result is (
+                        Result.BLACK_WINS_FORFEIT if player == g.white else Result.WHITE_WINS_FORFEIT)):
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} plays in round {g.round} after "
                     f"withdrawing after round {withdrawn[player]} (expected no result, or a forfeit they lose)",
                     r.lines.entry("games", k),
                 )
-            previous = where_in_round.setdefault((player, g.round), ("game", opponent))
-            if previous != ("game", opponent):
+            game = ("game", opponent)
+            previous = where_in_round.setdefault((player, g.round), game)
+            if previous != game:
                 raise r.fail(
                     f"[[games]] entry {k + 1}: player {player} already has "
                     f"{_describe(previous)} in round {g.round}: expected one opponent per round",

@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -49,6 +48,8 @@ def read_plain_toml(text: str) -> dict[str, Any] | None:
             elif boolean is not None:
                 table[key] = boolean == "true"
             else:
+                import tomllib  # such a line only (start-up time)
+
                 try:
                     value = tomllib.loads(line)
                 except (tomllib.TOMLDecodeError, ValueError, RecursionError):

@@ -40,7 +40,6 @@ from __future__ import annotations
 import datetime
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -77,9 +76,7 @@ from ranking.formats.toml_values import (
     _show,
     _str,
 )
-from ranking.formats.trf_read import infer_system
 from ranking.formats.trf_records import HEADER_RECORDS, TEAM_SCORING
-from ranking.formats.trf_teams import team_match_points_of
 from ranking.scoring.rules import SCORING_SYSTEMS, Options, PlayoffRule, Rules, Scoring
 from ranking.tiebreaks.presets import get_preset, get_team_preset
 
@@ -153,9 +150,17 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
     """
     if not isinstance(text, str):
         raise InputError(f"expected TOML text, got {type(text).__name__}", source=source)
-    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast; else tomllib reads it
+    data = read_plain_toml(text)  # the layout Tiebreak writes, read fast
+    return _tournament_of(_read_toml(text, source) if data is None else data, _Reader(source, _Lines(text)))
+
+
+def _read_toml(text: str, source: str) -> dict[str, Any]:
+    """Any other layout, read by tomllib (loaded only then: start-up time); its refusals worded
+    with the line and column."""
+    import tomllib
+
     try:
-        data = tomllib.loads(text) if data is None else data
+        return tomllib.loads(text)
     except RecursionError:
         raise InputError("TOML: arrays or tables nested too deeply", source=source) from None
     except tomllib.TOMLDecodeError as error:
@@ -167,7 +172,6 @@ def parse_tournament_toml(text: str, source: str = "<toml>") -> Tournament:
         raise InputError(f"TOML syntax: {message}{column}", source=source, line=line) from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise InputError(f"TOML: {error}", source=source) from None
-    return _tournament_of(data, _Reader(source, _Lines(text)))
 
 
 def _tournament_of(data: Mapping[str, Any], r: _Reader) -> Tournament:
@@ -313,6 +317,8 @@ def _system(r: _Reader, info: Mapping[str, Any], at: Callable[[str | None], int 
     """``system``, else what the games say (``infer_system``)."""
     if "system" in info:
         return _choice(r, info, "system", _SYSTEMS, "[tournament]", at, System.SWISS)
+    from ranking.formats.trf_read import infer_system  # a file that names no system only (start-up time)
+
     return infer_system(players, games)
 
 
@@ -323,6 +329,8 @@ def _team_match_points(r: _Reader, records: list[tuple[str, str]],
     text = next((rest for tag, rest in records if tag == TEAM_SCORING), None)
     if text is None:
         return None
+    from ranking.formats.trf_teams import team_match_points_of  # such a record only (start-up time)
+
     try:
         return team_match_points_of(text)
     except InputError as error:
@@ -475,8 +483,8 @@ def _games(r: _Reader, value: object, ids: set[int], section: str = "games") -> 
             if (type(number) is int and type(board) is int and type(white) is int and type(black) is int
                     and 1 <= number <= MAX_ROUNDS and board >= 0 and white != black and white in ids
                     and black in ids and plain_result):
-                games.append(Game(round=number, white=white, black=black, board=board,
-                                  result=None if result_text is None else _PLAIN_RESULTS[result_text]))
+                games.append(Game(number, white, black, None if result_text is None else _PLAIN_RESULTS[result_text],
+                                  board))  # positional: 5,000 games are made faster so
                 continue
         what = f"[[{section}]] entry {index + 1}"
         _check_keys(r, item, _GAME_KEYS, what, where)

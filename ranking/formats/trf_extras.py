@@ -66,9 +66,10 @@ def extra_lines(t: Tournament) -> list[str]:
 def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -> Tournament:
     """``t`` as read from the TRF, with its ``### tiebreak`` records (``(line number, text)``)
     applied.  A record that is not one of ours, or does not fit the tournament, raises
-    InputError with its line."""
+    InputError with its line.  ``t``'s games come by round and board (``parse_trf``); they are
+    looked up, and put in that order again, only when a ``fouls`` record changes one."""
     players = {p.id: p for p in t.players}
-    games = {(g.round, g.white, g.black): g for g in t.games}
+    games: dict[tuple[int, int, int], Game] | None = None  # by (round, white, black), for fouls records
     byes = {(b.round, b.player): b for b in t.byes}
     withdrawals: dict[int, Withdrawal] = {w.player: w for w in t.withdrawals}
     records = list(t.records)
@@ -98,6 +99,8 @@ def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -
                 players[int(pid)] = replace(players[int(pid)], club=club.strip())
             elif kind == "fouls":
                 rnd, white, black, on_white, on_black = (int(word) for word in words)
+                if games is None:
+                    games = {(g.round, g.white, g.black): g for g in t.games}
                 if (rnd, white, black) not in games:  # a game without colours is read lower number first
                     white, black, on_white, on_black = black, white, on_black, on_white
                 key = (rnd, white, black)
@@ -135,7 +138,7 @@ def apply_extras(t: Tournament, lines: Sequence[tuple[int, str]], source: str) -
                         "withdrawn": "a starting number and the round after which the player withdrew",
                         "playoff": "ROUND WHITE BLACK RESULT"}.get(kind, "a valid record")) from None
     read = replace(t, players=tuple(players[pid] for pid in sorted(players)),
-                   games=tuple(sorted(games.values(), key=lambda g: (g.round, g.board))),
+                   games=t.games if games is None else tuple(sorted(games.values(), key=lambda g: (g.round, g.board))),
                    byes=tuple(byes[key] for key in sorted(byes)),
                    withdrawals=tuple(withdrawals[pid] for pid in sorted(withdrawals)),
                    records=tuple(records), playoff_games=tuple(playoff), game=game_kind, rules=rules,

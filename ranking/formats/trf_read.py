@@ -22,7 +22,6 @@ not name).  It is pure: no file I/O (``tiebreak.files`` reads files).
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -76,24 +75,12 @@ from ranking.formats.trf_records import (
     TEAM_SCORING,
     TYPE,
     TYPE_NAMES,
-    _field,
-)
-from ranking.formats.trf_teams import (
-    _BoardOrder,
-    _check_teams,
-    _known_team,
-    _order_boards,
-    _parse_013,
-    _parse_240,
-    _parse_300,
-    _parse_310,
-    _parse_320,
-    _parse_330,
-    _team_codes,
-    _TeamLine,
-    team_match_points_of,
 )
 from ranking.scoring.rules import Rules, Scoring
+
+TYPE_CHECKING = False  # the team records' reader (ranking.formats.trf_teams) loads only for a file that has them
+if TYPE_CHECKING:
+    from ranking.formats.trf_teams import _BoardOrder, _TeamLine
 
 __all__ = ["infer_system", "parse_trf", "system_from_type"]
 
@@ -101,6 +88,7 @@ _ROUND_START = 91  # 0-based index of round 1's block: column 92
 _ROUND_WIDTH = 10
 _RESULT_LETTERS = frozenset("+-10=WDLHFUZ ")
 _COLOURS = {"w": "w", "b": "b", "-": "-", " ": "-"}
+_FITTING_COLOURS = frozenset({("w", "b"), ("b", "w"), ("-", "-")})  # a game's two entries
 #: a line's round blocks when each is a game against a start number (colour w or b, a result
 #: letter) or a bye (``0000 -`` and a letter), as Tiebreak and the pairing programs write them:
 #: read without ``_parse_round``'s checks, which find nothing to refuse in them
@@ -136,6 +124,8 @@ _new_entry = tuple.__new__  # builds an _Entry without NamedTuple's slower __new
 
 @dataclass(slots=True)
 class _PlayerLine:
+    """A ``001`` record read: its player, its line and its round entries by round."""
+
     player: Player
     line: int
     entries: dict[int, _Entry] = field(default_factory=dict)
@@ -262,6 +252,8 @@ class _Reading:
         teams, team_matches, team_byes, team_pab, rounds = self._team_records(rounds)
         games, byes = _pair_up(self.players, self.source)
         if teams:
+            from ranking.formats.trf_teams import _order_boards  # team files only (start-up time)
+
             games = _order_boards(games, teams, self.order_lines, self.source)
         elif self.bye_lines:
             byes = self._player_byes(games, byes, rounds)
@@ -309,6 +301,10 @@ class _Reading:
         PABs, worth the match and game points the ``320`` records give, and the ``240`` full-,
         half- and zero-point byes of a team file) and forfeited matches (``330``); ``300``
         checked against the teams."""
+        if not (self.teams26 or self.teams16 or self.pab_lines or self.forfeit_lines or self.order_lines):
+            return (), [], [], None, rounds  # no team records
+        from ranking.formats.trf_teams import _check_teams, _known_team, _parse_240  # team files only (start-up time)
+
         if self.teams26:
             team_lines = self.teams26
         else:
@@ -367,6 +363,8 @@ class _Reading:
         or another bye: an error); a blank round becomes the bye the record names.  The
         records are not kept: ``write_trf`` writes the byes in the player lines (as pairing
         programs read them)."""
+        from ranking.formats.trf_teams import _parse_240  # files with 240 records only (start-up time)
+
         self.records = [(tag, rest) for tag, rest in self.records if tag != BYES26]
         playing = {(g.round, pid) for g in games for pid in (g.white, g.black)}
         found = {(b.round, b.player): b for b in byes}
@@ -404,6 +402,8 @@ class _Reading:
         found = [self.chains[tag] for tag in CHAIN_TAGS[::-1] if tag in self.chains]  # 212 first
         if not teams:
             return (found[0][0] if found else ()), (), ""
+        from ranking.formats.trf_teams import _team_codes  # team files only (start-up time)
+
         individual: tuple[str, ...] | None = None
         team: tuple[tuple[str, ...], str] | None = None
         for codes, _, primary in found:
@@ -469,15 +469,21 @@ def _read_chain(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_team16(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_013  # team records only (start-up time)
+
     reading.teams16.append(_parse_013(line, len(reading.teams16) + 1, number, reading.source))
     reading.records.append((tag, line[4:].rstrip()))  # dropped later unless 310 records win
 
 
 def _read_team26(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_310  # team records only (start-up time)
+
     reading.teams26.append(_parse_310(line, number, reading.source))
 
 
 def _read_team_pab(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_320  # team records only (start-up time)
+
     reading.pab_lines.append((*_parse_320(line[4:], number, reading.source), number))
 
 
@@ -488,15 +494,21 @@ def _read_byes(reading: _Reading, tag: str, line: str, number: int) -> None:
 
 
 def _read_team_forfeit(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_330  # team records only (start-up time)
+
     reading.forfeit_lines.append((_parse_330(line[4:], number, reading.source), number))
 
 
 def _read_team_order(reading: _Reading, tag: str, line: str, number: int) -> None:
+    from ranking.formats.trf_teams import _parse_300  # team records only (start-up time)
+
     reading.order_lines.append(_parse_300(line[4:], number, reading.source))
 
 
 def _read_team_scoring(reading: _Reading, tag: str, line: str, number: int) -> None:
     """``362``: read onto the tournament (``write_trf`` writes it from there)."""
+    from ranking.formats.trf_teams import team_match_points_of  # team records only (start-up time)
+
     reading.team_match_points = team_match_points_of(line[4:], number, reading.source)
 
 
@@ -533,33 +545,34 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
     def fail(message: str) -> InputError:
         return InputError(message, source=source, line=number)
 
-    start = _field(line, 5, 8).strip()
+    padded = line if len(line) >= _ROUND_START else line.ljust(_ROUND_START)  # the columns before round 1
+    start = padded[4:8].strip()
     if not DIGITS.fullmatch(start) or not 1 <= int(start) <= MAX_ID:
         raise fail(f"expected a start number 1-9999 in columns 5-8, got {start!r}")
-    if _field(line, 9, 9) != " ":
+    if padded[8:9] != " ":
         raise fail(f"expected a blank in column 9 after the start number, got {line[8]!r}")
-    sex = _field(line, 10, 10)
+    sex = padded[9:10]
     if sex != " " and not sex.isalpha():
         raise fail(f"expected the sex (m, w or blank) in column 10, got {sex!r}")
-    title = _field(line, 11, 13).strip()
-    name = _field(line, 15, 47).strip()
-    rating_text = _field(line, 49, 52).strip()
+    title = padded[10:13].strip()
+    name = padded[14:47].strip()
+    rating_text = padded[48:52].strip()
     if rating_text and not DIGITS.fullmatch(rating_text):
         raise fail(f"expected a rating (digits) in columns 49-52, got {rating_text!r}")
-    federation = _field(line, 54, 56).strip()
+    federation = padded[53:56].strip()
     if federation and not federation.isalpha():
         raise fail(f"expected a federation (letters such as NOR) in columns 54-56, got {federation!r}")
-    fide_id = _field(line, 58, 68).strip()
+    fide_id = padded[57:68].strip()
     if fide_id and not FIDE_ID.fullmatch(fide_id):
         raise fail(f"expected a FIDE id (digits) in columns 58-68, got {fide_id!r}")
-    points = _field(line, 81, 84).strip()
+    points = padded[80:84].strip()
     if points and not NUMBER.fullmatch(points):
         raise fail(f"expected the points (such as 4.5) in columns 81-84, got {points!r}")
-    rank = _field(line, 86, 89).strip()
+    rank = padded[85:89].strip()
     if rank and not DIGITS.fullmatch(rank):
         raise fail(f"expected the rank (digits) in columns 86-89, got {rank!r}")
-    if _field(line, 90, 91).strip():
-        raise fail(f"expected blanks in columns 90-91 before round 1, got {_field(line, 90, 91)!r}")
+    if padded[89:91].strip():
+        raise fail(f"expected blanks in columns 90-91 before round 1, got {padded[89:91]!r}")
     player = Player(
         id=int(start),
         name=name,
@@ -568,7 +581,7 @@ def _parse_player(line: str, number: int, source: str) -> _PlayerLine:
         title=title,
         sex=sex.strip(),
         fide_id=fide_id,
-        birth=_field(line, 70, 79).strip(),
+        birth=padded[69:79].strip(),
     )
     parsed = _PlayerLine(player, number)
     if _PLAIN_ROUNDS.fullmatch(line, _ROUND_START):
@@ -653,19 +666,42 @@ def infer_system(players: Iterable[Player], games: Iterable[Game]) -> System:
 
 
 def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, ...], tuple[Bye, ...]]:
-    """Games from the mirrored entries of both players, byes from the rest."""
-    games: list[_GameFields] = []
-    explicit: list[Bye] = []
-    for pid in sorted(players):
-        for rnd, entry in sorted(players[pid].entries.items()):
-            if entry.opponent is None:
-                explicit.append(Bye(rnd, pid, _BYE_LETTERS[entry.letter]))
-                continue
-            game = _game(pid, rnd, entry, players, source)
-            if game is not None:
-                games.append(game)
+    """Games from the mirrored entries of both players, byes from the rest.
 
-    played_round = max((g[0] for g in games if g[3] is not None), default=0)
+    A game is made from the lower start number's line; within a round that is the order of
+    the boards.  An entry whose opponent's entry mirrors it (the other player, fitting colours
+    and results) is taken as it stands; any other goes to ``_game``, which names the mistake."""
+    entries_of = {pid: reading.entries for pid, reading in players.items()}
+    by_round: dict[int, list[_GameFields]] = {}
+    explicit: list[Bye] = []
+    played_round = 0
+    for pid in sorted(entries_of):
+        for rnd, entry in sorted(entries_of[pid].items()):
+            opponent, colour, letter, _, _ = entry
+            if opponent is None:
+                explicit.append(Bye(rnd, pid, _BYE_LETTERS[letter]))
+                continue
+            theirs = entries_of.get(opponent)
+            other = None if theirs is None else theirs.get(rnd)
+            if other is None or other[0] != pid or opponent == pid:
+                game = _game(pid, rnd, entry, players, source)  # raises the mistake
+            elif pid > opponent:
+                continue  # made once, and checked, from the lower start number's line (both checks are symmetric)
+            elif (colour, other[1]) not in _FITTING_COLOURS or (letter, other[2]) not in _PAIRS:
+                game = _game(pid, rnd, entry, players, source)  # raises the mistake
+            else:
+                colours_known = colour != "-"
+                if colour == "w" or not colours_known:  # pid is the lower number
+                    result, rated = _PAIRS[letter, other[2]]
+                    game = (rnd, pid, opponent, result, rated, colours_known)
+                else:
+                    result, rated = _PAIRS[other[2], letter]
+                    game = (rnd, opponent, pid, result, rated, colours_known)
+            if game is not None:
+                by_round.setdefault(rnd, []).append(game)
+                if rnd > played_round and game[3] is not None:
+                    played_round = rnd
+
     absent = [
         Bye(rnd, pid, ByeKind.ZERO)
         for pid in sorted(players)
@@ -675,14 +711,10 @@ def _pair_up(players: dict[int, _PlayerLine], source: str) -> tuple[tuple[Game, 
     byes = sorted(explicit + absent, key=lambda b: (b.round, b.player))
 
     numbered: list[Game] = []
-    by_round: dict[int, list[_GameFields]] = defaultdict(list)
-    for g in games:
-        by_round[g[0]].append(g)
-    for rnd in sorted(by_round):
-        ordered = sorted(by_round[rnd], key=lambda g: min(g[1], g[2]))
+    for rnd in sorted(by_round):  # each round's games come by their lower start number already
         numbered.extend(
             Game(number, white, black, result, board, rated, colours_known)
-            for board, (number, white, black, result, rated, colours_known) in enumerate(ordered, start=1)
+            for board, (number, white, black, result, rated, colours_known) in enumerate(by_round[rnd], start=1)
         )
     return tuple(numbered), tuple(byes)
 
@@ -711,7 +743,7 @@ def _game(pid: int, rnd: int, entry: _Entry, players: dict[int, _PlayerLine], so
             f"player {pid} is paired with {opponent}, but player {opponent} (line {players[opponent].line}) "
             f"lists {said} in round {rnd}: expected {pid}"
         )
-    if (entry.colour, other.colour) not in (("w", "b"), ("b", "w"), ("-", "-")):
+    if (entry.colour, other.colour) not in _FITTING_COLOURS:
         raise fail(
             f"colours {entry.colour!r} (player {pid}) and {other.colour!r} (player {opponent}, line "
             f"{players[opponent].line}) do not fit: expected w/b, b/w or -/-"

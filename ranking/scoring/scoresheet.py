@@ -123,14 +123,16 @@ class Scoresheet:
                 self._player_index(game.white if white is None else game.black)
             if white == black:
                 raise InputError(f"round {number}: player {game.white} is paired with themselves")
-            for me, other in ((white, black), (black, white)):
-                taken = sides[me][number - 1]
-                if taken is not None:
-                    if taken[1] != other:  # the opponent
-                        raise InputError(
-                            f"round {number}: player {self.players[me].id} has more than one opponent")
-                    matches.add((number, min(me, other), max(me, other)))
-            sides[white][number - 1], sides[black][number - 1] = single(game)
+            white_row, black_row = sides[white], sides[black]
+            if white_row[number - 1] is not None or black_row[number - 1] is not None:  # a second game this round
+                for me, other in ((white, black), (black, white)):
+                    taken = sides[me][number - 1]
+                    if taken is not None:
+                        if taken[1] != other:  # the opponent
+                            raise InputError(
+                                f"round {number}: player {self.players[me].id} has more than one opponent")
+                        matches.add((number, min(me, other), max(me, other)))
+            white_row[number - 1], black_row[number - 1] = single(game, white, black)
         games_per_match = 1
         if matches:
             grouped: dict[tuple[int, int, int], list[Game]] = {key: [] for key in matches}
@@ -163,7 +165,7 @@ class Scoresheet:
     def _single_game_sides(self):
         """A function giving (white's side, black's side) of one game, with each result's
         outcomes and points worked out once (this is the hot path of large events)."""
-        scoring, index, match = self.scoring, self.index, self.scoring.match
+        scoring, match = self.scoring, self.scoring.match
         table = {}
         for result in Result:
             white_outcome, white_points, black_points = _score_game(scoring, result, True)
@@ -179,8 +181,8 @@ class Scoresheet:
                 counted = (white_points, black_points)
             table[result] = (kinds, (white_outcome, black_outcome), counted, (white_points, black_points))
 
-        def sides(game: Game) -> tuple[_Side, _Side]:
-            white, black = index[game.white], index[game.black]
+        def sides(game: Game, white: int, black: int) -> tuple[_Side, _Side]:
+            """(white's side, black's side) of ``game``, its players at sheet indexes ``white`` and ``black``."""
             known = True if game.colours_known else None
             second = False if game.colours_known else None
             if game.result is None:
@@ -235,11 +237,9 @@ class Scoresheet:
         robin the round without an opponent (the free round of an odd field) is no unplayed
         round (C.07 15.2-15.3, docs/rules.md#c07-readings)."""
         categories = categorise([side[0] for side in sides],
-                                [round_robin and side[1] == NO_OPPONENT for side in sides])
-        return [_new_record(RoundRecord, (number, kind, opponent, first_mover, outcome, points, game_points, rated,
-                                          fouls, vur, category))
-                for number, ((kind, opponent, first_mover, outcome, points, game_points, rated, fouls),
-                             (category, vur)) in enumerate(zip(sides, categories, strict=True), start=1)]
+                                [side[1] == NO_OPPONENT for side in sides] if round_robin else ())
+        return [_new_record(RoundRecord, (number, *side, vur, category))  # a side is a record's fields 2-9
+                for number, (side, (category, vur)) in enumerate(zip(sides, categories, strict=True), start=1)]
 
     # -- derived values ------------------------------------------------------------
 

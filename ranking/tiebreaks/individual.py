@@ -9,10 +9,8 @@ implements.  Adding a tie-break is one function and one decorator.
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
-from ranking.event.players import pairing_numbers
 from ranking.event.rounds import NO_OPPONENT, Kind
 from ranking.scoring.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
 from ranking.scoring.scoresheet import RoundRecord, Scoresheet
@@ -21,6 +19,10 @@ from ranking.tiebreaks.codes import TiebreakSpec, parse_code
 from ranking.tiebreaks.lots import lots, results_seed
 from ranking.tiebreaks.ratings import expected_score, rating_difference, round_half_up
 from ranking.tiebreaks.registry import Registry, Value, cut_total
+
+TYPE_CHECKING = False  # fractions loads only for the codes that use it (start-up time)
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 #: The individual tie-breaks by code (FIDE C.07, CXA, ZS, VN); ``REGISTRY.parse(code)`` reads a code.
 REGISTRY: Registry[TiebreakSpec] = Registry(parse_code)
@@ -90,12 +92,16 @@ def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], s
     docs/rules.md#c07-readings)."""
     fide = sheet.options.bye_value_in_bh is ByeValue.FIDE
     round_robin = sheet.round_robin
+    played = Kind.PLAYED
     result = []
     for me, rows in enumerate(records):
         own = scores[me]
         items = []
         for record in rows:
             kind = record.kind
+            if kind is played:  # most rounds (a game played always has an opponent)
+                items.append((seen[record.opponent], record.outcome / 2, False))
+                continue
             if kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
                 continue
             if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
@@ -195,6 +201,8 @@ def fore_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
            "average Buchholz of the opponents met over the board, to two decimals", modifiers="P")
 def average_of_opponents_buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     plain = TiebreakSpec("BH", "BH", forfeits_played=spec.forfeits_played)
+    from fractions import Fraction  # exact averages for this code only (start-up time)
+
     values = buchholz(sheet, plain)
     result: list[Value] = []
     for rows in sheet.records:
@@ -242,7 +250,8 @@ def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("WIN", "Wins", "FIDE C.07 7.1; CXA 14.1 胜局",
            "rounds in which a win's points were obtained, played or not")
 def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [sum(1 for record in rows if record.outcome is Outcome.WIN and record.kind is not Kind.PENDING)
+    win, pending = Outcome.WIN, Kind.PENDING
+    return [sum([1 for record in rows if record.outcome is win and record.kind is not pending])
             for rows in sheet.records]
 
 
@@ -325,6 +334,8 @@ def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """The TPN (C.04.2 GHR 2): the starting number where the numbers are the pairing numbers,
     else the place in the initial ranking list (``ranking.event.players``)."""
+    from ranking.event.players import pairing_numbers  # this code only (start-up time)
+
     tpn = pairing_numbers(sheet.tournament)
     return [tpn[player.id] for player in sheet.players]
 
@@ -362,6 +373,8 @@ def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[V
 
 
 def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
+    from fractions import Fraction  # the rating-based codes only (start-up time)
+
     ratings = [sheet.players[record.opponent].rating for record in games]
     return ratings, Fraction(sum(int(record.outcome) for record in games), 2)
 

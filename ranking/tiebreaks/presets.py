@@ -156,6 +156,8 @@ def get_preset(name: str) -> Rules:
 
 @dataclass(frozen=True)
 class TeamPreset:
+    """A team preset: its team scoring, its team rules and what it says in words."""
+
     scoring: TeamScoring
     rules: TeamRules
     description: str

@@ -9,8 +9,10 @@ for the tournament performance rating (C.07 10.2); ``expected_score(d)`` is the 
 from __future__ import annotations
 
 from bisect import bisect_left
-from decimal import ROUND_HALF_UP, Decimal
-from fractions import Fraction
+
+TYPE_CHECKING = False  # decimal and fractions load only when a rating-based tie-break runs (start-up time)
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # B.02 8.1.1: dp for p = 0.50, 0.51, ..., 1.00 (negative for p < 0.50, by symmetry).
 _DP = (
@@ -30,6 +32,9 @@ _BAND_UPPER = (
 
 def round_half_up(value: Fraction | float | int, digits: int = 0) -> float | int:
     """Round half away from zero to ``digits`` decimals, as C.07 10.1 and 8.2 ask."""
+    from decimal import ROUND_HALF_UP, Decimal
+    from fractions import Fraction
+
     exact = Decimal(value.numerator) / Decimal(value.denominator) if isinstance(value, Fraction) else Decimal(
         str(value))
     rounded = exact.quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
@@ -39,9 +44,12 @@ def round_half_up(value: Fraction | float | int, digits: int = 0) -> float | int
 def rating_difference(p: Fraction | float) -> int:
     """B.02 8.1.1: dp for a fractional score p, p rounded to two decimals first.
 
+    >>> from fractions import Fraction
     >>> rating_difference(0.8), rating_difference(Fraction(2, 3)), rating_difference(0)
     (240, 125, -800)
     """
+    from fractions import Fraction
+
     hundredths = int(round_half_up(Fraction(p) * 100))
     if hundredths >= 50:
         return _DP[hundredths - 50]
@@ -54,6 +62,8 @@ def expected_score(difference: int) -> Fraction:
     >>> expected_score(0), expected_score(100), expected_score(-800)
     (Fraction(1, 2), Fraction(16, 25), Fraction(0, 1))
     """
+    from fractions import Fraction
+
     distance = abs(difference)
     band = bisect_left(_BAND_UPPER, distance)
     higher = Fraction(50 + band, 100)

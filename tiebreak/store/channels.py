@@ -87,7 +87,7 @@ class ChannelTables(Database):
         refusal recorded, its answer not yet saved) is refused again but not recorded twice."""
         if submission.update_id is not None and _submitted(connection, submission.update_id):
             return
-        user_id = int(source.actor.removeprefix("tg:")) if source.actor.startswith("tg:") else None
+        user_id = _chat_user(source.actor)
         connection.execute(
             "INSERT INTO submissions (at, user_id, chat_id, message_id, update_id, tournament, text, "
             "accepted, rejected, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -249,6 +249,16 @@ def _link(row: tuple) -> EntryLink:
 
 def _identity(row: tuple) -> Identity:
     return Identity(row[0], row[1], row[2], bool(row[3]), row[4], row[5])
+
+
+def _chat_user(actor: str) -> int | str | None:
+    """The chat user of ``actor`` in the channel's own ids, as a submission's chat and message
+    are kept: a Telegram id (``tg:<id>``), a Zalo user id (``zalo:<id>``); None for the command
+    line and the entry page, whose actors (in the log) name no chat user."""
+    channel, _, external = actor.partition(":")
+    if channel == "tg":
+        return int(external) if external.lstrip("-").isdigit() else None
+    return None if channel in ("cli", "web") else external
 
 
 def _submitted(connection: sqlite3.Connection, update_id: int) -> bool:
