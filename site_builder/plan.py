@@ -66,8 +66,7 @@ class Work:
     codes: dict[str, set[str]] = field(default_factory=dict)  # slug -> the texts of its QR codes
     data_digests: dict[int, tuple[object, str]] = field(default_factory=dict)  # id -> (object kept, digest)
     page_digests: dict[str, str] = field(default_factory=dict)  # path -> its page's digest, once computed
-    player_digest_text: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)  # player_page_digest
-    player_digest_tail: dict[str, str] = field(default_factory=dict)  # slug -> player_page_digest's last part
+    player_digest_text: dict[tuple[str, str], tuple[str, str, str]] = field(default_factory=dict)  # (slug, language)
 
     @cached_property
     def settings_key(self) -> str:
@@ -244,22 +243,20 @@ def player_page_digest(work: Work, slug: str, language: str, player_id: int) -> 
     """``page_digest(player_page(...))`` without making the page: a build looks at every player's
     page in every language, and renders few of them after one result, so what the pages of a
     tournament in a language share is joined once (:func:`_player_digest_text`)."""
-    head, tail = _player_digest_text(work, slug, language)
+    head, middle, tail = _player_digest_text(work, slug, language)
     fingerprint = _data_digest(work.pages_by_slug[slug].player_fingerprint(player_id), work)
-    return hashlib.sha256(f"{head}{player_id}.html|{tail}late={fingerprint}|{work.player_digest_tail[slug]}"
-                          .encode()).hexdigest()
+    return hashlib.sha256(f"{head}{player_id}{middle}{fingerprint}{tail}".encode()).hexdigest()
 
 
-def _player_digest_text(work: Work, slug: str, language: str) -> tuple[str, str]:
-    """The text :func:`_digest` digests for a player's page of ``slug`` in ``language``, around
-    the player's number and fingerprint: ``template|language|<slug>/players/`` and
-    ``|template digest|settings|``; the part after the fingerprint (``t=`` and the digest of
-    the tournament's ``t``) is kept in ``work.player_digest_tail``."""
+def _player_digest_text(work: Work, slug: str, language: str) -> tuple[str, str, str]:
+    """The text :func:`_digest` digests for a player's page of ``slug`` in ``language`` before the
+    player's number, between it and the fingerprint's digest, and after that (``t=`` and the
+    digest of the tournament's ``t``)."""
     known = work.player_digest_text.get((slug, language))
     if known is None:
         known = work.player_digest_text[slug, language] = (
-            f"player.html|{language}|{slug}/players/", f"{work.template_digest}|{work.settings_key}|")
-        work.player_digest_tail[slug] = f"t={_data_digest(work.infos[slug], work)}"
+            f"player.html|{language}|{slug}/players/", f".html|{work.template_digest}|{work.settings_key}|late=",
+            f"|t={_data_digest(work.infos[slug], work)}")
     return known
 
 
