@@ -166,3 +166,23 @@ def test_an_archived_tournament_leaves_the_site_and_the_root_index(config: Path)
     assert not (site / "rr").exists() and (site / "swiss" / "index.html").is_file()
     index = (site / "index.html").read_text(encoding="utf-8")
     assert 'href="swiss/index.html"' in index and 'href="rr/index.html"' not in index
+
+
+def test_each_publish_after_a_result_is_what_a_build_from_scratch_makes(config: Path) -> None:
+    """Publish after publish, each after a result (the builds recycle their folder and the `dir`
+    publisher brings the folder it swapped out up to date from the build), the published site is
+    byte for byte a build from scratch of the same store."""
+    from site_builder.publishers import site_files
+
+    www = config.parent / "www"
+    publish_from_config(str(config))
+    for number, (slug, round_number, board) in enumerate([("swiss", 7, 1), ("rr", 9, 1), ("swiss", 7, 2),
+                                                          ("swiss", 6, 3)]):
+        change(config, slug, round_number, board)
+        line = publish_from_config(str(config))
+        assert "(0 written)" not in line and "no change" not in line, line
+        fresh = config.parent / f"fresh-{number}" / "public"
+        build_from_config(str(config), out_dir=fresh)
+        published = {name: (www / name).read_bytes() for name in site_files(www)}
+        assert published == {name: (fresh / name).read_bytes() for name in site_files(fresh.resolve())}, number
+    assert (config.parent / ".www.tiebreak-spare").is_dir()  # the later publishes made the site in it
