@@ -283,6 +283,23 @@ def test_numbers_per_locale(value, expected):
     assert {lang: translator(lang).format_number(value) for lang in SUPPORTED} == expected
 
 
+def test_whole_numbers_and_quarters_are_written_as_babel_writes_them_without_asking_it():
+    """``format_number`` writes whole numbers and floats in quarters itself (a site build writes
+    thousands of them): the same text as Babel's ``format_decimal`` over every such value a page
+    or a reply shows, in every language, grouped or not; other values are Babel's."""
+    from babel.numbers import format_decimal
+
+    from tiebreak.i18n import LANGUAGES
+
+    values = [*range(-3000, 3001), *(quarter / 4 for quarter in range(-800, 8001)), -0.0, 0.0, 1e8, 10**12,
+              999.75, -999.75, 1000.0, 1 / 3, 2 / 3, 0.1, 12.345, float("nan"), Decimal("7.50")]
+    for code in SUPPORTED:
+        locale = LANGUAGES[code].babel_locale
+        for grouping in (False, True):
+            assert [format_number(value, code, grouping) for value in values] == \
+                [format_decimal(value, locale=locale, group_separator=grouping) for value in values], (code, grouping)
+
+
 def test_numbers_without_grouping_and_for_telegram_codes():
     assert format_number(2620, "en", grouping=False) == "2620"
     assert format_number(12620, "vi", grouping=False) == "12620"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from io import BytesIO
@@ -25,7 +26,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, get_decimal_symbol
+from babel.numbers import format_decimal, get_decimal_symbol, get_minus_sign_symbol
 from babel.support import Translations
 
 
@@ -132,8 +133,39 @@ def format_number(value: int | float | Decimal | None, lang: str, grouping: bool
     False leaves out the thousands separator (ratings: ``2620``)."""
     if value is None:
         return "-"
-    locale = LANGUAGES[choose_language(lang)].babel_locale
-    return format_decimal(value, locale=locale, group_separator=grouping)
+    code = choose_language(lang)
+    plain = _plain_number(value, grouping, *_signs(code))
+    if plain is not None:
+        return plain
+    return format_decimal(value, locale=LANGUAGES[code].babel_locale, group_separator=grouping)
+
+
+@functools.cache
+def _signs(code: str) -> tuple[str, str]:
+    """The language's decimal and minus signs (Babel's, from CLDR)."""
+    locale = LANGUAGES[code].babel_locale
+    return get_decimal_symbol(locale), get_minus_sign_symbol(locale)
+
+
+def _plain_number(value: object, grouping: bool, decimal: str, minus: str) -> str | None:
+    """``format_decimal``'s text for a whole number or a float in quarters (the points, scores
+    and most tie-breaks a page writes), without Babel's parsing of its pattern: a site writes
+    thousands of numbers per build.  None for anything else (Babel then writes it); a test
+    pins it to Babel's text over the range it takes."""
+    kind = type(value)
+    if kind is int:
+        number = float(value)
+    elif kind is float and value == value and (value * 4).is_integer():  # NaN and thirds go to Babel
+        number = value
+    else:
+        return None
+    if not -1e9 < number < 1e9 or (grouping and not -1000 < number < 1000) or (number < 0 and minus != "-"):
+        return None
+    if number == 0:
+        return "-0" if kind is float and math.copysign(1.0, number) < 0 else "0"
+    if kind is int or number.is_integer():
+        return str(int(number))
+    return f"{number:.2f}".rstrip("0").replace(".", decimal)
 
 
 def decimal_sign(lang: str) -> str:
