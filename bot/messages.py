@@ -396,9 +396,10 @@ REFUSALS: dict[Code, str] = {
     Code.CONTROL_CHARACTER: N_("the {what} holds a control character ({character})"),
     Code.RATING_RANGE: N_("rating {rating}: expected 0-9999 (0 = unrated)"),
     Code.FEDERATION_CODE: N_("federation {federation}: expected a three-letter code such as VIE or CHN"),
+    Code.FIDE_ID_INVALID: N_("FIDE id {fide_id}: expected its digits (at most 11)"),
     Code.CLUB_INVALID: N_("the club must be one line of text"),
     Code.TITLE_UNKNOWN: N_("title {title}: expected GM, IM, WGM, FM, WIM, CM, WFM or WCM"),
-    Code.NOTHING_TO_CHANGE: N_("nothing to change: give the name, rating, title, federation or club"),
+    Code.NOTHING_TO_CHANGE: N_("nothing to change: give the name, rating, title, federation, club or FIDE id"),
     Code.ROUNDS_BELOW_USED: N_("{value} rounds: round {round} already has games, byes or withdrawals"),
     Code.SYSTEM_AFTER_PAIRING: N_("the pairing system cannot change once round 1 is paired"),
     Code.SEEDING_AFTER_PAIRING: N_("the seeding cannot change once round 1 is paired"),
@@ -457,6 +458,7 @@ FIELD_NAMES: dict[str, str] = {
     "title": N_("title"),
     "federation": N_("federation"),
     "club": N_("club"),
+    "fide_id": N_("FIDE id"),
 }
 #: Why the Dutch system leaves a player out of a round (``ranking.pairing.dutch.Absence``).
 NOT_PAIRED_REASONS: dict[str, str] = {
@@ -505,7 +507,7 @@ PLAYER_REMOVED = N_("Player {number}, {name}, removed from the tournament.")
 # Translators: {round} is the next round to be paired.
 PLAYER_RETURNED = N_("Player {number}, {name}, is back: paired again from round {round}.")
 PLAYER_CHANGE_USAGE = N_("Write /player add NAME; rating; federation; club; title, or /player edit NUMBER "
-                         "rating 2150 (or name, title, federation, club; several separated by ;), or "
+                         "rating 2150 (or name, title, federation, club, fide; several separated by ;), or "
                          "/player remove NUMBER")
 RETURN_USAGE = N_("Write /return and the player's starting number or name, e.g. /return 17")
 # Translators: several players' names contain what was written; {query} is it.

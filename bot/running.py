@@ -294,7 +294,7 @@ def _late_entry(request: TournamentRequest, argument: str) -> list[Reply]:
 
 
 _FIELDS = {"name": "name", "rating": "rating", "elo": "rating", "title": "title", "federation": "federation",
-           "fed": "federation", "club": "club"}
+           "fed": "federation", "club": "club", "fide": "fide_id", "fide_id": "fide_id", "fideid": "fide_id"}
 
 
 @arbiters_only

@@ -131,6 +131,19 @@ def test_player_edit_corrects_a_player_by_name_and_re_ranks(service: BotService,
         "Only arbiters can enter results.")
 
 
+def test_player_edit_corrects_a_fide_id(service: BotService, store: SQLiteStore) -> None:
+    select(service, "swiss8")
+    reply = lines(commands.change_player(service, who(CHIEF), "edit 4 fide 12345678"))
+    assert reply == [heading(store, "swiss8"), "Player 4, Lý, Hùng, corrected: FIDE id – → 12345678"]
+    assert store.tournament("swiss8").player(4).fide_id == "12345678"
+    before = afterwards(store, "swiss8")
+    vi = text_of(commands.change_player(service, who(CHIEF, "vi"), "edit 4 fide 12a"))
+    assert vi == "Bị từ chối: mã FIDE 12a: cần là các chữ số (tối đa 11)"
+    assert afterwards(store, "swiss8") == before  # nothing written
+    zh = lines(commands.change_player(service, who(CHIEF, "zh"), "edit 4 fide_id 87654321"))
+    assert zh[-1].endswith("FIDE ID 12345678 → 87654321")
+
+
 def test_player_add_is_a_late_entry_with_its_pairing_number(service: BotService, store: SQLiteStore) -> None:
     select(service, "swiss8")
     reply = lines(commands.change_player(service, who(CHIEF), "add Mai, Thảo; 2250; vie; Đà Nẵng; WFM"))

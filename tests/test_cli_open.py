@@ -154,6 +154,21 @@ def test_a_correction_re_ranks_until_round_4_is_paired(cli: Command, swiss: str)
     assert tpns(cli, swiss)[1] == 1
 
 
+def test_a_fide_id_is_corrected_and_reaches_the_trf_export(cli: Command, swiss: str, tmp_path: Path) -> None:
+    """A rated event's rating report names each player by FIDE id (TRF 001, columns 58-68): a
+    wrong one is corrected (and cleared with ''), and a late entry is given one."""
+    ok(cli, "player", swiss, "edit", "4", "--fide-id", " 12345678 ")
+    [edit] = [entry for entry in log(cli, swiss) if entry["kind"] == "player-edited"]
+    assert (edit["changes"], edit["previous"]) == ({"fide_id": "12345678"}, {"fide_id": ""})
+    ok(cli, "player", swiss, "add", "--name", "Hồ, Minh", "--rating", "1400", "--fide-id", "99887766")
+    ok(cli, "export", swiss, "--format", "trf", "-o", str(tmp_path / "out.trf"))
+    lines = {line[14:47].strip(): line for line in (tmp_path / "out.trf").read_text(encoding="utf-8").splitlines()
+             if line.startswith("001")}
+    assert lines["Lý, Hùng"][57:68].strip() == "12345678" and lines["Hồ, Minh"][57:68].strip() == "99887766"
+    ok(cli, "player", swiss, "edit", "4", "--fide-id", "")
+    assert [entry["changes"] for entry in log(cli, swiss) if entry["kind"] == "player-edited"][-1] == {"fide_id": ""}
+
+
 def test_a_late_entry_gets_the_pairing_number_its_rating_gives(cli: Command, swiss: str) -> None:
     ok(cli, "bye", swiss, "1", "4", "half")
     ok(cli, "pair", swiss)
@@ -359,6 +374,8 @@ REFUSALS = [
     (("player", "{slug}", "remove", "3"), "player 3 is in round 1, which is paired"),
     (("player", "{slug}", "edit", "3", "--rating", "12000"), "--rating 12000: expected 0-9999"),
     (("player", "{slug}", "edit", "3", "--title", "Grandmaster"), "--title 'Grandmaster': expected one of GM"),
+    (("player", "{slug}", "edit", "3", "--fide-id", "12a"), "--fide-id '12a': expected its digits (at most 11)"),
+    (("player", "{slug}", "edit", "3", "--fide-id", "123456789012"), "--fide-id '123456789012': expected its digits"),
     (("player", "{slug}", "edit", "3"), "nothing to change: give --name, --rating"),
     (("player", "{slug}", "edit", "99", "--rating", "2000"), "player 99 is not in the tournament"),
     (("player", "{slug}", "add", "--name", "Bad\x1b[31mName"), "--name holds the control character"),

@@ -26,6 +26,7 @@ from tiebreak.exports import export_text
 from tiebreak.files import load_tournament
 from tiebreak.running import player_edit
 from tiebreak.store import Source, SQLiteStore
+from tiebreak.wording import cli_text
 
 DATA = Path(__file__).parent / "data" / "import"
 XIANGQI_DATA = Path(__file__).parent / "data" / "xiangqi"
@@ -227,4 +228,16 @@ def test_a_correction_keeps_no_player_an_import_refuses(tmp_path: Path) -> None:
         with pytest.raises(Refusal) as refused:
             store.append("open", lambda state: player_edit(state, 1, rating=2100), Source("cli:test"))
         assert refused.value.params == {"what": "fide_id", "character": "\\x1b"}
+        assert cli_text(refused.value) == "--fide-id holds the control character \\x1b: remove it"
         assert store.tournament("open").players[0].rating == 0
+        store.append("open", lambda state: player_edit(state, 1, fide_id="123", rating=2100), Source("cli:test"))
+        assert store.tournament("open").players[0] == Player(1, "Ann Lee", rating=2100, fide_id="123")
+
+
+@pytest.mark.parametrize(("field", "words"), [("name", "--name"), ("fide_id", "--fide-id"),
+                                               ("birth", "the player's birth (only an import sets it)")])
+def test_the_command_line_names_the_option_that_sets_a_refused_field(field: str, words: str) -> None:
+    """A control character is refused naming the option that sets the field; a field no option sets
+    is named as such (it used to say ``--fide_id``, an option that did not exist)."""
+    refusal = Refusal(Code.CONTROL_CHARACTER, what=field, character="\\x1b")
+    assert cli_text(refusal) == f"{words} holds the control character \\x1b: remove it"

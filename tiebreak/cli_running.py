@@ -71,6 +71,8 @@ def add_running_commands(commands: argparse._SubParsersAction,
     player.add_argument("--title", help="GM, IM, WGM, FM, WIM, CM, WFM, WCM ('' for none)")
     player.add_argument("--federation", help="a three-letter code such as VIE")
     player.add_argument("--club", help="the club")
+    player.add_argument("--fide-id", help="the FIDE id, its digits ('' for none): a rated event's rating report "
+                                          "names each player by it")
     unpair = store_command("unpair", "take back the latest paired round (its boards and its pairing-allocated bye)")
     unpair.add_argument("slug", metavar="SLUG")
     unpair.add_argument("--force", action="store_true",

@@ -123,11 +123,11 @@ def round_to_show(state: TournamentState, asked: int | None) -> int:
 # -- late entries and settings: what the store admits ---------------------------------------------
 
 def late_entry(state: TournamentState, name: str, rating: int = 0, federation: str = "", club: str = "",
-               title: str = "") -> Event:
+               title: str = "", fide_id: str = "") -> Event:
     """The event adding a late entry (``ranking.event.log.player_added_event``), refused as an
     import with that player would be (no control character, a name of at most 100
     characters), so every export still imports."""
-    event = player_added_event(state, name, rating, federation, club, title)
+    event = player_added_event(state, name, rating, federation, club, title, fide_id)
     check_player(Player(**event.data["player"]))
     return event
 

@@ -188,7 +188,8 @@ def player_command(store: Store, args: argparse.Namespace, source: Source) -> No
         if args.name is None:
             raise InputError("player add needs --name NAME")
         appended = store.append(args.slug, lambda state: [late_entry(
-            state, args.name, args.rating or 0, args.federation or "", args.club or "", args.title or "")], source)
+            state, args.name, args.rating or 0, args.federation or "", args.club or "", args.title or "",
+            args.fide_id or "")], source)
         player = appended[0].event.data["player"]
         print(f"{player['id']}: {printable(player['name'])} added to {args.slug} (a late entry); "
               f"pairing number {_tpn(store, args.slug, player['id'])}")
@@ -201,7 +202,7 @@ def player_command(store: Store, args: argparse.Namespace, source: Source) -> No
         print(f"player {args.id} {printable(event.data['player']['name'])} removed from {args.slug}")
         return
     changes = {"name": args.name, "rating": args.rating, "title": args.title, "federation": args.federation,
-               "club": args.club}
+               "club": args.club, "fide_id": args.fide_id}
     appended = store.append(args.slug, lambda state: player_edit(state, args.id, **changes), source)
     if not appended:
         print(f"player {args.id} of {args.slug}: nothing changed")

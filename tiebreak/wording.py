@@ -19,12 +19,13 @@ CLI_TEXT: dict[Code, str] = {
     Code.WITHDRAWAL_ROUND: "--after-round {after_round}: expected 0-{rounds}",
     Code.NAME_INVALID: "--name: expected the player's name on one line",
     Code.NAME_TOO_LONG: "--name: {length} characters, at most {limit}",
-    Code.CONTROL_CHARACTER: "--{what} holds the control character {character}: remove it",
+    Code.CONTROL_CHARACTER: "{what} holds the control character {character}: remove it",
     Code.RATING_RANGE: "--rating {rating}: expected 0-9999 (0 = unrated)",
     Code.FEDERATION_CODE: "--federation {federation!r}: expected a three-letter code such as VIE or CHN",
+    Code.FIDE_ID_INVALID: "--fide-id {fide_id!r}: expected its digits (at most 11), or '' for none",
     Code.CLUB_INVALID: "--club: expected the club on one line",
     Code.TITLE_UNKNOWN: "--title {title!r}: expected one of GM, IM, WGM, FM, WIM, CM, WFM, WCM (or '' for none)",
-    Code.NOTHING_TO_CHANGE: "nothing to change: give --name, --rating, --title, --federation or --club",
+    Code.NOTHING_TO_CHANGE: "nothing to change: give --name, --rating, --title, --federation, --club or --fide-id",
     Code.PLAYER_HAS_PLAYED: "player {player} is in round {round}, which is paired: `tiebreak withdraw` them instead "
                             "(a player who has been paired is not removed)",
     Code.BYE_IN_ROUND_ROBIN: "a round robin has no requested byes: a game the player misses is a forfeit "
@@ -50,4 +51,17 @@ def cli_text(error: InputError) -> str:
     """One line for ``error``: a refusal in the command line's words, anything else as it is."""
     if not isinstance(error, Refusal):
         return str(error)
-    return error.where() + worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params)
+    return error.where() + worded(CLI_TEXT.get(error.code, TEXT[error.code]), error.params, word=_option)
+
+
+#: The player's fields ``tiebreak player add/edit`` sets, by option.
+_PLAYER_OPTIONS = {"name": "--name", "club": "--club", "federation": "--federation", "title": "--title",
+                   "fide_id": "--fide-id"}
+
+
+def _option(name: str, value: object) -> str | None:
+    """A player's field in a refusal as the option that sets it (``fide_id``: ``--fide-id``); a
+    field no option sets (the sex, the date of birth: only an import gives them) by its name."""
+    if name != "what" or not isinstance(value, str):
+        return None
+    return _PLAYER_OPTIONS.get(value, f"the player's {value.replace('_', ' ')} (only an import sets it)")

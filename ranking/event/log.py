@@ -47,7 +47,7 @@ class EventKind(enum.StrEnum):
     ARCHIVED = "archived"  # hidden from the lists and the site; nothing is deleted
     RESTORED = "restored"
     ROUND_UNPAIRED = "round-unpaired"  # the latest paired round taken back, with what it held
-    PLAYER_EDITED = "player-edited"  # a correction of a player's name, rating, title, federation or club
+    PLAYER_EDITED = "player-edited"  # a correction of a player's name, rating, title, federation, club or FIDE id
     PLAYER_REMOVED = "player-removed"  # a player taken out before their first paired round (CXA 14.4)
     PLAYER_RETURNED = "player-returned"  # a withdrawn player paired again from the next round
     SETTINGS_RESTORED = "settings-restored"  # the settings as they were before a change (undo)
@@ -482,11 +482,12 @@ def return_event(state: TournamentState, player: int) -> Event:
 
 def player_values(state: TournamentState, name: str | None = None, rating: int | None = None,
                   title: str | None = None, federation: str | None = None,
-                  club: str | None = None) -> dict[str, Any]:
+                  club: str | None = None, fide_id: str | None = None) -> dict[str, Any]:
     """A player's values as a late entry or a correction gives them, checked so that a TRF
     export can still hold them: the name and club on one line, a rating 0-9999 (0 = unrated),
-    a FIDE title (``ranking.event.players.TITLES``), a federation of up to three letters.  Only the
-    values given (not None) are returned."""
+    a FIDE title (``ranking.event.players.TITLES``), a federation of up to three letters, a FIDE
+    id of up to 11 digits (TRF record 001, columns 58-68; '' for none).  Only the values given
+    (not None) are returned."""
     values: dict[str, Any] = {}
     if name is not None:
         name = name.strip()
@@ -511,11 +512,16 @@ def player_values(state: TournamentState, name: str | None = None, rating: int |
         if "\n" in club or "\r" in club:
             raise Refusal(Code.CLUB_INVALID)
         values["club"] = club.strip()
+    if fide_id is not None:
+        fide_id = fide_id.strip()
+        if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 11):
+            raise Refusal(Code.FIDE_ID_INVALID, fide_id=fide_id)
+        values["fide_id"] = fide_id
     return values
 
 
 def player_added_event(state: TournamentState, name: str, rating: int = 0, federation: str = "",
-                       club: str = "", title: str = "") -> Event:
+                       club: str = "", title: str = "", fide_id: str = "") -> Event:
     """A late entry (GHR 2.4), with the next starting number (never one a removed player had).
     Refused in a round robin once round 1 is paired (its Berger tables are drawn for the
     field), in a Swiss event once its final round is paired, in team events, and for values a
@@ -527,17 +533,18 @@ def player_added_event(state: TournamentState, name: str, rating: int = 0, feder
         raise Refusal(Code.TEAM_ROSTER)
     if state.every_round_paired():
         raise Refusal(Code.LATE_ENTRY_FINAL_ROUND, rounds=base.rounds)
-    values = player_values(state, name, rating, title, federation, club)
+    values = player_values(state, name, rating, title, federation, club, fide_id)
     number = max(state.ids | state.retired, default=0) + 1
     player = {"id": number, "name": values["name"], "rating": values["rating"],
               "federation": values["federation"], "club": values["club"]}
-    if values["title"]:
-        player["title"] = values["title"]
+    for optional in ("title", "fide_id"):  # written only when given: the log of older versions reads alike
+        if values[optional]:
+            player[optional] = values[optional]
     return Event(EventKind.PLAYER_ADDED, {"player": player})
 
 
 def player_edited_event(state: TournamentState, player: int, **changes: Any) -> Event | None:
-    """A correction of ``player``'s name, rating, title, federation or club (the values given
+    """A correction of ``player``'s name, rating, title, federation, club or FIDE id (the values given
     that differ from theirs); None when nothing differs.  Until round 4 is paired it re-ranks the
     initial ranking list (GHR 2.3)."""
     state.require_player(player)

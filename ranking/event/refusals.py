@@ -71,6 +71,7 @@ class Code(enum.StrEnum):
     CONTROL_CHARACTER = "control-character"
     RATING_RANGE = "rating-range"
     FEDERATION_CODE = "federation-code"
+    FIDE_ID_INVALID = "fide-id-invalid"
     CLUB_INVALID = "club-invalid"
     TITLE_UNKNOWN = "title-unknown"
     NOTHING_TO_CHANGE = "nothing-to-change"
@@ -143,9 +144,10 @@ TEXT: dict[Code, str] = {
     Code.CONTROL_CHARACTER: "{what} holds a control character ({character}): expected plain text",
     Code.RATING_RANGE: "rating {rating}: expected 0-9999 (0 = unrated)",
     Code.FEDERATION_CODE: "federation {federation!r}: expected a three-letter code such as VIE or CHN",
+    Code.FIDE_ID_INVALID: "FIDE id {fide_id!r}: expected its digits (at most 11), or nothing for none",
     Code.CLUB_INVALID: "the club: expected the club on one line",
     Code.TITLE_UNKNOWN: "title {title!r}: expected one of GM, IM, WGM, FM, WIM, CM, WFM, WCM (or none)",
-    Code.NOTHING_TO_CHANGE: "nothing to change: give the name, rating, title, federation or club",
+    Code.NOTHING_TO_CHANGE: "nothing to change: give the name, rating, title, federation, club or FIDE id",
     Code.ROUNDS_BELOW_USED: "rounds={value}: round {round} already has games, byes or withdrawals",
     Code.SYSTEM_AFTER_PAIRING: "system={value}: round 1 is already paired as a {system}",
     Code.SEEDING_AFTER_PAIRING: "seeding={value}: round 1 is already paired",
