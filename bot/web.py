@@ -19,6 +19,7 @@ Spanish; ``?lang=`` chooses another) with the bot's messages, and the game's col
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import hmac
@@ -73,6 +74,7 @@ class EntrySite:
     theme: str = "default"
     environment: Environment = field(init=False)
     notices: OrderedDict[tuple[int, str], list[str]] = field(default_factory=OrderedDict)
+    posting: set[asyncio.Task[None]] = field(default_factory=set)  # posts for other chats under way
 
     def __post_init__(self) -> None:
         folders = [THEMES / self.theme / "templates", THEMES / "default" / "templates"]
@@ -113,7 +115,7 @@ class EntrySite:
             return self.show(link, tr, request, [tr.gettext(W.BAD_FORM)], status=400)
         if done is not None:
             self.keep_notice((link.id, key), done.lines)
-            await self.post(done.posts)
+            self.post_later(done.posts)
         elif (link.id, key) not in self.notices:
             self.keep_notice((link.id, key), [tr.gettext(W.ALREADY_APPLIED)])
         query = {"lang": tr.language} if "lang" in request.query_params else {}
@@ -170,11 +172,27 @@ class EntrySite:
         except InputError as error:  # the store cannot be used now: said, nothing recorded
             return key, Done([tr.format(M.STORE_UNAVAILABLE, problem=str(error))])
 
+    def post_later(self, replies: list[Reply]) -> None:
+        """Post ``replies`` beside the page's answer, not before it: the arbiter sees the result
+        recorded at once even while a channel is slow or down (``post`` retries for tens of
+        seconds then); ``posted`` waits for what is under way."""
+        if not replies:
+            return
+        task = asyncio.get_running_loop().create_task(self.post(replies))
+        self.posting.add(task)  # kept until done: the loop holds its tasks only weakly
+        task.add_done_callback(self.posting.discard)
+
+    async def posted(self) -> None:
+        """Wait until every post under way (``post_later``) is sent or given up: a stopping
+        process sends what the forms it answered led to."""
+        while self.posting:
+            await asyncio.wait(set(self.posting))
+
     async def post(self, replies: list[Reply]) -> None:
         """Send what a form led to for other chats (a complete round's standings for every
         channel's announcement chat) through their channels (``conversation.forward``), with the
-        retries of every answer (``answers.send_all``), before the page answers.  A failure is
-        logged, never shown: the change is recorded."""
+        retries of every answer (``answers.send_all``).  A failure is logged, never shown: the
+        change is recorded."""
         try:
             await answers.send_all(replies, functools.partial(conversation.forward, self.service))
         except Exception:  # e.g. a channel that stopped meanwhile: the result stands

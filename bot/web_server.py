@@ -67,7 +67,8 @@ async def serving(channel: Coroutine[Any, Any, None], service: BotService, confi
         channel.close()  # never started
         raise
     theme = str(config.raw.get("site", {}).get("theme", "default"))
-    app = EntrySite(service, theme).app()
+    site = EntrySite(service, theme)
+    app = site.app()
     server = _Server(uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                                     server_header=False, proxy_headers=False))
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -82,6 +83,7 @@ async def serving(channel: Coroutine[Any, Any, None], service: BotService, confi
         server.should_exit = True
         await task
         sock.close()
+        await site.posted()  # what the last forms led to, sent before the channels stop
 
 
 async def _until_stopped() -> None:

@@ -27,6 +27,7 @@ from test_entry_page import forms
 from bot import entering, messages, zalo
 from bot import running as running_commands
 from bot.app import build_application
+from bot.replies import Reply
 from bot.service import TELEGRAM, BotService, BotSettings, Who
 from bot.web import EntrySite
 from tiebreak.config import load_config
@@ -151,15 +152,44 @@ async def test_a_round_completed_anywhere_is_announced_on_every_channel_once(
 
 
 @pytest.mark.asyncio
+async def test_the_page_answers_while_a_slow_channel_still_posts(service: BotService) -> None:
+    """The arbiter's tap is answered at once: the round's announcement goes out beside the answer,
+    not before it (a channel that is down retries for tens of seconds), and ``posted`` waits for it."""
+    sent: list[Reply] = []
+    release = asyncio.Event()
+
+    async def slow_telegram(reply: Reply) -> None:
+        await release.wait()
+        sent.append(reply)
+
+    service.channels[TELEGRAM] = slow_telegram
+    secret = secrets.token_urlsafe(24)
+    service.store.add_link(SLUG, "hall", secret_hash(secret), "cli:test")
+    site = EntrySite(service)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=site.app()), base_url="http://entry.test") as client:
+        form = {**forms(await client.get(PATH + secret))[("result", 5)], "result": "0-1"}
+        response = await asyncio.wait_for(client.post(PATH + secret, data=form), 10)
+    assert response.status_code == 303 and 1 in service.store.state(SLUG).clock().complete
+    assert sent == [] and len(site.posting) == 1  # the post is still under way
+    release.set()
+    await asyncio.wait_for(site.posted(), 10)
+    [post] = sent
+    assert post.chat_id == TELEGRAM_CHANNEL and visible(post.text).startswith(SPANISH)
+    assert site.posting == set()
+
+
+@pytest.mark.asyncio
 async def test_a_form_sent_twice_announces_once(service: BotService, monkeypatch: pytest.MonkeyPatch) -> None:
     async with both_channels(service, monkeypatch) as (telegram, zalo_server):
         secret = secrets.token_urlsafe(24)
         service.store.add_link(SLUG, "hall", secret_hash(secret), "cli:test")
-        app = EntrySite(service).app()
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://entry.test") as client:
+        site = EntrySite(service)
+        transport = httpx.ASGITransport(app=site.app())
+        async with httpx.AsyncClient(transport=transport, base_url="http://entry.test") as client:
             form = {**forms(await client.get(PATH + secret))[("result", 5)], "result": "0-1"}
             assert (await client.post(PATH + secret, data=form)).status_code == 303
             assert (await client.post(PATH + secret, data=form)).status_code == 303  # a double tap
+        await site.posted()
         await answered_on_telegram(telegram, "/standings")
         await answered_on_zalo(zalo_server, "/standings")
         posted_once(telegram, zalo_server)
