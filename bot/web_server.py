@@ -83,7 +83,7 @@ async def serving(channel: Coroutine[Any, Any, None], service: BotService, confi
         server.should_exit = True
         await task
         sock.close()
-        await site.posted()  # what the last forms led to, sent before the channels stop
+        await site.posted()  # what the last forms led to: sent, or logged when its channel stopped first
 
 
 async def _until_stopped() -> None:
