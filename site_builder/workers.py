@@ -1,6 +1,7 @@
 """Carrying out a build's tasks: each file linked from the previous build when its digest is the
-same, else rendered or written; in forked worker processes, one per core, when the site is big,
-else in this process."""
+same, else rendered or written; in forked worker processes, one per core, when the site is big;
+shared with one forked helper when a few dozen pages are to be rendered (a build after one
+result); else in this process."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import contextlib
 import hashlib
 import multiprocessing
 import os
+import pickle
+import signal
+import struct
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -27,7 +31,10 @@ from site_builder.plan import (
 )
 from site_builder.sources import PreviousBuildIncomplete
 
-PARALLEL_FROM = 400  # pages; below this, forking costs more than it saves
+PARALLEL_FROM = 400  # pages; below this, forking a pool of workers costs more than it saves
+SPLIT_FROM = 8  # pages; from this up to PARALLEL_FROM, one forked helper shares the tasks...
+SPLIT_PLAYERS = 200  # ...of a site with a tournament this big (below, its pages cost less than the fork)
+_SPLIT_TASKS = 4096  # at most this many tasks in the helper's queue (4 bytes each: a pipe's buffer holds them)
 _WORK: Work | None = None  # the build forked workers carry out (inherited, never pickled)
 
 
@@ -45,16 +52,21 @@ class Done:
 def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     """Carry out ``tasks``: in forked worker processes, one per core, taking tasks from one
     queue, when many pages are to be rendered (``PARALLEL_FROM``) and this process runs no
-    other thread (forking copies one thread only, and the locks other threads hold); else
-    here, one after the other.  After one result most pages are as they were (linked, not
-    rendered): forking the workers would cost more than they save."""
+    other thread (forking copies one thread only, and the locks other threads hold); here and
+    in one forked helper (:func:`_shared`) when fewer are, but some (``SPLIT_FROM``: after one
+    result, the standings, wall chart, round and players' pages in every language, and the
+    downloads, are made side by side); else here, one after the other."""
     workers = min(os.cpu_count() or 1, 8)
     alone = workers < 2 or threading.active_count() > 1 or sys.platform == "win32"
-    if alone or _to_render(tasks, work) < PARALLEL_FROM:
+    rendered = 0 if alone else _to_render(tasks, work)
+    if rendered < SPLIT_FROM or (rendered < PARALLEL_FROM and not _worth_a_helper(tasks, work)):
         for task in tasks:
             yield _do(task, work)
         return
     compile_templates(work.theme, work.template_digest, work.settings.languages, work.cache)  # once, then forked
+    if rendered < PARALLEL_FROM:
+        yield from _shared(tasks, work)
+        return
     global _WORK
     _WORK = work
     try:
@@ -83,6 +95,83 @@ def _to_render(tasks: list[Task], work: Work) -> int:
             if count >= PARALLEL_FROM:
                 return count
     return count
+
+
+def _worth_a_helper(tasks: list[Task], work: Work) -> bool:
+    """Whether sharing ``tasks`` with a forked helper can be quicker than carrying them out here:
+    a tournament of the site has ``SPLIT_PLAYERS`` (its pages are long, its downloads costly),
+    and the queue's numbers fit in a pipe's buffer."""
+    return len(tasks) <= _SPLIT_TASKS and any(len(pages.tournament.players) >= SPLIT_PLAYERS
+                                              for pages in work.pages_by_slug.values())
+
+
+def _shared(tasks: list[Task], work: Work) -> Iterator[Done]:
+    """Carry out ``tasks`` here and in one helper forked now, each taking the next task from
+    one queue (a pipe holding the tasks' numbers, four bytes each: a read of four bytes takes
+    one whole number, and the two never take the same), the downloads first (the longest
+    task).  The helper inherits what the build computed (the standings, the cards, the
+    digests) and sends back what it did, pickled, or the exception it met, which is raised
+    here; a failure here kills it before the build's folder is removed."""
+    order = sorted(range(len(tasks)), key=lambda index: tasks[index][0] != "downloads")  # stable
+    queue, feed = os.pipe()
+    answers, answer = os.pipe()
+    try:
+        os.write(feed, b"".join(struct.pack("=I", index) for index in order))
+    finally:
+        os.close(feed)
+    pid = os.fork()
+    if pid == 0:  # the helper: never returns
+        os.close(answers)
+        _help(tasks, work, queue, answer)
+    os.close(answer)
+    finished = False
+    try:
+        for index in _taken(queue):
+            yield _do(tasks[index], work)
+        with os.fdopen(answers, "rb") as stream:
+            answers = -1
+            message = stream.read()
+        _, status = os.waitpid(pid, 0)
+        finished = True
+        kind, value = pickle.loads(message) if message else ("error", RuntimeError(
+            f"the build's helper process ended with status {os.waitstatus_to_exitcode(status)}"))
+        if kind == "error":
+            raise value
+        yield from value
+    finally:
+        os.close(queue)
+        if answers >= 0:
+            os.close(answers)
+        if not finished:  # this process failed: the helper writes no more into the build's folder
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+
+
+def _taken(queue: int) -> Iterator[int]:
+    """The numbers of the tasks this process takes from the queue, until it is empty."""
+    while record := os.read(queue, 4):
+        yield struct.unpack("=I", record)[0]
+
+
+def _help(tasks: list[Task], work: Work, queue: int, answer: int) -> None:
+    """The forked helper of :func:`_shared`: the tasks it takes, then ("done", [Done]) or
+    ("error", the exception) pickled on ``answer``; it leaves by ``os._exit``."""
+    code = 1
+    try:
+        try:
+            message = pickle.dumps(("done", [_do(tasks[index], work) for index in _taken(queue)]))
+            code = 0
+        except BaseException as error:  # handed to the build, which raises it
+            try:
+                message = pickle.dumps(("error", error))
+            except Exception:  # an exception that cannot be pickled: its text
+                message = pickle.dumps(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+        view = memoryview(message)
+        while view:
+            view = view[os.write(answer, view):]
+    finally:
+        os._exit(code)
 
 
 def _digest(page: Page, work: Work) -> str:

@@ -27,7 +27,7 @@ import jinja2
 import pytest
 
 from ranking.event.model import Result, Tournament
-from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site
+from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site, workers
 from tiebreak.files import load_tournament
 from tiebreak.library import slug_for
 
@@ -541,26 +541,66 @@ def test_a_players_page_digest_without_its_page_is_that_of_the_page(tmp_path: Pa
 
 def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examples,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The parallel build (workers forked when a site is big) makes the same files, and its
-    incremental rebuild keeps the same pages, as a build in this process."""
+    """The parallel build (workers forked when a site is big) and the build shared with one
+    forked helper (a few pages to render) make the same files, and their incremental rebuilds
+    keep the same pages, as a build in this process."""
     changed = {**examples, SWISS: replace_result(examples[SWISS], 7, 11, Result.WHITE_WINS)}
     pools = []
     get_context = multiprocessing.get_context
     monkeypatch.setattr(multiprocessing, "get_context", lambda method: pools.append(method) or get_context(method))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers, on any machine
+    helpers = []
+    shared = workers._shared
+    monkeypatch.setattr(workers, "_shared", lambda tasks, work: helpers.append(len(tasks)) or shared(tasks, work))
     reports = {}
-    for mode, parallel_from in (("in-process", 10**9), ("forked", 2)):
+    for mode, parallel_from, split_from in (("in-process", 10**9, 10**9), ("forked", 2, 2),
+                                            ("helper", 10**9, 2)):
         monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", parallel_from)
+        monkeypatch.setattr("site_builder.workers.SPLIT_FROM", split_from)
+        monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", 2)
         out = tmp_path / mode / "public"
         first = build_site(examples, settings(out))
         reports[mode] = (first.pages, first.rendered, sorted(build_site(changed, settings(out)).files))
-    assert pools == ["fork", "fork"]  # the second mode's two builds, not the first's
-    in_process, forked = tmp_path / "in-process" / "public", tmp_path / "forked" / "public"
-    assert {path: file.read_bytes() for path, file in site_files(in_process).items()} == {
-        path: file.read_bytes() for path, file in site_files(forked).items()}
-    assert reports["forked"] == reports["in-process"]
-    assert reports["forked"][2]  # the rebuild wrote the changed pages...
-    assert len(reports["forked"][2]) < reports["forked"][0]  # ...and only them
+        if mode == "forked":
+            assert pools == ["fork", "fork"] and not helpers  # its two builds, not the first mode's
+        elif mode == "helper":
+            assert pools == ["fork", "fork"] and len(helpers) == 2  # a helper at each of its builds
+    in_process = tmp_path / "in-process" / "public"
+    for mode in ("forked", "helper"):
+        assert {path: file.read_bytes() for path, file in site_files(in_process).items()} == {
+            path: file.read_bytes() for path, file in site_files(tmp_path / mode / "public").items()}, mode
+        assert reports[mode] == reports["in-process"], mode
+    assert reports["helper"][2]  # the rebuild wrote the changed pages...
+    assert len(reports["helper"][2]) < reports["helper"][0]  # ...and only them
+
+
+def test_the_helper_and_this_process_take_each_task_once(tmp_path: Path, examples,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared with a forked helper, every task is carried out exactly once, in one of the two
+    processes: the tasks and files of a build here."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 10**9)
+    taken = tmp_path / "taken"
+    do = workers._do
+
+    def noting(task, work):  # both processes append to one file: one line per task carried out
+        with taken.open("a", encoding="utf-8") as lines:
+            lines.write(f"{os.getpid()} {task!r}\n")
+        return do(task, work)
+
+    monkeypatch.setattr(workers, "_do", noting)
+    monkeypatch.setattr("site_builder.workers.SPLIT_FROM", 2)
+    monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", 2)
+    report = build_site(examples, settings(tmp_path / "shared" / "public"))
+    lines = taken.read_text(encoding="utf-8").splitlines()
+    tasks = [line.partition(" ")[2] for line in lines]
+    assert len(tasks) == len(set(tasks))  # none taken twice
+    assert len({line.partition(" ")[0] for line in lines}) == 2  # both processes took some
+    taken.unlink()
+    monkeypatch.setattr("site_builder.workers.SPLIT_FROM", 10**9)
+    alone = build_site(examples, settings(tmp_path / "alone" / "public"))
+    assert sorted(tasks) == sorted(line.partition(" ")[2] for line in taken.read_text(encoding="utf-8").splitlines())
+    assert sorted(report.files) == sorted(alone.files) and len(report.files) == len(set(report.files))
 
 
 def test_a_page_missing_from_the_previous_build_is_written_again(tmp_path: Path, examples) -> None:
@@ -637,6 +677,7 @@ def fail_on_render(monkeypatch: pytest.MonkeyPatch, failing_call: int) -> list[i
     monkeypatch.setattr(jinja2.Template, "render", counting_render)
     # render in this process, so the count is this process's (forked workers would count apart)
     monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 10**9)
+    monkeypatch.setattr("site_builder.workers.SPLIT_FROM", 10**9)
     return calls
 
 
@@ -691,3 +732,35 @@ def test_a_render_failing_in_a_worker_process_leaves_the_previous_site(tmp_path:
     with pytest.raises(RuntimeError, match="in a worker"):
         build_site(renamed, settings(out))
     assert snapshot(out) == before
+
+
+def test_a_failure_in_the_forked_helper_is_raised_and_leaves_the_previous_site(
+        tmp_path: Path, examples, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shared with a forked helper, a render failing there (only there) fails the build with
+    that exception; the previous site stays, nothing of the failed build is left, and the
+    next build completes."""
+    out = tmp_path / "public"
+    build_site(examples, settings(out))
+    before = snapshot(out)
+    entries = sorted(path.name for path in tmp_path.iterdir())
+    render = jinja2.Template.render
+    builder = os.getpid()
+
+    def failing_in_the_helper(self, *args, **kwargs):
+        if os.getpid() != builder:
+            raise RuntimeError("template failed in the helper")
+        return render(self, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Template, "render", failing_in_the_helper)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 10**9)
+    monkeypatch.setattr("site_builder.workers.SPLIT_FROM", 2)
+    monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", 2)
+    renamed = {**examples, XIANGQI: dataclasses.replace(examples[XIANGQI], name="Renamed Invitational")}
+    with pytest.raises(RuntimeError, match="in the helper"):
+        build_site(renamed, settings(out))
+    assert snapshot(out) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == entries  # no build folder left
+    monkeypatch.setattr(jinja2.Template, "render", render)
+    build_site(renamed, settings(out))
+    assert "Renamed Invitational" in (out / f"{XIANGQI}/index.html").read_text(encoding="utf-8")
