@@ -30,6 +30,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -49,7 +50,7 @@ from site_builder.plan import Work, plan, slug_problem, without_downloads
 from site_builder.publishers import BUILD_MARKER
 from site_builder.settings import SiteSettings
 from site_builder.sources import RECORD, Kept, PreviousBuildIncomplete, Record, Sources
-from site_builder.workers import Done, put, run
+from site_builder.workers import Done, downloads_ahead, put, run
 
 MANIFEST = ".manifest.json"
 RANKS_CACHE = ".ranks.json"  # places after each round, by a digest of the results up to it
@@ -244,13 +245,18 @@ def _build_site(tournaments: Mapping[str, Tournament | Kept], settings: SiteSett
                     order=list(tournaments), held=held or {})
         if work.kept and previous is None:
             raise PreviousBuildIncomplete("there is no previous build to take tournaments from")
-        tasks = plan(work)
-        report.phases["pages"] = time.perf_counter() - started
-        for done in run(tasks, work):
-            manifest.update(done.manifest)
-            report.reused += done.reused
-            report.files.extend(done.written)
-            report.skipped.update(done.skipped)
+        early = downloads_ahead(work)  # made beside the planning and the pages, after one result
+        try:
+            tasks = plan(work, downloads=early is None)
+            report.phases["pages"] = time.perf_counter() - started
+            for done in itertools.chain(run(tasks, work), early.results() if early else ()):
+                manifest.update(done.manifest)
+                report.reused += done.reused
+                report.files.extend(done.written)
+                report.skipped.update(done.skipped)
+        finally:
+            if early:
+                early.close()
         if report.skipped:  # the pages that link to a download left out, made again without the link
             again = without_downloads(work, report.skipped)
             paths = {work.pages[index].path for index in again}

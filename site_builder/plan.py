@@ -94,10 +94,11 @@ def slug_problem(slug: str) -> str | None:
     return None
 
 
-def plan(work: Work) -> list[Task]:
-    """The build's tasks, biggest first so that parallel workers finish together.  The data
-    every page shares (standings, places by round, performances) is computed here, once, and
-    the build's folders are made."""
+def plan(work: Work, downloads: bool = True) -> list[Task]:
+    """The build's tasks, biggest first so that parallel workers finish together (the downloads
+    left out when not ``downloads``: made apart, ``site_builder.workers.downloads_ahead``).  The
+    data every page shares (standings, places by round, performances) is computed here, once,
+    and the build's folders are made."""
     for slug, pages in work.pages_by_slug.items():
         work.infos[slug] = {"slug": slug, "name": pages.tournament.name, "xiangqi": pages.xiangqi,
                             "round_robin": pages.is_round_robin, "rounds_paired": pages.rounds_paired,
@@ -120,7 +121,7 @@ def plan(work: Work) -> list[Task]:
     tasks: list[Task] = [("pages", [index]) for index in big]
     tasks += [("pages", small[i:i + _PER_TASK]) for i in range(0, len(small), _PER_TASK)]
     tasks += [("kept", kept[i:i + _PER_KEPT_TASK]) for i in range(0, len(kept), _PER_KEPT_TASK)]
-    tasks += [("downloads", slug) for slug in work.pages_by_slug]
+    tasks += [("downloads", slug) for slug in work.pages_by_slug if downloads]
     for slug, pages in work.pages_by_slug.items():
         ids = [player.id for player in pages.tournament.players]
         # The languages take turns: parallel workers then mostly write into different folders

@@ -14,7 +14,7 @@ import signal
 import struct
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,8 +57,7 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     result, the standings, wall chart, round and players' pages in every language, and the
     downloads, are made side by side); else here, one after the other."""
     workers = min(os.cpu_count() or 1, 8)
-    alone = workers < 2 or threading.active_count() > 1 or sys.platform == "win32"
-    rendered = 0 if alone else _to_render(tasks, work)
+    rendered = _to_render(tasks, work) if _may_fork() else 0
     if rendered < SPLIT_FROM or (rendered < PARALLEL_FROM and not _worth_a_helper(tasks, work)):
         for task in tasks:
             yield _do(task, work)
@@ -97,6 +96,12 @@ def _to_render(tasks: list[Task], work: Work) -> int:
     return count
 
 
+def _may_fork() -> bool:
+    """Whether this process may fork to share a build: two cores or more, and no other thread
+    (forking copies one thread only, and the locks other threads hold)."""
+    return (os.cpu_count() or 1) >= 2 and threading.active_count() == 1 and sys.platform != "win32"
+
+
 def _worth_a_helper(tasks: list[Task], work: Work) -> bool:
     """Whether sharing ``tasks`` with a forked helper can be quicker than carrying them out here:
     a tournament of the site has ``SPLIT_PLAYERS`` (its pages are long, its downloads costly),
@@ -106,57 +111,94 @@ def _worth_a_helper(tasks: list[Task], work: Work) -> bool:
 
 
 def _shared(tasks: list[Task], work: Work) -> Iterator[Done]:
-    """Carry out ``tasks`` here and in one helper forked now, each taking the next task from
-    one queue (a pipe holding the tasks' numbers, four bytes each: a read of four bytes takes
-    one whole number, and the two never take the same), the downloads first (the longest
-    task).  The helper inherits what the build computed (the standings, the cards, the
-    digests) and sends back what it did, pickled, or the exception it met, which is raised
-    here; a failure here kills it before the build's folder is removed."""
-    order = sorted(range(len(tasks)), key=lambda index: tasks[index][0] != "downloads")  # stable
-    queue, feed = os.pipe()
-    answers, answer = os.pipe()
+    """Carry out ``tasks`` here and in one :class:`Helper` forked now, each taking the next task
+    from one queue, the downloads first (the longest task)."""
+    helper = Helper(tasks, work, sorted(range(len(tasks)), key=lambda index: tasks[index][0] != "downloads"))
     try:
-        os.write(feed, b"".join(struct.pack("=I", index) for index in order))
-    finally:
-        os.close(feed)
-    pid = os.fork()
-    if pid == 0:  # the helper: never returns
-        os.close(answers)
-        _help(tasks, work, queue, answer)
-    os.close(answer)
-    finished = False
-    try:
-        for index in _taken(queue):
+        for index in helper.taken():
             yield _do(tasks[index], work)
-        with os.fdopen(answers, "rb") as stream:
-            answers = -1
+        done = helper.results()
+    finally:
+        helper.close()
+    yield from done
+
+
+def downloads_ahead(work: Work) -> Helper | None:
+    """A :class:`Helper` making the downloads of the tournaments of ``work`` (their final
+    standings computed here first: the pages need them too) while this process plans and
+    renders the pages; None where one would not pay (see :func:`_worth_a_helper`): then the
+    downloads are tasks of the build (``site_builder.plan.plan``)."""
+    tasks: list[Task] = [("downloads", slug) for slug in work.pages_by_slug]
+    if not tasks or work.previous is None or not _may_fork() or not _worth_a_helper(tasks, work):
+        return None
+    for slug, pages in work.pages_by_slug.items():
+        pages.downloads()  # what it reads (the final standings, whether TRF can hold the event) computed
+        _ = pages.final  # before the fork, for both processes
+        os.makedirs(os.path.join(work.build, slug), exist_ok=True)
+    return Helper(tasks, work, range(len(tasks)))
+
+
+class Helper:
+    """A process forked to carry out ``tasks`` of ``work`` beside this one: both take the next
+    task's number from one queue (a pipe holding the numbers in ``order``, four bytes each: a
+    read of four bytes takes one whole number, and no two reads take the same).  The helper
+    inherits what the build computed (the standings, the cards, the digests) and sends back
+    what it did, pickled, or the exception it met, which :meth:`results` raises here.
+    :meth:`close` kills it if it is still at work (this process failed): it then writes no
+    more into the build's folder, which the failed build removes."""
+
+    def __init__(self, tasks: list[Task], work: Work, order: Iterable[int]) -> None:
+        self._queue, feed = os.pipe()
+        self._answers, answer = os.pipe()
+        try:
+            os.write(feed, b"".join(struct.pack("=I", index) for index in order))
+        finally:
+            os.close(feed)
+        self._pid = os.fork()
+        if self._pid == 0:  # the helper: never returns
+            os.close(self._answers)
+            _help(tasks, work, self._queue, answer)
+        os.close(answer)
+
+    def taken(self) -> Iterator[int]:
+        """The numbers of the tasks this process takes from the queue, until it is empty."""
+        return _taken(self._queue)
+
+    def results(self) -> list[Done]:
+        """What the helper did, once it is done; the exception it met is raised."""
+        with os.fdopen(self._answers, "rb") as stream:
+            self._answers = -1
             message = stream.read()
-        _, status = os.waitpid(pid, 0)
-        finished = True
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = 0
         kind, value = pickle.loads(message) if message else ("error", RuntimeError(
             f"the build's helper process ended with status {os.waitstatus_to_exitcode(status)}"))
         if kind == "error":
             raise value
-        yield from value
-    finally:
-        os.close(queue)
-        if answers >= 0:
-            os.close(answers)
-        if not finished:  # this process failed: the helper writes no more into the build's folder
+        return value
+
+    def close(self) -> None:
+        if self._queue >= 0:
+            os.close(self._queue)
+            self._queue = -1
+        if self._answers >= 0:
+            os.close(self._answers)
+            self._answers = -1
+        if self._pid:  # still at work: this process failed
             with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+                os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+            self._pid = 0
 
 
 def _taken(queue: int) -> Iterator[int]:
-    """The numbers of the tasks this process takes from the queue, until it is empty."""
     while record := os.read(queue, 4):
         yield struct.unpack("=I", record)[0]
 
 
 def _help(tasks: list[Task], work: Work, queue: int, answer: int) -> None:
-    """The forked helper of :func:`_shared`: the tasks it takes, then ("done", [Done]) or
-    ("error", the exception) pickled on ``answer``; it leaves by ``os._exit``."""
+    """A :class:`Helper`'s work: the tasks it takes, then ("done", [Done]) or ("error", the
+    exception) pickled on ``answer``; it leaves by ``os._exit``."""
     code = 1
     try:
         try:

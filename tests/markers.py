@@ -42,7 +42,7 @@ PROCESS: dict[str, tuple[str, ...] | str] = {
     "test_site": ("test_a_render_failing_in_a_worker_process_leaves_the_previous_site",
                   "test_forked_workers_build_the_same_site_as_one_process",
                   "test_the_helper_and_this_process_take_each_task_once",
-                  "test_a_failure_in_the_forked_helper_is_raised_and_leaves_the_previous_site"),
+                  "test_a_failure_in_a_forked_helper_is_raised_and_leaves_the_previous_site"),
     "test_site_faults": ("test_the_command_publisher_runs_its_command_without_the_bots_variables",
                          "test_the_git_publisher_runs_git_and_ssh_without_the_bots_variables",
                          "test_the_rsync_publisher_runs_rsync_without_the_bots_variables"),

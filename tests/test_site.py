@@ -28,6 +28,7 @@ import pytest
 
 from ranking.event.model import Result, Tournament
 from site_builder import SITE_CATALOGUE, BuildReport, SiteSettings, build_site, workers
+from site_builder.build import BuildError
 from tiebreak.files import load_tournament
 from tiebreak.library import slug_for
 
@@ -526,7 +527,7 @@ def test_a_players_page_digest_without_its_page_is_that_of_the_page(tmp_path: Pa
     from site_builder import plan
     works = []
     real = plan.plan
-    monkeypatch.setattr("site_builder.build.plan", lambda work: works.append(work) or real(work))
+    monkeypatch.setattr("site_builder.build.plan", lambda work, **options: works.append(work) or real(work, **options))
     build_site(examples, settings(tmp_path / "public"))
     [work] = works
     checked = 0
@@ -552,19 +553,33 @@ def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examp
     helpers = []
     shared = workers._shared
     monkeypatch.setattr(workers, "_shared", lambda tasks, work: helpers.append(len(tasks)) or shared(tasks, work))
+    made = []
+
+    class Noted(workers.Helper):
+        def __init__(self, tasks, work, order) -> None:
+            made.append(sorted({kind for kind, _ in tasks}))
+            super().__init__(tasks, work, order)
+
+    monkeypatch.setattr(workers, "Helper", Noted)
     reports = {}
-    for mode, parallel_from, split_from in (("in-process", 10**9, 10**9), ("forked", 2, 2),
-                                            ("helper", 10**9, 2)):
+    for mode, parallel_from, split_from, split_players in (("in-process", 10**9, 10**9, 10**9),
+                                                           ("forked", 2, 2, 2), ("helper", 10**9, 2, 2)):
         monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", parallel_from)
         monkeypatch.setattr("site_builder.workers.SPLIT_FROM", split_from)
-        monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", 2)
+        monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", split_players)
+        made.clear()
         out = tmp_path / mode / "public"
         first = build_site(examples, settings(out))
         reports[mode] = (first.pages, first.rendered, sorted(build_site(changed, settings(out)).files))
+        if mode == "in-process":
+            assert not made
         if mode == "forked":
             assert pools == ["fork", "fork"] and not helpers  # its two builds, not the first mode's
+            assert made == [["downloads"]]  # the rebuild's downloads made beside its planning
         elif mode == "helper":
             assert pools == ["fork", "fork"] and len(helpers) == 2  # a helper at each of its builds
+            # and the rebuild's downloads made by one of their own, beside the planning and the pages
+            assert made[1] == ["downloads"] and len(made) == 3, made
     in_process = tmp_path / "in-process" / "public"
     for mode in ("forked", "helper"):
         assert {path: file.read_bytes() for path, file in site_files(in_process).items()} == {
@@ -734,33 +749,33 @@ def test_a_render_failing_in_a_worker_process_leaves_the_previous_site(tmp_path:
     assert snapshot(out) == before
 
 
-def test_a_failure_in_the_forked_helper_is_raised_and_leaves_the_previous_site(
+def test_a_failure_in_a_forked_helper_is_raised_and_leaves_the_previous_site(
         tmp_path: Path, examples, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Shared with a forked helper, a render failing there (only there) fails the build with
-    that exception; the previous site stays, nothing of the failed build is left, and the
-    next build completes."""
+    """Shared with forked helpers (the pages', the downloads'), a full disk met there (only
+    there) fails the build as it would here (``BuildError``, one line); the previous site
+    stays, nothing of the failed build is left, and the next build completes."""
     out = tmp_path / "public"
     build_site(examples, settings(out))
     before = snapshot(out)
     entries = sorted(path.name for path in tmp_path.iterdir())
-    render = jinja2.Template.render
+    write = workers.write_file
     builder = os.getpid()
 
-    def failing_in_the_helper(self, *args, **kwargs):
+    def full_in_a_helper(target: Path, content: bytes) -> None:
         if os.getpid() != builder:
-            raise RuntimeError("template failed in the helper")
-        return render(self, *args, **kwargs)
+            raise OSError(28, "No space left on device", str(target))
+        write(target, content)
 
-    monkeypatch.setattr(jinja2.Template, "render", failing_in_the_helper)
+    monkeypatch.setattr(workers, "write_file", full_in_a_helper)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr("site_builder.workers.PARALLEL_FROM", 10**9)
     monkeypatch.setattr("site_builder.workers.SPLIT_FROM", 2)
     monkeypatch.setattr("site_builder.workers.SPLIT_PLAYERS", 2)
     renamed = {**examples, XIANGQI: dataclasses.replace(examples[XIANGQI], name="Renamed Invitational")}
-    with pytest.raises(RuntimeError, match="in the helper"):
+    with pytest.raises(BuildError, match="the disk is full"):
         build_site(renamed, settings(out))
     assert snapshot(out) == before
     assert sorted(path.name for path in tmp_path.iterdir()) == entries  # no build folder left
-    monkeypatch.setattr(jinja2.Template, "render", render)
+    monkeypatch.setattr(workers, "write_file", write)
     build_site(renamed, settings(out))
     assert "Renamed Invitational" in (out / f"{XIANGQI}/index.html").read_text(encoding="utf-8")
