@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import multiprocessing
 import os
 import pickle
 import signal
@@ -66,6 +65,8 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     if rendered < PARALLEL_FROM:
         yield from _shared(tasks, work)
         return
+    import multiprocessing  # only for a big build (a new process after one result never needs it)
+
     global _WORK
     _WORK = work
     try:
