@@ -1,7 +1,8 @@
 """Carrying out a build's tasks: each file linked from the previous build when its digest is the
 same, else rendered or written; in forked worker processes, one per core, when the site is big;
 shared with one forked helper when a few dozen pages are to be rendered (a build after one
-result); else in this process."""
+result in a big tournament, whose downloads another helper makes meanwhile); else in this
+process."""
 
 from __future__ import annotations
 
@@ -155,7 +156,13 @@ class Helper:
             os.write(feed, b"".join(struct.pack("=I", index) for index in order))
         finally:
             os.close(feed)
-        self._pid = os.fork()
+        try:
+            self._pid = os.fork()
+        except OSError:
+            os.close(self._queue)
+            os.close(self._answers)
+            os.close(answer)
+            raise
         if self._pid == 0:  # the helper: never returns
             os.close(self._answers)
             _help(tasks, work, self._queue, answer)
@@ -179,6 +186,7 @@ class Helper:
         return value
 
     def close(self) -> None:
+        """Close the pipes; kill and wait for the helper if it is still at work."""
         if self._queue >= 0:
             os.close(self._queue)
             self._queue = -1
@@ -193,6 +201,7 @@ class Helper:
 
 
 def _taken(queue: int) -> Iterator[int]:
+    """The task numbers read from ``queue``, four bytes at a time, until it is empty."""
     while record := os.read(queue, 4):
         yield struct.unpack("=I", record)[0]
 
