@@ -1,5 +1,5 @@
 """``python -m site_builder`` is the site's command line (``site_builder.cli``)."""
 
-from site_builder.cli import main
+from site_builder.cli import main, quick_exit
 
-raise SystemExit(main())
+quick_exit(main())
