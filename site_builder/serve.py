@@ -70,6 +70,7 @@ def _warm() -> None:
         format_number(0.5, code)
     theme = THEMES / SiteSettings.theme
     compile_templates(theme, template_digest(theme), LANGUAGES)
+    import multiprocessing  # noqa: F401  (a big build's pool of workers: loaded here once, not per child)
     gc.collect()
     gc.freeze()  # what the children inherit stays shared, untouched by their collections
 
