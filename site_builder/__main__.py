@@ -1,5 +1,5 @@
 """``python -m site_builder`` is the site's command line (``site_builder.cli``)."""
 
-from site_builder.cli import main, quick_exit
+from site_builder.cli import main
 
-quick_exit(main())
+raise SystemExit(main())

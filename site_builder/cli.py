@@ -16,13 +16,9 @@ retries prints one line and exits 1.
 from __future__ import annotations
 
 import argparse
-import atexit
-import contextlib
 import os
 import sys
-import threading
 from pathlib import Path
-from typing import NoReturn
 
 from ranking import InputError
 from site_builder.build import BuildError, BuildReport
@@ -75,18 +71,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m site_builder: publish failed: {error}", file=sys.stderr)
         return 1
     return 0
-
-
-def quick_exit(code: int) -> NoReturn:
-    """End ``python -m site_builder`` with ``code`` as Python would (the ``atexit`` handlers run,
-    the standard streams are flushed; every file the command wrote is closed by then), without
-    freeing one by one the objects its build made: after one result in a 1,000-player event that
-    took 40-70 ms of the publish.  With another thread still running, Python's own exit, which
-    waits for it."""
-    if threading.active_count() > 1:
-        raise SystemExit(code)
-    atexit._run_exitfuncs()  # what Python's exit runs first (the one hook it offers for this)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # closed, or a reader gone
-            stream.flush()
-    os._exit(code)

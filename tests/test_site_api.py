@@ -38,23 +38,3 @@ def test_python_m_site_builder_is_the_command_line() -> None:
     done = subprocess.run([sys.executable, "-m", "site_builder", "--help"], capture_output=True, text=True,
                           timeout=60, check=True)
     assert "build" in done.stdout and "publish" in done.stdout
-
-
-@pytest.mark.parametrize("mode", ["alone", "thread"])
-def test_python_m_site_builder_ends_as_python_would(mode: str) -> None:
-    """Its quick exit (``site_builder.cli.quick_exit``: the build's objects are not freed one by
-    one) keeps what Python's exit does: the exit status, all the output (flushed), the ``atexit``
-    handlers; with another thread still running, it is Python's own exit, which waits for it."""
-    code = ("import atexit, sys, threading, time\n"
-            "from site_builder.cli import quick_exit\n"
-            "atexit.register(lambda: print('atexit ran'))\n"
-            "sys.stdout.write('x' * 100000)\n"
-            "sys.stderr.write('err')\n"
-            "if sys.argv[1] == 'thread':\n"
-            "    threading.Thread(target=lambda: (time.sleep(0.3), print('thread done'))).start()\n"
-            "quick_exit(3)\n")
-    done = subprocess.run([sys.executable, "-c", code, mode], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 3
-    assert done.stdout.startswith("x" * 100000) and done.stdout.endswith("atexit ran\n")
-    assert done.stderr == "err"
-    assert ("thread done" in done.stdout) == (mode == "thread")
