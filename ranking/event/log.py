@@ -23,6 +23,7 @@ from ranking.event.players import RE_RANK_UNTIL, kept_ranking, title_of
 from ranking.event.refusals import Code, Refusal
 from ranking.event.settings import apply_setting, check_setting
 from ranking.formats.toml_settings import restore_settings, settings_table
+from ranking.formats.trf_fields import FIDE_ID
 from ranking.scoring.rules import CHESS
 from ranking.scoring.spelling import written_result
 from ranking.tiebreaks.lots import lots_to_draw
@@ -514,7 +515,7 @@ def player_values(state: TournamentState, name: str | None = None, rating: int |
         values["club"] = club.strip()
     if fide_id is not None:
         fide_id = fide_id.strip()
-        if fide_id and not (fide_id.isascii() and fide_id.isdigit() and len(fide_id) <= 11):
+        if fide_id and not FIDE_ID.fullmatch(fide_id):  # as the TRF reader reads columns 58-68
             raise Refusal(Code.FIDE_ID_INVALID, fide_id=fide_id)
         values["fide_id"] = fide_id
     return values
