@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from babel.dates import format_date
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 from babel.support import Translations
 from jinja2 import (
     Environment,
@@ -41,7 +39,7 @@ except ImportError:  # pragma: no cover (a MarkupSafe without its C extension, o
     _escape_inner = None
 
 from tiebreak.headings import column_heading
-from tiebreak.i18n import LANGUAGES, Catalogue, format_number
+from tiebreak.i18n import LANGUAGES, Catalogue, compiled_catalog, format_number
 
 SITE_DOMAIN = "site"
 SITE_CATALOGUE = Catalogue(Path(__file__).resolve().parent / "locales", SITE_DOMAIN)  # the site's own words
@@ -84,16 +82,12 @@ def _translations(language: str, cache: Path | None) -> Any:
             return Translations(kept, domain=SITE_DOMAIN)
     except (OSError, ValueError, struct.error):  # none yet, or damaged: compiled again below
         pass
-    with source.open("rb") as text:
-        catalog = read_po(text, locale=language, domain=SITE_DOMAIN)
-    data = BytesIO()
-    write_mo(data, catalog)
+    data = compiled_catalog(source, language, SITE_DOMAIN)
     partial = compiled.with_name(f"{compiled.name}.{os.getpid()}.tmp")
     with contextlib.suppress(OSError):  # a cache that cannot be written is only slower
-        partial.write_bytes(data.getvalue())
+        partial.write_bytes(data)
         os.replace(partial, compiled)
-    data.seek(0)
-    return Translations(data, domain=SITE_DOMAIN)
+    return Translations(BytesIO(data), domain=SITE_DOMAIN)
 
 
 def template_digest(theme: Path) -> str:

@@ -119,12 +119,16 @@ def load_translations(language: str, domain: str, directory: Path) -> gettext.Nu
     path = catalog_path(language, domain, directory)
     if not path.is_file():
         return gettext.NullTranslations()
+    return Translations(BytesIO(compiled_catalog(path, language, domain)), domain=domain)
+
+
+def compiled_catalog(path: Path, language: str, domain: str) -> bytes:
+    """The ``.po`` catalogue at ``path`` compiled (the bytes of a ``.mo`` file)."""
     with path.open("rb") as source:
         catalog = read_po(source, locale=language, domain=domain)
     compiled = BytesIO()
     write_mo(compiled, catalog)
-    compiled.seek(0)
-    return Translations(compiled, domain=domain)
+    return compiled.getvalue()
 
 
 def format_number(value: int | float | Decimal | None, lang: str, grouping: bool = True) -> str:
