@@ -175,7 +175,7 @@ def _plain_number(value: object, grouping: bool, decimal: str, minus: str) -> st
 def decimal_sign(lang: str) -> str:
     """The language's decimal sign: ``.`` in English and Chinese, ``,`` in Vietnamese and Spanish
     (``ranking.scoring.spelling.written_points`` writes points with it)."""
-    return get_decimal_symbol(LANGUAGES[choose_language(lang)].babel_locale)
+    return _signs(choose_language(lang))[0]
 
 
 @dataclass(frozen=True)
