@@ -43,12 +43,11 @@ def board_text(result: Result | None, scoring: Scoring) -> str | None:
     return written_result(result, scoring, "½")
 
 
-def wall_cell(cell: dict | None) -> tuple[str, str, str, str]:
-    """(opponent's place, colour letter w/b, score, note) of one wall-chart cell; byes have no
-    opponent; the note names what a withdrawal made of the game (``annulled``, ``withdrawal``)."""
-    if cell is None:
-        return ("", "", "", "")
-    return (str(cell["opponent"] or ""), cell["colour"], cell["score"], cell["note"])
+#: A wall chart's cell is (the opponent's place, colour letter w/b, score, note): ("16", "w", "1", "")
+#: against the player in place 16, with white, won; a bye has no opponent ("") nor colour; the note
+#: names what a withdrawal made of the game (``annulled``, ``withdrawal``).  This one: a round
+#: without game or bye.
+NO_CELL = ("", "", "", "")
 
 
 def marks_legend(scoring: Scoring, used: set[str], notes: set[str] | None = None) -> list[dict]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -54,7 +55,7 @@ from ranking.scoring.scoresheet import Scoresheet
 from ranking.standings.individual import played_sheet
 from site_builder.chart import rank_chart
 from site_builder.downloads import download_files
-from site_builder.marks import BYE_MARKS, board_text, half_text, marks_legend, side_text, wall_cell
+from site_builder.marks import BYE_MARKS, NO_CELL, board_text, half_text, marks_legend, side_text
 from site_builder.places import PlacesByRound
 
 
@@ -425,16 +426,20 @@ class TournamentPages(PlacesByRound):
         order = [row.player.id for row in self.standings.rows]
         place = {player: index for index, player in enumerate(order, start=1)}
         cells: dict[int, dict[int, list[tuple[str, str]]]] = {player: {} for player in order}
-        rounds: dict[int, dict[int, dict]] = {player: {} for player in order}
+        # each player's wall-chart cells (``site_builder.marks.NO_CELL``) by round number
+        rounds: dict[int, dict[int, tuple[str, str, str, str]]] = {player: {} for player in order}
+        place_text = {player: str(index) for player, index in place.items()}
         effects = self.withdrawal_effects
         vn = rules_source(self.rules).startswith("VN")
-        games = [(game, False) for game in effects.tournament.games] + [(game, True) for game in effects.annulled]
+        after = self.standings.after_round
+        games = [(game, False) for game in effects.tournament.games if game.result is not None or game.round <= after]
+        games += [(game, True) for game in effects.annulled if game.result is not None or game.round <= after]
+        games.sort(key=lambda item: (item[0].round, item[0].board))
         plain: dict[tuple[Result | None, bool], tuple[str, str]] = {}  # a side no withdrawal marks: by result
         round_robin = self.is_round_robin
-        for game, annulled in sorted(games, key=lambda item: (item[0].round, item[0].board)):
-            if game.round > self.standings.after_round and game.result is None:
-                continue
+        for game, annulled in games:
             marked = annulled or (vn and game.result is not None and game.result.is_forfeit)  # withdrawal_mark's
+            number = game.round
             for me, other, white in ((game.white, game.black, True), (game.black, game.white, False)):
                 if marked:
                     score, note = self._cell(game, white, annulled, vn)
@@ -445,16 +450,16 @@ class TournamentPages(PlacesByRound):
                     score, note = known
                 if round_robin:  # the result matrix's cell (a wall chart has none)
                     cells[me].setdefault(other, []).append((score, note))
-                earlier = rounds[me].get(game.round)
-                if earlier is not None and earlier["opponent"] == place[other]:  # a match: both games
-                    earlier["score"] += " " + score
+                mine = rounds[me]
+                earlier = mine.get(number)
+                if earlier is not None and earlier[0] == place_text[other]:  # a match: both games
+                    mine[number] = (earlier[0], earlier[1], f"{earlier[2]} {score}", earlier[3])
                 else:
-                    rounds[me][game.round] = {"opponent": place[other], "colour": "w" if white else "b",
-                                              "score": score, "note": note}
+                    mine[number] = (place_text[other], "w" if white else "b", score, note)
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = {"opponent": None, "colour": "", "score": BYE_MARKS[bye.kind.value],
-                                                 "note": ""}
+                rounds[bye.player][bye.round] = ("", "", BYE_MARKS[bye.kind.value], "")
+        numbers = range(1, self.last_round + 1)
         rows = []
         for player in order:
             row = self._rows_by_id[player]
@@ -469,11 +474,12 @@ class TournamentPages(PlacesByRound):
                 entry["cells"] = [(" ".join(score for score, _ in cells[player].get(other, [])),
                                    next((note for _, note in cells[player].get(other, []) if note), ""))
                                   if other != player else (None, "") for other in order]
-            else:  # a wall chart: (16, "w", "1", "") = against the player in place 16, with white, won
-                entry["rounds"] = [wall_cell(rounds[player].get(number)) for number in range(1, self.last_round + 1)]
+            else:  # a wall chart: ("16", "w", "1", "") = against the player in place 16, with white, won
+                entry["rounds"] = list(map(rounds[player].get, numbers, itertools.repeat(NO_CELL)))
             rows.append(entry)
-        used = {mark for row in rows for cell in row.get("rounds", ()) for mark in cell[2].split()}
-        used |= {mark for row in rows for cell, _ in row.get("cells", ()) if cell for mark in cell.split()}
+        texts = {cell[2] for row in rows for cell in row.get("rounds", ())}  # each cell's text once
+        texts |= {cell for row in rows for cell, _ in row.get("cells", ()) if cell}
+        used = {mark for text in texts for mark in text.split()}
         notes = {cell[-1] for row in rows for cell in row.get("rounds", row.get("cells", ())) if cell[-1]}
         return {"round_robin": self.is_round_robin, "rows": rows, "rounds": list(range(1, self.last_round + 1)),
                 "marks": marks_legend(self.scoring, used - {"X"}, notes)}
