@@ -99,24 +99,32 @@ def player_scorecards(tournament: Tournament, rules: Rules | None = None,
         games[game.white, game.round] = games[game.black, game.round] = game
     annulled = set(map(id, effects.annulled))
     byes: dict[tuple[int, int], Bye] = {(bye.player, bye.round): bye for bye in tournament.byes}
+    # a thousand players of eleven rounds at every result on the site: names bound once, each
+    # round's tuple made whole (tuple.__new__: no call through the defaults of CardRound's fields)
+    pending, find_game, find_bye, make = Kind.PENDING, games.get, byes.get, tuple.__new__
     cards = {}
     for index, player in enumerate(sheet.players):
         rounds = []
         score = 0.0
+        me = player.id
         for record in sheet.records[index]:
-            points = None if record.kind is Kind.PENDING else record.points
-            if points is not None:
-                score += points
-            running = None if points is None else score
-            game = games.get((player.id, record.round))
-            if game is not None:
-                white = game.white == player.id
-                rounds.append(CardRound(record.round, game.board, game.black if white else game.white, white,
-                                        game.result, None, points, running, id(game) in annulled))
+            points = None if record.kind is pending else record.points
+            if points is None:
+                running = None
             else:
-                bye = byes.get((player.id, record.round))
-                rounds.append(CardRound(record.round, bye=bye.kind if bye else None, points=points, score=running))
-        cards[player.id] = Scorecard(player, tuple(rounds), aro[index], tpr[index])  # type: ignore[arg-type]
+                score += points
+                running = score
+            number = record.round
+            game = find_game((me, number))
+            if game is not None:
+                white = game.white == me
+                rounds.append(make(CardRound, (number, game.board, game.black if white else game.white, white,
+                                               game.result, None, points, running, id(game) in annulled)))
+            else:
+                bye = find_bye((me, number))
+                rounds.append(make(CardRound, (number, None, None, None, None, bye.kind if bye else None, points,
+                                               running, False)))
+        cards[me] = Scorecard(player, tuple(rounds), aro[index], tpr[index])  # type: ignore[arg-type]
     return cards
 
 
