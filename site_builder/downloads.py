@@ -54,6 +54,9 @@ def _cell(text: str) -> str:
     ``@`` (or their full-width forms), also after spaces or invisible format characters that a
     spreadsheet skips, or with a tab, carriage return or line break, gets a leading
     apostrophe, as OWASP advises."""
+    first = text[:1]
+    if first.isalnum():  # a letter or a digit first (a name, a federation): no formula, nothing to skip
+        return text
     if text.startswith(("\t", "\r", "\n")):
         return "'" + text
     shown = "".join(char for char in text[:64] if unicodedata.category(char) != "Cf").lstrip()

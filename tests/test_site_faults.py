@@ -295,11 +295,12 @@ def test_a_slug_that_collides_with_the_sites_own_paths_is_left_out(tmp_path: Pat
 
 def test_csv_cells_that_start_with_a_formula_after_spaces_are_quoted_too(tmp_path: Path) -> None:
     """Issue 21: spreadsheets skip leading spaces (and invisible format characters) before ``=``."""
-    names = [" =1+1", "\u00a0\u3000+SUM(A1)", "\u200b-2+3", "  @cmd", "＝1+1", "\tTab", "Nguyễn =Văn", " Plain"]
+    names = [" =1+1", "\u00a0\u3000+SUM(A1)", "\u200b-2+3", "  @cmd", "＝1+1", "\tTab", "Nguyễn =Văn", " Plain",
+             "2=2", "Ａ+B"]  # a letter or digit first (full-width too): never a formula
     players = tuple(Player(number, name, 2000 - number) for number, name in enumerate(names, start=1))
     out = tmp_path / "public"
     build_site({"csv": Tournament("CSV", players, 0)}, SiteSettings(out_dir=out))
     rows = list(csv.DictReader(io.StringIO((out / "csv" / "standings.csv").read_text(encoding="utf-8-sig"))))
     quoted = {row["name"] for row in rows}
     assert quoted == {"' =1+1", "'\u00a0\u3000+SUM(A1)", "'\u200b-2+3", "'  @cmd", "'＝1+1", "'\tTab",
-                      "Nguyễn =Văn", " Plain"}
+                      "Nguyễn =Văn", " Plain", "2=2", "Ａ+B"}
