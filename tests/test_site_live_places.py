@@ -11,10 +11,10 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from test_site import LANGUAGES, prefix, replace_result, settings, snapshot
+from test_site import LANGUAGES, prefix, replace_result, settings, site_files, snapshot
 from test_site_pages import text_of
 
-from ranking import Tournament, final_standings
+from ranking import Result, Tournament, final_standings
 from site_builder import build_site
 from tiebreak.files import load_tournament
 
@@ -144,3 +144,23 @@ def test_no_place_before_round_1_is_complete(tmp_path: Path, complete: Tournamen
     assert "尚无名次" in player_page(out, game.white, "zh")
     assert "Chưa có hạng" in player_page(out, game.white, "vi")
     assert "Aún sin puesto" in player_page(out, game.white, "es")
+
+
+def test_the_places_kept_between_builds_follow_a_corrected_result_of_an_earlier_round(
+        tmp_path: Path, complete: Tournament) -> None:
+    """The places by round a build keeps for the next (``.ranks.json``, by a digest of the rounds
+    up to each) after a correction of round 2: every page as a build from scratch makes it,
+    the players' places by round included, which the correction moved."""
+    game = board(complete, 2, 1)
+    corrected = replace_result(complete, 2, 1, Result.BLACK_WINS if game.result is not Result.BLACK_WINS
+                               else Result.WHITE_WINS)
+    kept = tmp_path / "kept" / "public"
+    build_site({SLUG: complete}, settings(kept))
+    before = {path: file.read_bytes() for path, file in site_files(kept).items()}
+    build_site({SLUG: corrected}, settings(kept))
+    fresh = tmp_path / "fresh" / "public"
+    build_site({SLUG: corrected}, settings(fresh))
+    after = {path: file.read_bytes() for path, file in site_files(kept).items()}
+    assert after == {path: file.read_bytes() for path, file in site_files(fresh).items()}
+    moved = {path for path in after if "/players/" in path and after[path] != before[path]}
+    assert moved - {f"{SLUG}/players/{game.white}.html", f"{SLUG}/players/{game.black}.html"}  # others' places
