@@ -161,6 +161,9 @@ def _edition(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from tiebreak.process import no_collection_at_exit
+
+    no_collection_at_exit()
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(only_standings=arguments[:1] == ["standings"]).parse_args(_dash_results(arguments))
     try:
