@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import gettext
 import hashlib
 import os
 import struct
@@ -19,8 +20,6 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from babel.dates import format_date
-from babel.support import Translations
 from jinja2 import (
     Environment,
     FileSystemBytecodeCache,
@@ -59,7 +58,6 @@ def site_environment(theme: Path, template_digest: str, language: str, cache: Pa
         environment = _new_environment(theme, cache)
         _install_translations(environment, _translations(language, cache))
         environment.globals["current_language"] = language
-        environment.filters["number"](0.5)  # loads Babel's data for the language (before workers fork)
         _ENVIRONMENTS[key] = environment
     return _ENVIRONMENTS[key]
 
@@ -79,7 +77,7 @@ def _translations(language: str, cache: Path | None) -> Any:
     compiled = cache / f"{SITE_DOMAIN}-{language}-{status.st_size}-{status.st_mtime_ns}.mo"
     try:
         with compiled.open("rb") as kept:
-            return Translations(kept, domain=SITE_DOMAIN)
+            return gettext.GNUTranslations(kept)
     except (OSError, ValueError, struct.error):  # none yet, or damaged: compiled again below
         pass
     data = compiled_catalog(source, language, SITE_DOMAIN)
@@ -87,7 +85,7 @@ def _translations(language: str, cache: Path | None) -> Any:
     with contextlib.suppress(OSError):  # a cache that cannot be written is only slower
         partial.write_bytes(data)
         os.replace(partial, compiled)
-    return Translations(BytesIO(data), domain=SITE_DOMAIN)
+    return gettext.GNUTranslations(BytesIO(data))
 
 
 def template_digest(theme: Path) -> str:
@@ -101,13 +99,24 @@ def template_digest(theme: Path) -> str:
     return digest.hexdigest()
 
 
+#: the templates every page of the site extends or imports
+SHARED_TEMPLATES = ("base.html", "macros.html")
+#: the entry page's templates (the bot's), beside the site's in a theme
+ENTRY_TEMPLATES = "entry/"
+
+
 def compile_templates(theme: Path, template_digest: str, languages: Iterable[str],
-                      cache: Path | None = None) -> None:
-    """Make the environments of ``theme`` in ``languages`` and compile all their templates (a
-    build does it before it forks its workers, the site server before it forks its builds)."""
+                      cache: Path | None = None, names: Iterable[str] | None = None) -> None:
+    """Make the environments of ``theme`` in ``languages`` and compile the site's templates in
+    each: ``names`` and the ones they share (``SHARED_TEMPLATES``), or all (a build does it
+    before it forks its helper or its workers, naming the templates of the few pages to render
+    after one result; the site server before it forks its builds)."""
     for language in languages:
         environment = site_environment(theme, template_digest, language, cache)
-        for template in environment.list_templates():
+        templates = [name for name in environment.list_templates() if not name.startswith(ENTRY_TEMPLATES)]
+        if names is not None:
+            templates = [name for name in templates if name in SHARED_TEMPLATES or name in names]
+        for template in templates:
             environment.get_template(template)
 
 
@@ -249,6 +258,8 @@ def _heading_filter(environment: Environment) -> Callable[..., str]:
 def _date_filter(environment: Environment) -> Callable[[datetime.date], str]:
     """``date|date``: a date as the page's language writes it (14 Mar 2026, 2026年3月14日)."""
     def date(value: datetime.date) -> str:
+        from babel.dates import format_date  # Babel's CLDR data, only for a page with dates (start-up time)
+
         language = environment.globals.get("current_language", "en")
         return format_date(value, format="medium", locale=LANGUAGES[language].babel_locale)
     return date

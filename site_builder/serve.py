@@ -27,7 +27,7 @@ from typing import IO
 
 from site_builder.environment import SITE_CATALOGUE, THEMES, compile_templates, template_digest
 from site_builder.settings import SiteSettings
-from tiebreak.i18n import LANGUAGES, format_number
+from tiebreak.i18n import LANGUAGES, load_cldr_data
 
 COMMANDS = ("build", "publish")
 
@@ -67,7 +67,7 @@ def _warm() -> None:
     ``site_builder.cli``, which calls this."""
     for code in LANGUAGES:
         SITE_CATALOGUE.translations(code)
-        format_number(0.5, code)
+        load_cldr_data(code)
     theme = THEMES / SiteSettings.theme
     compile_templates(theme, template_digest(theme), LANGUAGES)
     import multiprocessing  # noqa: F401  (a big build's pool of workers: loaded here once, not per child)

@@ -300,6 +300,17 @@ def test_whole_numbers_and_quarters_are_written_as_babel_writes_them_without_ask
                 [format_decimal(value, locale=locale, group_separator=grouping) for value in values], (code, grouping)
 
 
+def test_each_languages_signs_are_babels():
+    """The decimal and minus signs kept with each language are the ones Babel's CLDR data gives."""
+    from babel.numbers import get_decimal_symbol, get_minus_sign_symbol
+
+    from tiebreak.i18n import LANGUAGES
+
+    for language in LANGUAGES.values():
+        assert (language.decimal_symbol, language.minus_symbol) == \
+            (get_decimal_symbol(language.babel_locale), get_minus_sign_symbol(language.babel_locale))
+
+
 def test_numbers_without_grouping_and_for_telegram_codes():
     assert format_number(2620, "en", grouping=False) == "2620"
     assert format_number(12620, "vi", grouping=False) == "12620"

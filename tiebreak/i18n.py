@@ -20,32 +20,37 @@ import functools
 import gettext
 import math
 from dataclasses import dataclass
-from decimal import Decimal
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, get_decimal_symbol, get_minus_sign_symbol
-from babel.support import Translations
+if TYPE_CHECKING:
+    from decimal import Decimal
+
 
 
 @dataclass(frozen=True)
 class Language:
     """A language Tiebreak speaks: its code (Telegram's primary subtag), its own name, the Babel
-    locale that formats its numbers and the HTML ``lang`` of its pages."""
+    locale that formats its numbers and dates, the HTML ``lang`` of its pages, and the decimal
+    and minus signs its numbers are written with.  The signs are Babel's (CLDR's), pinned to
+    it by a test; they are kept here so that a process writing points and tie-breaks need not
+    load the languages' whole CLDR data from Babel (about 30 ms for the four, in every new
+    process), only one writing another number or a date."""
 
     code: str
     name: str
     babel_locale: str
     html_lang: str
+    decimal_symbol: str
+    minus_symbol: str
 
 
 LANGUAGES: dict[str, Language] = {language.code: language for language in (
-    Language("en", "English", "en", "en"),
-    Language("zh", "简体中文", "zh_Hans_CN", "zh-Hans"),
-    Language("vi", "Tiếng Việt", "vi", "vi"),
-    Language("es", "Español", "es", "es"),
+    Language("en", "English", "en", "en", ".", "-"),
+    Language("zh", "简体中文", "zh_Hans_CN", "zh-Hans", ".", "-"),
+    Language("vi", "Tiếng Việt", "vi", "vi", ",", "-"),
+    Language("es", "Español", "es", "es", ",", "-"),
 )}
 SUPPORTED = tuple(LANGUAGES)
 DEFAULT_LANGUAGE = "en"
@@ -119,11 +124,14 @@ def load_translations(language: str, domain: str, directory: Path) -> gettext.Nu
     path = catalog_path(language, domain, directory)
     if not path.is_file():
         return gettext.NullTranslations()
-    return Translations(BytesIO(compiled_catalog(path, language, domain)), domain=domain)
+    return gettext.GNUTranslations(BytesIO(compiled_catalog(path, language, domain)))
 
 
 def compiled_catalog(path: Path, language: str, domain: str) -> bytes:
     """The ``.po`` catalogue at ``path`` compiled (the bytes of a ``.mo`` file)."""
+    from babel.messages.mofile import write_mo  # only to compile a catalogue (start-up time)
+    from babel.messages.pofile import read_po
+
     with path.open("rb") as source:
         catalog = read_po(source, locale=language, domain=domain)
     compiled = BytesIO()
@@ -137,18 +145,13 @@ def format_number(value: int | float | Decimal | None, lang: str, grouping: bool
     False leaves out the thousands separator (ratings: ``2620``)."""
     if value is None:
         return "-"
-    code = choose_language(lang)
-    plain = _plain_number(value, grouping, *_signs(code))
+    language = LANGUAGES[choose_language(lang)]
+    plain = _plain_number(value, grouping, language.decimal_symbol, language.minus_symbol)
     if plain is not None:
         return plain
-    return format_decimal(value, locale=LANGUAGES[code].babel_locale, group_separator=grouping)
+    from babel.numbers import format_decimal  # Babel's CLDR data, only for such a number (start-up time)
 
-
-@functools.cache
-def _signs(code: str) -> tuple[str, str]:
-    """The language's decimal and minus signs (Babel's, from CLDR)."""
-    locale = LANGUAGES[code].babel_locale
-    return get_decimal_symbol(locale), get_minus_sign_symbol(locale)
+    return format_decimal(value, locale=language.babel_locale, group_separator=grouping)
 
 
 def _plain_number(value: object, grouping: bool, decimal: str, minus: str) -> str | None:
@@ -172,10 +175,24 @@ def _plain_number(value: object, grouping: bool, decimal: str, minus: str) -> st
     return f"{number:.2f}".rstrip("0").replace(".", decimal)
 
 
+def load_cldr_data(code: str) -> None:
+    """Load Babel's CLDR data of the language ``code`` (its numbers and dates) now: a process
+    that forks (the bot's warm site process) loads it once for all its children, which would
+    otherwise each load it for their first date or uncommon number."""
+    import datetime
+
+    from babel.dates import format_date
+    from babel.numbers import format_decimal
+
+    locale = LANGUAGES[code].babel_locale
+    format_decimal(0.1, locale=locale)
+    format_date(datetime.date(2026, 1, 1), format="medium", locale=locale)
+
+
 def decimal_sign(lang: str) -> str:
     """The language's decimal sign: ``.`` in English and Chinese, ``,`` in Vietnamese and Spanish
     (``ranking.scoring.spelling.written_points`` writes points with it)."""
-    return _signs(choose_language(lang))[0]
+    return LANGUAGES[choose_language(lang)].decimal_symbol
 
 
 @dataclass(frozen=True)
