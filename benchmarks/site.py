@@ -16,10 +16,10 @@ Prints, for a 1,000-player 11-round Swiss (tests/generators.py) in all four lang
 - the ``site-publish-incremental`` check: whole publishes over a store holding the Swiss with its
   last round in progress (``dir`` target), as the command line makes them (a fresh ``python -m
   site_builder publish`` process) and as the bot makes them (its warm site process), in turn:
-  the first publish (no build yet, an empty destination), the publish after one result
-  entered in the store (median of ``--repeat`` results, from the top board down; target: at
-  most 20 % of the first) and the publish with nothing new (target: at most 10 %);
-  ``--check-only`` runs it alone.
+  the first publish (no build yet, an empty destination; ``--first N``: N times, from nothing
+  each time, their median), the publish after one result entered in the store (median of
+  ``--repeat`` results, from the top board down; target: at most 20 % of the first) and the
+  publish with nothing new (target: at most 10 %); ``--check-only`` runs it alone.
 Each build prints where its time went (BuildReport.phases); wall time is printed beside CPU time
 (the machine is shared and noisy).  The site is written under
 ``--dir`` (default: the system's temporary folder), so disks and file systems can be compared.
@@ -38,6 +38,7 @@ import json
 import os
 import pstats
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -190,13 +191,14 @@ def measure_publishing(name: str, tournament: Tournament, settings: SiteSettings
               f"(target 10 %: {'ok' if same < 0.1 * full else 'OVER TARGET'}), {report.detail or report}")
 
 
-def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: int) -> None:
+def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: int, first: int = 1) -> None:
     """The ``site-publish-incremental`` check: a publish as the command line makes it (a fresh
     ``python -m site_builder publish`` process) and as the bot makes it (its warm site process,
     ``SiteServer``: a forked child per publish), side by side, in turn, each over a store of its
     own holding ``tournament`` with its last round in progress (board 1 has its result, the
-    others not yet), to a ``dir`` target: the first publish, one after each of ``repeat``
-    results entered in the store, one with nothing new."""
+    others not yet), to a ``dir`` target: the first publish (``first`` times, each from nothing:
+    the build, its caches and the destination removed; their median is the yardstick), one after
+    each of ``repeat`` results entered in the store, one with nothing new."""
     from bot.site_trigger import SiteServer
 
     last = max(game.round for game in tournament.games)
@@ -236,8 +238,26 @@ def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: in
         order = ("command", "server") if step % 2 == 0 else ("server", "command")
         return {way: publish_once(way) for way in order}
 
+    def from_nothing() -> None:
+        """Remove what a publish left beside each store: the build, its caches, the destination."""
+        for config in ways.values():
+            for made in config.parent.iterdir():
+                if made.name not in ("config.toml", "store.sqlite3") and not made.name.startswith("store.sqlite3-"):
+                    shutil.rmtree(made) if made.is_dir() and not made.is_symlink() else made.unlink()
+
     try:
-        steps = [("first publish", both(0))]
+        firsts = []
+        for turn in range(first):
+            if turn:
+                from_nothing()
+            firsts.append(both(turn))
+        middle = {way: (statistics.median(figures[way][0] for figures in firsts),
+                        statistics.median(figures[way][1] for figures in firsts), firsts[-1][way][2]) for way in ways}
+        steps = [("first publish" if first == 1 else f"first publish, median of {first}", middle)]
+        if first > 1:
+            for way in ways:
+                print(f"first publish ({way}), {first} times: " + ", ".join(
+                    f"{figures[way][0]:.2f} s ({figures[way][1]:.2f} s)" for figures in firsts))
         for step, board in enumerate((boards[1 + which * (len(boards) - 1) // repeat] for which in range(repeat)),
                                      start=1):
             for config in ways.values():
@@ -275,13 +295,15 @@ def main() -> int:
     parser.add_argument("--targets", default="dir,dir-copy,git,s3",
                         help="publishers to measure, comma-separated ('' for none)")
     parser.add_argument("--check-only", action="store_true", help="only the site-publish-incremental check")
+    parser.add_argument("--first", type=int, default=1, metavar="N",
+                        help="the check's first publish made N times, from nothing each time (median)")
     args = parser.parse_args()
     tournament = generate_swiss(args.players, args.rounds)
     print(f"{args.players} players x {args.rounds} rounds ({len(tournament.games)} games), "
           f"languages {', '.join(LANGUAGES)}; machine load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if args.check_only:
         with tempfile.TemporaryDirectory(dir=args.dir) as folder:
-            measure_publish_incremental(tournament, Path(folder), args.repeat)
+            measure_publish_incremental(tournament, Path(folder), args.repeat, args.first)
         return 0
     with tempfile.TemporaryDirectory(dir=args.dir) as folder:
         settings = SiteSettings(out_dir=Path(folder) / "public", languages=LANGUAGES)
@@ -311,7 +333,7 @@ def main() -> int:
                 measure_publishing(name, tournament, settings, Path(folder), args.repeat)
             except ImportError as error:
                 print(f"{name}: not measured ({error})")
-        measure_publish_incremental(tournament, Path(folder), args.repeat)
+        measure_publish_incremental(tournament, Path(folder), args.repeat, args.first)
     return 0
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 from ranking import InputError
 from site_builder.build import BuildError, BuildReport
 from site_builder.publishers import PublishError
-from site_builder.serve import serve
 from site_builder.site import build_from_config, publish_from_config
 from tiebreak.library import child_environment
 
@@ -49,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
                         "each in a child forked from this warm process (the bot's)")
     args = parser.parse_args(argv)
     if args.command == "serve":
+        from site_builder.serve import serve  # the bot's warm site process only
+
         return serve(main)
     for key in set(os.environ) - set(child_environment()):
         del os.environ[key]  # the bot's variables (its token) reach no program the build or publish runs

@@ -99,13 +99,24 @@ def template_digest(theme: Path) -> str:
     return digest.hexdigest()
 
 
+#: the templates every page of the site extends or imports
+SHARED_TEMPLATES = ("base.html", "macros.html")
+#: the entry page's templates (the bot's), beside the site's in a theme
+ENTRY_TEMPLATES = "entry/"
+
+
 def compile_templates(theme: Path, template_digest: str, languages: Iterable[str],
-                      cache: Path | None = None) -> None:
-    """Make the environments of ``theme`` in ``languages`` and compile all their templates (a
-    build does it before it forks its workers, the site server before it forks its builds)."""
+                      cache: Path | None = None, names: Iterable[str] | None = None) -> None:
+    """Make the environments of ``theme`` in ``languages`` and compile the site's templates in
+    each: ``names`` and the ones they share (``SHARED_TEMPLATES``), or all (a build does it
+    before it forks its helper or its workers, naming the templates of the few pages to render
+    after one result; the site server before it forks its builds)."""
     for language in languages:
         environment = site_environment(theme, template_digest, language, cache)
-        for template in environment.list_templates():
+        templates = [name for name in environment.list_templates() if not name.startswith(ENTRY_TEMPLATES)]
+        if names is not None:
+            templates = [name for name in templates if name in SHARED_TEMPLATES or name in names]
+        for template in templates:
             environment.get_template(template)
 
 

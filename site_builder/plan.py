@@ -227,11 +227,14 @@ def without_downloads(work: Work, missing: Iterable[str]) -> list[int]:
     return again
 
 
+PLAYER_TEMPLATE = "player.html"
+
+
 def player_page(work: Work, slug: str, language: str, player_id: int) -> Page:
     """A player's page: its data is built when it is rendered, its fingerprint now."""
     pages = work.pages_by_slug[slug]
     name = _player_name(slug, player_id)
-    return Page(prefix(language, work.settings) + name, name, "player.html", language, {"t": work.infos[slug]},
+    return Page(prefix(language, work.settings) + name, name, PLAYER_TEMPLATE, language, {"t": work.infos[slug]},
                 fingerprint=pages.player_fingerprint(player_id), late=("p", lambda: pages.player_data(player_id)))
 
 

@@ -63,8 +63,10 @@ def serve(main: Main, requests: IO[str] | None = None, answers: IO[str] | None =
 def _warm() -> None:
     """What every build would load again: the site's words and Babel's data of each language,
     and the default theme's templates compiled in each (kept by their version: a build of
-    changed templates compiles its own); the builder and the publishers are imported by
-    ``site_builder.cli``, which calls this."""
+    changed templates compiles its own), and every publisher (a publish from a new process
+    loads only its own); the builder is imported by ``site_builder.cli``, which calls this."""
+    from site_builder.publishers.config import TARGETS  # noqa: F401  (loads every publisher)
+
     for code in LANGUAGES:
         SITE_CATALOGUE.translations(code)
         load_cldr_data(code)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from site_builder.environment import compile_templates, site_environment
 from site_builder.plan import (
+    PLAYER_TEMPLATE,
     Page,
     Task,
     Work,
@@ -57,15 +58,16 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
     result, the standings, wall chart, round and players' pages in every language, and the
     downloads, are made side by side); else here, one after the other."""
     workers = min(os.cpu_count() or 1, 8)
-    rendered = _to_render(tasks, work) if _may_fork() else 0
+    rendered, templates = _to_render(tasks, work) if _may_fork() else (0, set())
     if rendered < SPLIT_FROM or (rendered < PARALLEL_FROM and not _worth_a_helper(tasks, work)):
         for task in tasks:
             yield _do(task, work)
         return
-    compile_templates(work.theme, work.template_digest, work.settings.languages, work.cache)  # once, then forked
-    if rendered < PARALLEL_FROM:
+    if rendered < PARALLEL_FROM:  # the templates of these few pages, once, then forked
+        compile_templates(work.theme, work.template_digest, work.settings.languages, work.cache, templates)
         yield from _shared(tasks, work)
         return
+    compile_templates(work.theme, work.template_digest, work.settings.languages, work.cache)  # once, then forked
     import multiprocessing  # only for a big build (a new process after one result never needs it)
 
     global _WORK
@@ -77,25 +79,30 @@ def run(tasks: list[Task], work: Work) -> Iterator[Done]:
         _WORK = None
 
 
-def _to_render(tasks: list[Task], work: Work) -> int:
+def _to_render(tasks: list[Task], work: Work) -> tuple[int, set[str]]:
     """How many pages of ``tasks`` are to be rendered (their digest is not that of a file the
-    build can keep or link), up to ``PARALLEL_FROM``; the digests are kept for the tasks."""
+    build can keep or link), up to ``PARALLEL_FROM``, and the templates they are rendered with;
+    the digests are kept for the tasks."""
     count = 0
+    templates: set[str] = set()
     for kind, what in tasks:
         if kind == "pages":
-            digests = [(page.path, page_digest(page, work)) for page in (work.pages[index] for index in what)]
+            digests = [(page.path, page_digest(page, work), page.template)
+                       for page in (work.pages[index] for index in what)]
         elif kind == "players":
             slug, language, ids = what
             digests = [(player_path(work, slug, language, player_id),
-                        player_page_digest(work, slug, language, player_id)) for player_id in ids]
+                        player_page_digest(work, slug, language, player_id), PLAYER_TEMPLATE) for player_id in ids]
         else:
             continue
-        for path, digest in digests:  # a task's digests are kept for it even past PARALLEL_FROM
+        for path, digest, template in digests:  # a task's digests are kept for it even past PARALLEL_FROM
             work.page_digests[path] = digest
-            count += digest not in (work.old_manifest.get(path), work.held.get(path))
-            if count >= PARALLEL_FROM:
-                return count
-    return count
+            if digest not in (work.old_manifest.get(path), work.held.get(path)):
+                count += 1
+                templates.add(template)
+                if count >= PARALLEL_FROM:
+                    return count, templates
+    return count, templates
 
 
 def _may_fork() -> bool:

@@ -154,3 +154,17 @@ def test_the_standings_parser_alone_reads_as_the_whole_one(capsys) -> None:
                 said.append(stop.code)
             said.append(capsys.readouterr())
         assert said[:2] == said[2:], argv
+
+
+def test_the_command_spares_the_collection_at_exit(monkeypatch) -> None:
+    import atexit
+    import gc
+
+    import tiebreak.process as process
+    from tiebreak.cli import main
+
+    registered = []
+    monkeypatch.setattr(process, "_registered", False)
+    monkeypatch.setattr(atexit, "register", registered.append)
+    assert main(["presets"]) == 0
+    assert registered == [gc.freeze]

@@ -134,6 +134,8 @@ def test_settings_defaults_and_paths(tmp_path: Path) -> None:
     ({"target": "dir", "path": "www", "backoff": "2s"}, ["backoff"]),
     ({"target": "dir", "path": "www", "folder": "x"}, ["unknown key 'folder'", "path"]),
     ({"target": "dir", "path": 3}, ["path", "non-empty string"]),
+    ({"target": ["dir"], "path": "www"}, ["target = ['dir']", "dir, git, rsync, s3, command"]),
+    ({"target": "ftp", "folder": "x"}, ["unknown key 'folder'", "bucket", "path", "remote"]),
 ])
 def test_settings_errors_name_the_key_and_the_accepted_values(tmp_path: Path, table: dict, words: list[str]) -> None:
     with pytest.raises(InputError) as caught:
@@ -142,6 +144,22 @@ def test_settings_errors_name_the_key_and_the_accepted_values(tmp_path: Path, ta
     assert "\n" not in message and message.startswith("[publish]")
     for word in words:
         assert word in message
+
+
+def test_a_publish_loads_its_own_publisher_and_takes_the_keys_of_the_others() -> None:
+    """A ``dir`` publish imports no other publisher (start-up time), and a key of another target
+    is still taken (to switch ``target`` back and forth)."""
+    code = ("import sys, pathlib; from site_builder.publishers.config import settings_from_config; "
+            "settings_from_config({'target': 'dir', 'path': 'www'}, pathlib.Path('.')); "
+            "print(sorted(m for m in sys.modules if m.startswith('site_builder.publishers.'))); "
+            "settings_from_config({'target': 'dir', 'path': 'www', 'bucket': 'b', 'remote': 'x.git'}, "
+            "pathlib.Path('.')); "
+            "print(sorted(m for m in sys.modules if m.startswith('site_builder.publishers.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.splitlines() == [
+        "['site_builder.publishers.config', 'site_builder.publishers.dir']",
+        "['site_builder.publishers.command', 'site_builder.publishers.config', 'site_builder.publishers.dir', "
+        "'site_builder.publishers.git', 'site_builder.publishers.rsync', 'site_builder.publishers.s3']"]
 
 
 def test_content_types_and_cache_headers() -> None:

@@ -589,6 +589,22 @@ def test_forked_workers_build_the_same_site_as_one_process(tmp_path: Path, examp
     assert len(reports["helper"][2]) < reports["helper"][0]  # ...and only them
 
 
+def test_before_it_forks_a_build_compiles_the_templates_of_the_pages_it_renders(tmp_path: Path) -> None:
+    """After one result, a build compiles only the few pages' templates (and the ones every page
+    extends or imports) before it forks its helper; a full build all the site's, never the
+    entry page's (``entry/``)."""
+    from site_builder.environment import THEMES, compile_templates, site_environment
+
+    theme = THEMES / "default"
+    compile_templates(theme, "a test's templates", ["vi"], tmp_path, {"round.html", "player.html"})
+    loaded = {template.name for template in site_environment(theme, "a test's templates", "vi").cache.values()}
+    assert loaded == {"base.html", "macros.html", "round.html", "player.html"}
+    compile_templates(theme, "a test's templates", ["vi"], tmp_path)
+    loaded = {template.name for template in site_environment(theme, "a test's templates", "vi").cache.values()}
+    assert "standings.html" in loaded and "crosstable.html" in loaded and "teams.html" in loaded
+    assert not any(name.startswith("entry/") for name in loaded)
+
+
 def test_the_helper_and_this_process_take_each_task_once(tmp_path: Path, examples,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Shared with a forked helper, every task is carried out exactly once, in one of the two

@@ -17,7 +17,8 @@ columnar path (``quick_standings``: the file read straight into a crosstable and
 loading no tournament model); whatever that path does not handle exactly as the full one does
 (another option, a code it does not compute, a layout it does not check, any error) goes the
 full way, so the output and every message are the same either way.  Every command ends
-normally, its exit status returned.
+normally, its exit status returned, without the garbage collection at exit
+(``tiebreak.process``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import os
 import sys
 
 from ranking.errors import InputError
+from tiebreak.process import no_collection_at_exit
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
@@ -161,6 +163,7 @@ def _edition(text: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    no_collection_at_exit()
     arguments = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(only_standings=arguments[:1] == ["standings"]).parse_args(_dash_results(arguments))
     try:

@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ranking import InputError
 from site_builder.publishers import COMMON_KEYS, SOURCE, PublishSettings
-from site_builder.publishers.command import CommandSettings
-from site_builder.publishers.dir import DirSettings
-from site_builder.publishers.git import GitSettings
-from site_builder.publishers.rsync import RsyncSettings
-from site_builder.publishers.s3 import S3Settings
 
-#: target -> its settings, in the order the error messages list them
-TARGETS: dict[str, type[PublishSettings]] = {
-    settings.target: settings for settings in (DirSettings, GitSettings, RsyncSettings, S3Settings, CommandSettings)
-}
+#: target -> the name of its settings in its module (``site_builder.publishers.<target>``), in
+#: the order the error messages list them; a publish loads only its target's module (start-up time)
+_SETTINGS = {"dir": "DirSettings", "git": "GitSettings", "rsync": "RsyncSettings", "s3": "S3Settings",
+             "command": "CommandSettings"}
 _SECRET_WORDS = ("secret", "access_key", "password", "token", "credential")
+
+
+def target_settings(target: str) -> type[PublishSettings]:
+    """The settings of ``target`` (one of the ``TARGETS``), its publisher's module loaded now."""
+    return getattr(importlib.import_module(f"site_builder.publishers.{target}"), _SETTINGS[target])
+
+
+def __getattr__(name: str) -> Any:
+    """``TARGETS``: target -> its settings, in the order the error messages list them (every
+    publisher's module loaded)."""
+    if name == "TARGETS":
+        targets = globals()["TARGETS"] = {target: target_settings(target) for target in _SETTINGS}
+        return targets
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def settings_from_config(table: Mapping[str, Any], base: Path) -> PublishSettings:
@@ -30,19 +40,22 @@ def settings_from_config(table: Mapping[str, Any], base: Path) -> PublishSetting
     """
     if not isinstance(table, Mapping):
         raise InputError("expected a table", source=SOURCE)
-    known = set(COMMON_KEYS).union(*(settings.keys for settings in TARGETS.values()))
+    target = table.get("target")
+    chosen = target_settings(target) if isinstance(target, str) and target in _SETTINGS else None
+    known = {*COMMON_KEYS, *(chosen.keys if chosen else ())}
     for key in table:
         if any(word in str(key).lower() for word in _SECRET_WORDS):
             raise InputError(f"{key}: credentials are never read from config.toml; set AWS_ACCESS_KEY_ID, "
                              "AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN) in the environment", source=SOURCE)
+        if key not in known:  # another target's key, or none: every target's keys are looked at
+            known.update(*(target_settings(other).keys for other in _SETTINGS))
         if key not in known:
             raise InputError(f"unknown key {key!r}: expected some of {', '.join(sorted(known))}", source=SOURCE)
     if "target" not in table:
-        raise InputError(f"target is missing: expected one of {', '.join(TARGETS)}", source=SOURCE)
-    target = table["target"]
-    if target not in TARGETS:
-        raise InputError(f"target = {target!r}: expected one of {', '.join(TARGETS)}", source=SOURCE)
-    settings = TARGETS[target]
+        raise InputError(f"target is missing: expected one of {', '.join(_SETTINGS)}", source=SOURCE)
+    if chosen is None:
+        raise InputError(f"target = {target!r}: expected one of {', '.join(_SETTINGS)}", source=SOURCE)
+    settings = chosen
     settings.check_strings(table)
     if table.get(settings.required) is None:
         raise InputError(f"target = {target!r} needs the key {settings.required!r}", source=SOURCE)

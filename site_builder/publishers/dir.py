@@ -31,9 +31,9 @@ import errno
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import sys
-import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,7 +110,7 @@ class DirSettings(PublishSettings):
         if not changed and not deleted and record and set(record) == set(files):
             return {"uploaded": 0, "deleted": 0, "unchanged": len(files), "detail": f"{destination}: no change"}
 
-        token = uuid.uuid4().hex[:12]
+        token = secrets.token_hex(6)
         new = parent / f".{destination.name}.tiebreak-new-{token}"
         held = _take_spare(spare, new)
         try:
