@@ -254,3 +254,23 @@ def test_a_bye_requested_for_a_future_round_does_not_advance_the_standings() -> 
     standings = compute_standings(tournament)
     assert standings.after_round == 1
     assert [row.points for row in standings.rows] == [1.0, 0.5, 0.5, 0.0]
+
+
+def test_the_rating_difference_rounds_the_fractional_score_half_up_to_hundredths():
+    """B.02 8.1.1 as TPR reads it (C.07 10.2): p = points / games, rounded half up to two
+    decimals, then the table's dp; in integers, against exact fractions over every score of up to
+    40 games (halves included, where p is exactly some k + 0.005)."""
+    from decimal import ROUND_HALF_UP, Decimal
+    from fractions import Fraction
+
+    from ranking.tiebreaks.ratings import _DP, rating_difference
+
+    def by_the_table(p: Fraction) -> int:
+        hundredths = int((Decimal(p.numerator) * 100 / Decimal(p.denominator)).quantize(Decimal(1), ROUND_HALF_UP))
+        return _DP[hundredths - 50] if hundredths >= 50 else -_DP[50 - hundredths]
+
+    for games in range(1, 41):
+        for half_points in range(2 * games + 1):
+            assert rating_difference(half_points, games) == by_the_table(Fraction(half_points, 2 * games)), \
+                (half_points, games)
+    assert rating_difference(1, 100) == -_DP[49] == -677  # p = 0.005 rounds up to 0.01

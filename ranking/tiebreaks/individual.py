@@ -364,12 +364,17 @@ def _rated_games(sheet: Scoresheet, spec: TiebreakSpec) -> list[list[RoundRecord
            "average rating of the rated opponents met over the board, rounded half up "
            "(Cn drops the n lowest)", modifiers="CP", aliases=("AROC", "AROC-1"))
 def average_rating_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.tiebreaks.codes``)."""
-    result: list[Value] = []
-    for games in _rated_games(sheet, spec):
-        ratings = sorted(sheet.players[record.opponent].rating for record in games)[spec.cut:]
-        result.append(average_half_up(ratings) if ratings else None)
-    return result
+    """FIDE C.07 10.1; ``AROC`` and ``AROC-1`` are read as ARO-C1 (``ranking.tiebreaks.codes``).
+    Kept in the sheet's cache for TPR, which adds to it (a scorecard shows both)."""
+    key = ("ARO", spec.cut, spec.forfeits_played)
+    cached = sheet.cache.get(key)
+    if cached is None:
+        players = sheet.players
+        cached = sheet.cache[key] = []
+        for games in _rated_games(sheet, spec):
+            ratings = sorted(players[record.opponent].rating for record in games)[spec.cut:]
+            cached.append(average_half_up(ratings) if ratings else None)
+    return list(cached)  # type: ignore[call-overload]
 
 
 def _performance(sheet: Scoresheet, games: list[RoundRecord]) -> tuple[list[int], Fraction]:
@@ -389,8 +394,7 @@ def tournament_performance(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]
         if aro is None:
             result.append(None)
             continue
-        _, score = _performance(sheet, games)
-        result.append(int(aro) + rating_difference(score / len(games)))
+        result.append(int(aro) + rating_difference(sum(int(record.outcome) for record in games), len(games)))
     return result
 
 

@@ -1,7 +1,7 @@
 """FIDE rating tables used by the rating-based tie-breaks (FIDE B.02 8.1.1 and 8.1.2).
 
-``rating_difference(p)`` is the table 8.1.1 (fractional score -> rating difference dp) used
-for the tournament performance rating (C.07 10.2); ``expected_score(d)`` is the table
+``rating_difference(half_points, games)`` is the table 8.1.1 (fractional score -> rating
+difference dp) used for the tournament performance rating (C.07 10.2); ``expected_score(d)`` is the table
 8.1.2 (rating difference -> expected score) used for the perfect tournament performance
 (C.07 10.3).
 """
@@ -41,16 +41,15 @@ def round_half_up(value: Fraction | float | int, digits: int = 0) -> float | int
     return int(rounded) if digits == 0 else float(rounded)
 
 
-def rating_difference(p: Fraction | float) -> int:
-    """B.02 8.1.1: dp for a fractional score p, p rounded to two decimals first.
+def rating_difference(half_points: int, games: int) -> int:
+    """B.02 8.1.1: dp for the fractional score p of ``half_points`` / 2 points in ``games`` games,
+    p rounded half up to two decimals first, in integers: 100 p rounded is
+    (100 half_points + games) // (2 games) (a site computes a thousand at every result).
 
-    >>> from fractions import Fraction
-    >>> rating_difference(0.8), rating_difference(Fraction(2, 3)), rating_difference(0)
-    (240, 125, -800)
+    >>> rating_difference(8, 5), rating_difference(4, 3), rating_difference(7, 9), rating_difference(0, 11)
+    (240, 125, -80, -800)
     """
-    from fractions import Fraction
-
-    hundredths = int(round_half_up(Fraction(p) * 100))
+    hundredths = (100 * half_points + games) // (2 * games)
     if hundredths >= 50:
         return _DP[hundredths - 50]
     return -_DP[50 - hundredths]
