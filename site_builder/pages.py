@@ -18,7 +18,6 @@ from ranking import (
     FinalStandings,
     Game,
     GameKind,
-    PlayoffStandings,
     Progress,
     Result,
     Rules,
@@ -26,7 +25,6 @@ from ranking import (
     Scoring,
     Standings,
     System,
-    TeamScorecard,
     Tournament,
     WithdrawalEffects,
     apply_withdrawals,
@@ -39,10 +37,8 @@ from ranking import (
     player_scorecards,
     plays_matches,
     rules_source,
-    team_event_of,
     team_legend,
     team_scorecards,
-    team_standings,
     tournament_details,
     tournament_progress,
     trf_refusal,
@@ -56,6 +52,10 @@ from site_builder.chart import rank_chart
 from site_builder.downloads import download_files
 from site_builder.marks import BYE_MARKS, NO_CELL, board_text, half_text, marks_legend, side_text
 from site_builder.places import PlacesByRound
+
+TYPE_CHECKING = False  # the play-offs' and teams' modules load only for such an event (start-up time)
+if TYPE_CHECKING:
+    from ranking import PlayoffStandings, TeamScorecard
 
 
 @dataclass
@@ -347,10 +347,14 @@ class TournamentPages(PlacesByRound):
 
     @cached_property
     def team_event(self):
+        from ranking.standings.team import team_event_of  # a team event's pages only (start-up time)
+
         return team_event_of(self.tournament)
 
     @cached_property
     def team_table(self):
+        from ranking.standings.team import team_standings  # a team event's pages only (start-up time)
+
         return team_standings(self.team_event)
 
     @cached_property

@@ -49,3 +49,10 @@ def test_the_command_line_loads_babel_only_for_what_needs_its_cldr_data() -> Non
             "sorted(m for m in sys.modules if m.startswith('babel')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
     assert out.strip() == "['7.5', '7,5', '-0.25', '-0,25', '12', '12'] []"
+
+
+def test_the_command_line_loads_the_play_offs_and_team_standings_only_for_such_an_event() -> None:
+    code = ("import sys, site_builder.cli, site_builder.site; "
+            "print([m for m in ('ranking.standings.playoffs', 'ranking.standings.team') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert out.strip() == "[]"
