@@ -239,11 +239,14 @@ def measure_publish_incremental(tournament: Tournament, folder: Path, repeat: in
         return {way: publish_once(way) for way in order}
 
     def from_nothing() -> None:
-        """Remove what a publish left beside each store: the build, its caches, the destination."""
+        """Remove what a publish left beside each store: the build, its caches, the destination;
+        then write out what the system holds in memory (the thousands of files just made and
+        removed), so that the next first publish does not wait for the last one's disk."""
         for config in ways.values():
             for made in config.parent.iterdir():
                 if made.name not in ("config.toml", "store.sqlite3") and not made.name.startswith("store.sqlite3-"):
                     shutil.rmtree(made) if made.is_dir() and not made.is_symlink() else made.unlink()
+        os.sync()
 
     try:
         firsts = []
