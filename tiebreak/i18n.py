@@ -22,11 +22,10 @@ import math
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # decimal loads only where Babel writes a number (start-up time)
 if TYPE_CHECKING:
     from decimal import Decimal
-
 
 
 @dataclass(frozen=True)
