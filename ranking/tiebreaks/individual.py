@@ -104,8 +104,7 @@ def _contributions(sheet: Scoresheet, spec: TiebreakSpec, scores: list[float], s
                 continue
             if kind is Kind.PENDING or (round_robin and record.opponent == NO_OPPONENT):
                 continue
-            if kind is Kind.PLAYED or (kind.is_forfeit and sheet.forfeit_counts_as_played(
-                    record, spec.forfeits_played)):
+            if kind.is_forfeit and sheet.forfeit_counts_as_played(record, spec.forfeits_played):
                 items.append((seen[record.opponent], record.outcome / 2, False))
             else:
                 items.append((_dummy_score(sheet, record, own, seen), record.outcome / 2, fide and record.vur))
