@@ -47,7 +47,7 @@ from site_builder import qr
 from site_builder.environment import THEMES, template_digest
 from site_builder.pages import TournamentPages
 from site_builder.plan import Work, plan, slug_problem, without_downloads
-from site_builder.publishers import BUILD_MARKER
+from site_builder.publishers import BUILD_MARKER, site_files
 from site_builder.settings import SiteSettings
 from site_builder.sources import RECORD, Kept, PreviousBuildIncomplete, Record, Sources
 from site_builder.workers import Done, downloads_ahead, put, run
@@ -328,24 +328,8 @@ def _recycle(out: Path, previous: Path | None, build: Path) -> dict[str, str] | 
     for record in (MANIFEST, RANKS_CACHE, QR_CACHE, RECORD):  # first: killed now, it is an incomplete build
         with contextlib.suppress(FileNotFoundError):
             os.unlink(build / record)
-    present = _files_in(build)  # a file gone from it since (removed by hand) is made again
+    present = set(site_files(build))  # a file gone from it since (removed by hand) is made again
     return {path: digest for path, digest in held.items() if path in present}
-
-
-def _files_in(folder: Path) -> set[str]:
-    """The paths (``/``-separated, relative) of everything but folders under ``folder``: one
-    listing per folder, not a look-up per file (a build takes thousands as they are)."""
-    found: set[str] = set()
-    pending = [("", os.fspath(folder))]
-    while pending:
-        prefix, path = pending.pop()
-        with os.scandir(path) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append((prefix + entry.name + "/", entry.path))
-                else:
-                    found.add(prefix + entry.name)
-    return found
 
 
 def _remove_the_rest(build: Path, held: dict[str, str], manifest: dict[str, str]) -> None:
