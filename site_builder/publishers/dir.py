@@ -95,12 +95,13 @@ class DirSettings(PublishSettings):
         record = _published(destination) if destination.is_dir() and not destination.is_symlink() else {}
         link_from_build = own_build and os.stat(out_dir).st_dev == os.stat(parent).st_dev
         spare = parent / f".{destination.name}.tiebreak-spare"
-        if link_from_build and record and _has_record(spare) and _differs(files, digests, record):
+        # what the build's digests say changed since the record
+        changed = [name for name in files if record.get(name, ("",))[0] != digests[name]] if record else []
+        if link_from_build and record and _has_record(spare) and (changed or len(record) != len(files)):
             # Something changed, and the site is made from the spare with every other file
             # linked from the build: what the destination holds now is not read (it is swapped
-            # out whole); what changed is what the build's digests say changed since the record.
+            # out whole).
             kept: set[str] = set()
-            changed = [name for name in files if record.get(name, ("",))[0] != digests[name]]
         else:
             with _folder(destination if record else None) as folder:
                 kept = {name for name in files if _still_there(folder, name, digests[name], record)}
@@ -178,11 +179,6 @@ def _digests(out_dir: Path, files: list[str]) -> tuple[dict[str, str], bool]:
             digest = hashlib.sha256((out_dir / name).read_bytes()).hexdigest()
         digests[name] = digest
     return digests, own
-
-
-def _differs(files: list[str], digests: dict[str, str], record: dict[str, list]) -> bool:
-    """Whether the site (``files`` with ``digests``) is not the one ``record`` says was published."""
-    return len(record) != len(files) or any(record.get(name, ("",))[0] != digests[name] for name in files)
 
 
 def _has_record(folder: Path) -> bool:
