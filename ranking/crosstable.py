@@ -46,6 +46,7 @@ from ranking.formats.trf_fields import (
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from typing import Any
 
 #: The most cells (players x rounds) a crosstable is made of: a file declaring more (9999 rounds,
 #: or one line of 9999 rounds among thousands of players) is read by the model, whose size is that
@@ -70,8 +71,9 @@ class Crosstable:
     reader and not changed afterwards.
     """
 
-    __slots__ = ("chain", "colours", "federations", "finished_round", "fouls", "has_games", "ids", "last_bye",
-                 "name", "names", "opponents", "ratings", "results", "rounds", "scoring", "system")
+    __slots__ = ("chain", "colours", "federations", "finished_round", "fouls", "game_points", "has_games", "ids",
+                 "last_bye", "name", "names", "opponents", "points", "rated", "ratings", "results", "rounds", "scoring",
+                 "system", "tpn")
 
     def __init__(self, name: str, ids: list[int], names: list[str], ratings: list[int], federations: list[str],
                  rounds: int, results: list[str], colours: list[str], opponents: list[list[int]],
@@ -80,6 +82,15 @@ class Crosstable:
         self.name, self.ids, self.names, self.ratings, self.federations = name, ids, names, ratings, federations
         self.rounds, self.results, self.colours, self.opponents, self.fouls = rounds, results, colours, opponents, fouls
         self.system, self.scoring, self.chain = system, scoring, chain
+        #: Per player and round, as a scoresheet decided them (``crosstable_of``); None for a table
+        #: read from a file, whose letters and scoring say them.
+        self.points: list[list[float]] | None = None
+        self.game_points: list[list[float]] | None = None
+        self.rated: list[list[bool]] | None = None
+        #: Each player's pairing number (C.04.2 GHR 2): the place in starting-number order where the
+        #: starting numbers are the pairing numbers (every TRF); None where the model must work
+        #: them out (a TOML file seeded by rating).
+        self.tpn: list[int] | None = list(range(1, len(ids) + 1))
         finished = 0
         for row, letters in zip(opponents, results, strict=True):
             for number in range(len(row) - 1, finished - 1, -1):  # only rounds after the latest so far
@@ -474,7 +485,7 @@ _QUOTED = r'("[^"\\\x00-\x1f\x7f]*")'  # a string with its quotes, told from an 
 _ITEM_TEXT = r'"[^"\\\x00-\x1f\x7f]*",\n'  # an array item, one a line
 _TOURNAMENT = re.compile(
     rf"\[tournament\]\n(?:slug = {_STR}\n)?name = {_STR}\ngame = {_STR}\nsystem = {_STR}\nrounds = {_INT}\n"
-    r'(?:seeding = "(?:as-numbered|rating)"\n)?'  # how the pairing numbers are made: no matter to standings
+    r'(?:seeding = "(as-numbered|rating)"\n)?'  # how the pairing numbers are made (TPN)
     rf"(?:tiebreaks = (\[\]|\[\n(?:    {_ITEM_TEXT})*\])\n)?"
     rf"(?:records = (\[\]|\[\n(?:    \[\n        {_ITEM_TEXT}        {_ITEM_TEXT}    \],\n)*\])\n)?")
 _PLAYER = re.compile(
@@ -517,7 +528,7 @@ def _read_toml(text: str) -> Crosstable | None:
     head = _TOURNAMENT.match(text)
     if head is None:
         return None
-    slug, name, game, system, rounds_text, chain_text, records_text = head.groups()
+    slug, name, game, system, rounds_text, seeding, chain_text, records_text = head.groups()
     if (slug is not None and not _SLUG.fullmatch(slug)) or game not in ("chess", "xiangqi") or system not in _SYSTEMS:
         return None
     rounds = int(rounds_text)
@@ -537,8 +548,11 @@ def _read_toml(text: str) -> Crosstable | None:
     start = head.end()
     if _ANY_TABLE.sub("", text[start:]):
         return None  # something else than the tables of the layout
-    return _toml_crosstable(name, system, rounds, chain, _PLAYER.findall(text, start), _GAME.findall(text, start),
-                            _BYE.findall(text, start), _WITHDRAWAL.findall(text, start))
+    table = _toml_crosstable(name, system, rounds, chain, _PLAYER.findall(text, start), _GAME.findall(text, start),
+                             _BYE.findall(text, start), _WITHDRAWAL.findall(text, start))
+    if table is not None and seeding != "as-numbered":
+        table.tpn = None  # seeded by rating (the default): the initial ranking list is the model's
+    return table
 
 
 def _board_clash(game_rows: list[tuple[str, ...]]) -> bool:
@@ -623,3 +637,46 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
                       [player[3] for player in players], rounds, ["".join(row) for row in letters],
                       ["".join(row).replace("B", "-") for row in colours], opponents, fouls_of, system, None,
                       chain, last_bye)
+
+
+# -- a scoresheet ----------------------------------------------------------------------------------
+
+#: The letter of an unplayed or pending round, by ``ranking.event.rounds.Kind`` value.
+_KIND_LETTERS = {"forfeit-win": "+", "forfeit-loss": "-", "pairing-bye": "U", "full-bye": "F", "half-bye": "H",
+                 "zero-bye": "Z", "pending": " "}
+#: The letter of a game played, by (outcome, rated).
+_PLAYED_LETTERS = {(2, True): "1", (1, True): "=", (0, True): "0", (2, False): "W", (1, False): "D", (0, False): "L"}
+_SHADES = {True: "w", False: "b", None: "-"}
+
+
+def crosstable_of(sheet: Any) -> Crosstable:
+    """The crosstable of a ``ranking.scoring.scoresheet.Scoresheet``: each round as the scoresheet
+    decided it (withdrawals applied, matches of several games made one round, every scoring's
+    points), so that the standings engine (``ranking.crosstable_standings``) reads a tournament
+    built from any file, the store or the bot as it reads a file straight.  The points, game
+    points and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
+    letters, colours, opponents, fouls, points, game_points, rated = [], [], [], [], [], [], []
+    any_fouls = False
+    for rows in sheet.records:
+        letters.append("".join(_PLAYED_LETTERS[record.outcome, record.rated] if record.kind.value == "played"
+                               else _KIND_LETTERS[record.kind.value] for record in rows))
+        colours.append("".join(_SHADES[record.first_mover] for record in rows))
+        opponents.append([record.opponent for record in rows])
+        fouls.append([record.fouls for record in rows])
+        any_fouls = any_fouls or any(fouls[-1])
+        points.append([record.points for record in rows])
+        game_points.append([record.game_points for record in rows])
+        rated.append([record.rated for record in rows])
+    players = sheet.players
+    last_bye = max((number for rows in sheet.records for number, record in enumerate(rows, start=1)
+                    if record.opponent < 0 and record.kind.value != "zero-bye"), default=0)
+    table = Crosstable(sheet.tournament.name, [player.id for player in players], [player.name for player in players],
+                       [player.rating for player in players], [player.federation for player in players], sheet.rounds,
+                       letters, colours, opponents, fouls if any_fouls else None,
+                       "round-robin" if sheet.round_robin else "swiss", None, (), last_bye)
+    table.points, table.game_points, table.rated = points, game_points, rated
+    from ranking.event.players import pairing_numbers  # the model's, as the scoresheet is
+
+    tpn = pairing_numbers(sheet.tournament)
+    table.tpn = [tpn[player.id] for player in players]
+    return table

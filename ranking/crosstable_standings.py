@@ -50,10 +50,13 @@ if TYPE_CHECKING:
 
     from ranking.crosstable import Crosstable
 
+    #: A parsed code: (code as given, name, cut, median, limit, /P).
+    Spec = tuple[str, str, int, int, int, bool]
+
 #: The codes computed here and the modifier letters each takes here (a subset of what the
 #: registry's entry takes: ``tests/test_crosstable.py`` checks it).
-CODES = {"BH": "CM", "SB": "CM", "PS": "C", "WIN": "", "WON": "", "BPG": "", "BWG": "", "REP": "", "KS": "L",
-         "ARO": "C", "FOUL": "", "TPN": "", "RTNG": "", "DE": ""}
+CODES = {"BH": "CMP", "SB": "CMP", "PS": "C", "WIN": "", "WON": "P", "BPG": "P", "BWG": "P", "REP": "", "KS": "LP",
+         "ARO": "C", "FOUL": "", "TPN": "", "RTNG": "", "DE": "P"}
 _LOWER_IS_BETTER = frozenset({"FOUL", "TPN"})
 #: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.tiebreaks.codes.parse_code``).
 _HYPHENATED = frozenset({"PS-D", "AROC-1"})
@@ -78,14 +81,15 @@ def split_chain(text: str) -> list[str]:
     return [part for part in re.split(r"[,\s]+", text) if part]
 
 
-def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | None:
-    """Each code as (code, name, cut, median, limit), read as ``ranking.tiebreaks.codes.parse_code`` reads
-    it; None when a code is not one computed here, takes a modifier not computed here, or the
+def parse_chain(codes: Sequence[str]) -> list[Spec] | None:
+    """Each code as (code, name, cut, median, limit, /P), read as ``ranking.tiebreaks.codes.parse_code``
+    reads it; None when a code is not one computed here, takes a modifier not computed here, or the
     chain would be refused (a code given twice, in any spelling).
 
-    >>> parse_chain(["BH-C1", "SB/M1", "AROC", "KS/L+1"])
-    [('BH-C1', 'BH', 1, 0, 0), ('SB/M1', 'SB', 0, 1, 0), ('AROC', 'ARO', 1, 0, 0), ('KS/L+1', 'KS', 0, 0, 1)]
-    >>> parse_chain(["BH/P"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
+    >>> parse_chain(["BH-C1", "SB/M1", "AROC", "KS/L+1/P"])
+    [('BH-C1', 'BH', 1, 0, 0, False), ('SB/M1', 'SB', 0, 1, 0, False), ('AROC', 'ARO', 1, 0, 0, False), \
+('KS/L+1/P', 'KS', 0, 0, 1, True)]
+    >>> parse_chain(["ARO/P"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
     (True, True)
     """
     specs = []
@@ -106,15 +110,16 @@ def parse_chain(codes: Sequence[str]) -> list[tuple[str, str, int, int, int]] | 
         for modifier in modifiers:
             matched = _MODIFIER.match(modifier)
             kind = matched.lastgroup if matched else None
-            if kind is None or kind == "played" or kind in fields or kind[0].upper() not in CODES[head]:
+            if kind is None or kind in fields or kind[0].upper() not in CODES[head]:
                 return None
-            fields[kind] = int(modifier[1:])
+            fields[kind] = 1 if kind == "played" else int(modifier[1:])
         cut, median, limit = fields.get("cut", 0), fields.get("median", 0), fields.get("limit", 0)
-        canonical = (head, cut, median, limit)
+        played = bool(fields.get("played"))
+        canonical = (head, cut, median, limit, played)
         if canonical in seen:
             return None
         seen.add(canonical)
-        specs.append((code, head, cut, median, limit))
+        specs.append((code, head, cut, median, limit, played))
     return specs
 
 
@@ -147,10 +152,12 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     specs = parse_chain(tiebreaks)
     if specs is None or edition not in (None, "2024", "2026"):
         return None
+    if table.tpn is None and any(spec[1] == "TPN" for spec in specs):
+        return None  # pairing numbers from an initial ranking list: the model's
     last = table.rounds_with_results if after_round is None else after_round
     if last < 0 or last > max(table.rounds, table.rounds_with_results):
         return None
-    if any(cut_leaves_nothing(cut, median, last) for _, _, cut, median, _ in specs):
+    if any(cut_leaves_nothing(cut, median, last) for _, _, cut, median, _, _ in specs):
         return None  # a cut that leaves no value: the model's path says so (tiebreak.notices.chain_warnings)
     enabled = gc.isenabled()
     gc.disable()  # nothing here makes a reference cycle: the collector would only rescan the rows
@@ -161,7 +168,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
             gc.enable()
 
 
-def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[tuple[str, str, int, int, int]],
+def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[Spec],
                scoring: dict[str, Any], edition: str, last: int) -> dict[str, Any]:
     sheet = _Sheet(table, scoring, edition, last)
     scores = sheet.scores
@@ -203,10 +210,19 @@ class _Sheet:
     points, outcomes, C.07 16.2 categories and VURs, scores and the 16.3 adjusted scores, and the
     tie-breaks computed on them."""
 
-    def __init__(self, table: Crosstable, scoring: dict[str, Any], edition: str, last: int) -> None:
+    def __init__(self, table: Crosstable, scoring: dict[str, Any], edition: str, last: int, *,
+                 bye_value: str = "fide", lowest_score: float = 0.0, keep_rounds: int = 0, de_mode: str = "fide",
+                 scores: list[float] | None = None, adjusted: list[float] | None = None) -> None:
+        """``scoring`` holds ``ranking.scoring.rules.Scoring``'s fields (``match`` included: then a
+        round's worth is in match points, ``Crosstable.points``); ``bye_value``, ``keep_rounds`` and
+        ``de_mode`` are the options of docs/rules.md#options, ``lowest_score`` the field's lowest
+        score (CXA 14.4, for ``bye_value = "lowest-score"``); ``scores`` and ``adjusted`` the
+        scoresheet's totals where the table is one (``ranking.crosstable.crosstable_of``)."""
         self.table, self.edition, self.last = table, edition, last
+        self.bye_value, self.lowest_score, self.keep_rounds, self.de_mode = bye_value, lowest_score, keep_rounds, de_mode
         win, draw, loss = scoring["win"], scoring["draw"], scoring["loss"]
-        self.win, self.draw = win, draw
+        match = scoring.get("match")
+        self.win, self.draw = (match[0], match[1]) if match else (win, draw)
         given = {"U": scoring["pairing_bye"], "F": scoring["full_bye"], "H": scoring["half_bye"],
                  "+": scoring["forfeit_win"], "-": scoring["forfeit_loss"]}
         defaults = {"U": win, "F": win, "H": draw, "+": win, "-": loss}
@@ -227,19 +243,28 @@ class _Sheet:
         count = len(self.letters)
         # A round at a time, every player at once: a few calls a round rather than a few a player.
         self.by_round = list(zip(*self.letters, strict=True)) if last and count else []
-        self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
-        self.scores = _added([0] * count, self.points_by_round)
+        if table.points is None:
+            self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
+        else:  # the scoresheet's
+            self.points_by_round = [list(column) for column in zip(*table.points, strict=True)][:last] if count else []
+        self.scores = _added([0] * count, self.points_by_round) if scores is None else scores
         self.vurs = self._vurs()
-        self.seen = list(self.scores)  # C.07 16.3: category-5 rounds count as draws for opponents
-        for me, cats in enumerate(self._categories):
-            if cats:
-                self.seen[me] = self.scores[me] + sum([draw - value for value, category
-                                                       in zip(self.row_points(me), cats, strict=True) if category == 5])
+        if adjusted is None:
+            adjusted = list(self.scores)  # C.07 16.3: category-5 rounds count as draws for opponents
+            for me, cats in enumerate(self._categories):
+                if cats:
+                    adjusted[me] = self.scores[me] + sum([self.draw - value for value, category
+                                                          in zip(self.row_points(me), cats, strict=True)
+                                                          if category == 5])
+        self.adjusted = adjusted
+        #: Opponents' scores as BH, SB and KS see them: adjusted (C.07 16.3), unless an option
+        #: replaces articles 16.3-16.5 (16.6).
+        self.seen = adjusted if bye_value == "fide" else self.scores
         #: The players whose every round is a game over the board (their BH and SB are added up a
         #: round at a time); the others' are added up player by player (``contribution``).
         self.plain = [me for me, letters in enumerate(self.letters) if last and _GAMES.issuperset(letters)]
-        self._contributions: dict[int, tuple[list[float], list[float], list[bool] | None]] = {}
-        self._games: dict[int, list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
+        self._contributions: dict[tuple[int, bool], tuple[list[float], list[float], list[bool] | None]] = {}
+        self._games: dict[tuple[int, bool], list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
 
     def row_points(self, me: int) -> list[float]:
         """Player ``me``'s points in rounds 1..``last``."""
@@ -264,53 +289,60 @@ class _Sheet:
 
     # -- the criteria ------------------------------------------------------------------------
 
-    def criterion(self, spec: tuple[str, str, int, int, int]) -> tuple[str, str, Callable[..., Any], bool]:
+    def criterion(self, spec: Spec) -> tuple[str, str, Callable[..., Any], bool]:
         """The ``ranking.standings.ordering.apply_chain`` criterion of one parsed code."""
-        code, name, cut, median, limit = spec
+        code, name, cut, median, limit, played = spec
         if name == "DE":
-            return code, ORDER, self.direct_encounter, False
+            return code, ORDER, lambda group: self.direct_encounter(group, played), False
         compute = {
-            "BH": lambda: self.buchholz(cut, median), "SB": lambda: self.sonneborn_berger(cut, median),
-            "PS": lambda: self.progressive(cut), "WIN": self.wins, "WON": lambda: self.own_results(True, False),
-            "BPG": lambda: self.own_results(False, True), "BWG": lambda: self.own_results(True, True),
-            "REP": self.rounds_elected, "KS": lambda: self.koya(limit), "ARO": lambda: self.aro(cut),
-            "FOUL": self.fouls, "TPN": lambda: list(self.table.ids), "RTNG": lambda: list(self.table.ratings),
+            "BH": lambda: self.buchholz(cut, median, played), "SB": lambda: self.sonneborn_berger(cut, median, played),
+            "PS": lambda: self.progressive(cut), "WIN": self.wins,
+            "WON": lambda: self.own_results(True, False, played), "BPG": lambda: self.own_results(False, True, played),
+            "BWG": lambda: self.own_results(True, True, played), "REP": self.rounds_elected,
+            "KS": lambda: self.koya(limit, played), "ARO": lambda: self.aro(cut),
+            "FOUL": self.fouls, "TPN": lambda: list(self.table.tpn or ()), "RTNG": lambda: list(self.table.ratings),
         }[name]
         return code, SCORE, compute, name in _LOWER_IS_BETTER
 
-    def _counts_as_game(self, letter: str, opponent: int) -> bool:
-        """A game over the board, or a round robin's forfeit (C.07 15.2)."""
-        return letter in _GAMES or (self.round_robin and opponent >= 0 and letter in _FORFEITS)
+    def _counts_as_game(self, letter: str, opponent: int, played: bool = False) -> bool:
+        """A game over the board, or a forfeit treated as one: a round robin's (C.07 15.2), or any
+        with ``played`` (the ``/P`` modifier)."""
+        return letter in _GAMES or ((self.round_robin or played) and opponent >= 0 and letter in _FORFEITS)
 
-    def contribution(self, me: int) -> tuple[list[float], list[float], list[bool] | None]:
+    def contribution(self, me: int, played: bool = False) -> tuple[list[float], list[float], list[bool] | None]:
         """Player ``me``'s opponents' scores as BH and SB count them, the share of each game won
-        and the VURs (C.07 8.1, 9.1, 16.3-16.5; ``ranking.tiebreaks.individual._contributions``).  Pending
-        games and a round robin's free round add nothing; a Swiss unplayed round counts a dummy:
-        the player's own score (2024), capped in 2026 by the scheduled opponent's adjusted score
-        for forfeits (16.4.1) and by draw points times rounds otherwise (16.4.2)."""
-        found = self._contributions.get(me)
+        and the VURs (C.07 8.1, 9.1, 16.3-16.5).  Pending games and a round robin's free round
+        add nothing; forfeits count as games in a round robin and with ``played`` (``/P``); any
+        other unplayed round counts a dummy: the player's own score (2024), capped in 2026 by the
+        scheduled opponent's adjusted score for forfeits (16.4.1) and by draw points times rounds
+        otherwise (16.4.2); nothing or the field's lowest score under the ``bye_value`` option
+        (docs/rules.md#options), and then no VUR is cut first (16.6)."""
+        found = self._contributions.get((me, played))
         if found is not None:
             return found
         seen, share, round_robin = self.seen, self.share, self.round_robin
         letters, opponents, vurs = self.letters[me], self.opponents[me], self.vurs[me]
         own, cap = self.scores[me], self.draw * self.last
+        fide = self.bye_value == "fide"
         values, fractions, flags = [], [], []
         for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
             if letter == " " or (round_robin and opponent < 0):
                 continue
-            if letter in _GAMES or (round_robin and letter in _FORFEITS):
+            if letter in _GAMES or ((round_robin or played) and opponent >= 0 and letter in _FORFEITS):
                 values.append(seen[opponent])
                 flags.append(False)
             else:
-                if self.edition == "2024":
+                if not fide:
+                    values.append(0.0 if self.bye_value == "zero" else self.lowest_score)
+                elif self.edition == "2024":
                     values.append(own)
-                elif opponent >= 0:
+                elif opponent >= 0 and letter in _FORFEITS:
                     values.append(min(own, seen[opponent]))
                 else:
                     values.append(min(own, cap))
-                flags.append(vurs[number] if vurs is not None else False)
+                flags.append(fide and vurs is not None and vurs[number])
             fractions.append(share(letter))
-        found = self._contributions[me] = (values, fractions, flags if any(flags) else None)
+        found = self._contributions[me, played] = (values, fractions, flags if any(flags) else None)
         return found
 
     def _plain_by_round(self) -> tuple[list[tuple[int, ...]], list[tuple[str, ...]]]:
@@ -321,13 +353,15 @@ class _Sheet:
         return (list(zip(*[self.opponents[me] for me in rows], strict=True)),
                 list(zip(*[self.letters[me] for me in rows], strict=True)))
 
-    def buchholz(self, cut: int, median: int) -> list[Any]:
-        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1; ``ranking.tiebreaks.individual._buchholz_totals``).  The
-        players in ``plain`` without a cut, or with Cut-1 (no VUR to cut: drop the lowest, C.07
-        14.1), are added up a round at a time, in the order ``sum`` adds."""
+    def buchholz(self, cut: int, median: int, played: bool = False) -> list[Any]:
+        """BH (C.07 8.1) with Cn/Mn (14, 16.5.1) and ``/P``.  The players in ``plain`` without a
+        cut, or with Cut-1 (no VUR to cut: drop the lowest, C.07 14.1), are added up a round at a
+        time, in the order ``sum`` adds; a cut stops at ``keep_rounds`` values
+        (docs/rules.md#options)."""
         result: list[Any] = [None] * len(self.letters)
         rest = range(len(result))
-        if cut + median == 0 or (cut == 1 and not median):
+        keep = max(self.keep_rounds, 0)
+        if cut + median == 0 or (cut == 1 and not median and self.last > keep):
             opponents, _ = self._plain_by_round()
             seen = self.seen.__getitem__
             values = [list(map(seen, column)) for column in opponents]
@@ -341,22 +375,22 @@ class _Sheet:
                 result[me] = total
             rest = [me for me in rest if result[me] is None]
         for me in rest:
-            values, _, flags = self.contribution(me)
+            values, _, flags = self.contribution(me, played)
             if not (cut or median):
                 result[me] = sum(values)
-            elif cut == 1 and not median and values and flags is None:
+            elif cut == 1 and not median and len(values) > keep and flags is None:
                 result[me] = sum(values) - min(values)  # Cut-1 without VURs: drop the lowest (C.07 14.1)
             else:
                 vurs = flags or [False] * len(values)
                 result[me] = cut_values([(value, value, vur) for value, vur in zip(values, vurs, strict=True)],
-                                        cut + median, median, 0)
+                                        cut + median, median, self.keep_rounds)
         return result
 
-    def sonneborn_berger(self, cut: int, median: int) -> list[Any]:
-        """SB (C.07 9.1): each opponent's score times the share of the game won; a cut drops the
-        14.1.1 least significant product, or the VUR product with the lowest contribution when it
-        is not lower (16.5.1).  Without a cut the players in ``plain`` are added up a round at a
-        time, in the order ``sum`` adds."""
+    def sonneborn_berger(self, cut: int, median: int, played: bool = False) -> list[Any]:
+        """SB (C.07 9.1) with ``/P``: each opponent's score times the share of the game won; a cut
+        drops the 14.1.1 least significant product, or the VUR product with the lowest
+        contribution when it is not lower (16.5.1).  Without a cut the players in ``plain`` are
+        added up a round at a time, in the order ``sum`` adds."""
         result: list[Any] = [None] * len(self.letters)
         rest = range(len(result))
         if not (cut or median):
@@ -368,42 +402,45 @@ class _Sheet:
                 result[me] = total
             rest = [me for me in rest if result[me] is None]
         for me in rest:
-            values, shares, flags = self.contribution(me)
+            values, shares, flags = self.contribution(me, played)
             if not (cut or median):
                 result[me] = sum(map(mul, values, shares))
                 continue
             vurs = flags or [False] * len(values)
             items = [(value * share, (value, value * share), vur)
                      for value, share, vur in zip(values, shares, vurs, strict=True)]
-            result[me] = cut_values(items, cut + median, median, 0)
+            result[me] = cut_values(items, cut + median, median, self.keep_rounds)
         return result
 
     def progressive(self, cut: int) -> list[Any]:
-        """PS (C.07 7.5): the sum of the running scores, the first ``cut`` left out: each round's
-        points count once for each running score from that round (or the first kept) on.  The
-        points are quarters (``_quarters``), so this is the sum of the running scores exactly."""
-        last = self.last
-        if cut >= last:
-            return [0] * len(self.letters)
-        weighted = [list(map(mul, column, repeat(last - max(number, cut))))
-                    for number, column in enumerate(self.points_by_round)]
-        return _added([0] * len(self.letters), weighted)
+        """PS (C.07 7.5): the sum of the running scores after each round, the first ``cut`` left
+        out, added in round order."""
+        result = []
+        for me in range(len(self.letters)):
+            total = running = 0.0
+            for number, value in enumerate(self.row_points(me)):
+                running += value
+                if number >= cut:
+                    total += running
+            result.append(total if self.last > cut else 0)
+        return result
 
     def wins(self) -> list[Any]:
         """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
         won = {letter: int(outcome == 2 and letter != " ") for letter, outcome in self.outcome_of.items()}.__getitem__
         return _added([0] * len(self.letters), [list(map(won, letters)) for letters in self.by_round])
 
-    def own_results(self, won: bool, black: bool) -> list[Any]:
-        """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover);
-        ``ranking.tiebreaks.individual._counts_for_own_results``: a round robin's forfeit win counts as a
-        game in the 2026 edition only (15.2)."""
+    def own_results(self, won: bool, black: bool, played: bool = False) -> list[Any]:
+        """WON (7.2), BPG (7.3) and BWG (7.4): games over the board (won, as second mover).  A
+        round robin's forfeit win counts as a game in the 2026 edition only (15.2); with ``/P``
+        every forfeit against a scheduled opponent counts, in both editions."""
         forfeit_wins = self.round_robin and self.edition == "2026"
         result = []
         for letters, shades, opponents in zip(self.letters, self.table.colours, self.opponents, strict=True):
             total = 0
             for letter, shade, opponent in zip(letters, shades, opponents, strict=False):
-                if (letter in _GAMES or (forfeit_wins and letter == "+" and opponent >= 0)) and (
+                if (letter in _GAMES or (opponent >= 0 and letter in _FORFEITS
+                                         and (played or (forfeit_wins and letter == "+")))) and (
                         (not won or self.outcome_of[letter] == 2) and (not black or shade == "b")):
                     total += 1
             result.append(total)
@@ -413,16 +450,16 @@ class _Sheet:
         """REP (C.07 7.6): rounds minus the VURs."""
         return [self.last - (sum(vurs) if vurs is not None else 0) for vurs in self.vurs]
 
-    def koya(self, limit: int) -> list[Any]:
+    def koya(self, limit: int, played: bool = False) -> list[Any]:
         """KS (C.07 9.2, 14.5): points against opponents with at least half the maximum score; in
         a round robin the games each player is scheduled to play make the maximum."""
         games = self.last
         if self.round_robin:
             games = max((sum(1 for opponent in row if opponent >= 0) for row in self.opponents), default=0)
         threshold = self.win * games / 2 + limit * self.win / 2
-        seen = self.seen
+        seen, counts = self.seen, self._counts_as_game
         return [sum(value for value, letter, opponent in zip(points, letters, opponents, strict=True)
-                    if self._counts_as_game(letter, opponent) and seen[opponent] >= threshold)
+                    if counts(letter, opponent, played) and seen[opponent] >= threshold)
                 for points, letters, opponents in zip(map(self.row_points, range(len(self.letters))), self.letters,
                                                       self.opponents, strict=True)]
 
@@ -452,23 +489,26 @@ class _Sheet:
         counted = _GAMES | _FORFEITS if self.round_robin else _GAMES
         return all(0 <= self.points_of[letter] <= self.win for letter in counted)
 
-    def direct_encounter(self, group: list[int]) -> list[list[int]]:
-        """DE (C.07 6) on the games among ``group`` (``ranking.tiebreaks.individual.direct_encounter``)."""
+    def direct_encounter(self, group: list[int], played: bool = False) -> list[list[int]]:
+        """DE (C.07 6) on the games among ``group`` (forfeits too with ``/P``); ``de_mode``
+        ``"all-met"`` separates no one unless every tied player met every other (ZS,
+        docs/rules.md#options)."""
+        all_met = self.de_mode == "all-met"
         if len(group) > 2 * self.last and self._bounded:
             return [group]  # too many games missing for anyone to be placed (see _bounded)
         games = self._games
         counts = self._counts_as_game
         for me in group:
-            if me not in games:
-                games[me] = [(opponent, value) for value, letter, opponent
-                             in zip(self.row_points(me), self.letters[me], self.opponents[me], strict=True)
-                             if counts(letter, opponent)]
+            if (me, played) not in games:
+                games[me, played] = [(opponent, value) for value, letter, opponent
+                                     in zip(self.row_points(me), self.letters[me], self.opponents[me], strict=True)
+                                     if counts(letter, opponent, played)]
         members = set(group)
         totals: dict[tuple[int, int], list[float]] = {}
         for me in group:
-            for opponent, value in games[me]:
+            for opponent, value in games[me, played]:
                 if opponent in members:
                     pair = totals.setdefault((me, opponent), [0.0, 0])
                     pair[0] += value
                     pair[1] += 1
-        return direct_encounter_tiers(group, totals, self.win, False)
+        return direct_encounter_tiers(group, totals, self.win, all_met)

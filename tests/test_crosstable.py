@@ -52,6 +52,7 @@ CHAINS = (
     "BH-C1,BH,SB,DE,WIN,PS,ARO",
     "BH-M1,SB-C1,PS-C1,KS/L+1,WON,BPG,BWG,REP,FOUL,TPN,RTNG,ARO-C1",
     "KS,SB/M2,BH/C2,DE,AROC,KS/L-1,BH-M2",
+    "DE/P,BH/P,SB-C1/P,KS/P,WON/P,BPG/P,BWG/P,BH-M1/P,WIN",
     "",
 )
 WARNED = "(and a warning on standard error)"
@@ -161,7 +162,7 @@ def test_the_file_s_own_scoring_and_chain(tournament: Tournament, scoring: Scori
 
 def test_codes_it_does_not_compute_go_to_the_model() -> None:
     text = write_trf(generate_swiss(40, 5))
-    for chain in ("FB", "AOB", "BH/P", "SB/C1/P", "STD", "LOT", "PREV", "PS-D", "DEB", "GP", "TPR", "GE"):
+    for chain in ("FB", "AOB", "ARO/P", "STD", "LOT", "PREV", "PS-D", "DEB", "GP", "TPR", "GE"):
         assert columnar_json(text, "trf", chain, None, None, None) is None
         same_standings(text, "trf", tiebreaks=chain, answered=False)
 
@@ -266,13 +267,14 @@ def test_every_trf_of_the_tests(path: Path) -> None:
 
 @pytest.mark.parametrize("code", ["BH", "bh-c1", "BH/C2", "BH-M1", "BH/M2", "SB-C1", "SB/M1", "PS", "PS/C1", "PS-C2",
                                   "KS", "KS/L+1", "KS/L-2", "KS/L3", "ARO", "AROC", "AROC-1", "ARO-C1", "ARO/C2",
-                                  "WIN", "WON", "BPG", "BWG", "REP", "FOUL", "TPN", "RTNG", "DE"])
+                                  "WIN", "WON", "BPG", "BWG", "REP", "FOUL", "TPN", "RTNG", "DE", "BH/P", "SB-C1/P",
+                                  "KS/L+1/P", "WON/P", "BPG/P", "BWG/P", "DE/P"])
 def test_codes_are_read_as_the_registry_reads_them(code: str) -> None:
     spec = REGISTRY.parse(code)
-    assert parse_chain([code]) == [(code, spec.name, spec.cut, spec.median, spec.limit)]
+    assert parse_chain([code]) == [(code, spec.name, spec.cut, spec.median, spec.limit, spec.forfeits_played)]
 
 
-@pytest.mark.parametrize("code", ["BH/C1/C2", "BH/X1", "WIN/C1", "KS/C1", "BH/C10", "XX", " BH", "PS-D", "BH/P"])
+@pytest.mark.parametrize("code", ["BH/C1/C2", "BH/X1", "WIN/C1", "KS/C1", "BH/C10", "XX", " BH", "PS-D", "ARO/P", "BH/P/P"])
 def test_codes_it_does_not_read_are_left_to_the_registry(code: str) -> None:
     assert parse_chain([code]) is None
 
