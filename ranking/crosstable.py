@@ -46,7 +46,6 @@ from ranking.formats.trf_fields import (
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
 
 #: The most cells (players x rounds) a crosstable is made of: a file declaring more (9999 rounds,
 #: or one line of 9999 rounds among thousands of players) is read by the model, whose size is that
@@ -638,45 +637,3 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
                       ["".join(row).replace("B", "-") for row in colours], opponents, fouls_of, system, None,
                       chain, last_bye)
 
-
-# -- a scoresheet ----------------------------------------------------------------------------------
-
-#: The letter of an unplayed or pending round, by ``ranking.event.rounds.Kind`` value.
-_KIND_LETTERS = {"forfeit-win": "+", "forfeit-loss": "-", "pairing-bye": "U", "full-bye": "F", "half-bye": "H",
-                 "zero-bye": "Z", "pending": " "}
-#: The letter of a game played, by (outcome, rated).
-_PLAYED_LETTERS = {(2, True): "1", (1, True): "=", (0, True): "0", (2, False): "W", (1, False): "D", (0, False): "L"}
-_SHADES = {True: "w", False: "b", None: "-"}
-
-
-def crosstable_of(sheet: Any) -> Crosstable:
-    """The crosstable of a ``ranking.scoring.scoresheet.Scoresheet``: each round as the scoresheet
-    decided it (withdrawals applied, matches of several games made one round, every scoring's
-    points), so that the standings engine (``ranking.crosstable_standings``) reads a tournament
-    built from any file, the store or the bot as it reads a file straight.  The points, game
-    points and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
-    letters, colours, opponents, fouls, points, game_points, rated = [], [], [], [], [], [], []
-    any_fouls = False
-    for rows in sheet.records:
-        letters.append("".join(_PLAYED_LETTERS[record.outcome, record.rated] if record.kind.value == "played"
-                               else _KIND_LETTERS[record.kind.value] for record in rows))
-        colours.append("".join(_SHADES[record.first_mover] for record in rows))
-        opponents.append([record.opponent for record in rows])
-        fouls.append([record.fouls for record in rows])
-        any_fouls = any_fouls or any(fouls[-1])
-        points.append([record.points for record in rows])
-        game_points.append([record.game_points for record in rows])
-        rated.append([record.rated for record in rows])
-    players = sheet.players
-    last_bye = max((number for rows in sheet.records for number, record in enumerate(rows, start=1)
-                    if record.opponent < 0 and record.kind.value != "zero-bye"), default=0)
-    table = Crosstable(sheet.tournament.name, [player.id for player in players], [player.name for player in players],
-                       [player.rating for player in players], [player.federation for player in players], sheet.rounds,
-                       letters, colours, opponents, fouls if any_fouls else None,
-                       "round-robin" if sheet.round_robin else "swiss", None, (), last_bye)
-    table.points, table.game_points, table.rated = points, game_points, rated
-    from ranking.event.players import pairing_numbers  # the model's, as the scoresheet is
-
-    tpn = pairing_numbers(sheet.tournament)
-    table.tpn = [tpn[player.id] for player in players]
-    return table

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import gc
 import re
-from itertools import repeat
 from operator import add, mul, sub
 
 from ranking.standings.ordering import (
@@ -170,7 +169,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
 
 def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[Spec],
                scoring: dict[str, Any], edition: str, last: int) -> dict[str, Any]:
-    sheet = _Sheet(table, scoring, edition, last)
+    sheet = ColumnSheet(table, scoring, edition, last)
     scores = sheet.scores
     ids = table.ids
     order = sorted(range(len(ids)), key=lambda me: (-scores[me], ids[me]))
@@ -205,7 +204,7 @@ def _quarters(value: float) -> bool:
     return abs(value) < 2**20 and (value * 4).is_integer() and not (value == 0 and str(value)[0] == "-")
 
 
-class _Sheet:
+class ColumnSheet:
     """The crosstable's rounds 1..``last`` as ``ranking.scoring.scoresheet.Scoresheet`` sees them:
     points, outcomes, C.07 16.2 categories and VURs, scores and the 16.3 adjusted scores, and the
     tie-breaks computed on them."""
@@ -219,7 +218,8 @@ class _Sheet:
         score (CXA 14.4, for ``bye_value = "lowest-score"``); ``scores`` and ``adjusted`` the
         scoresheet's totals where the table is one (``ranking.crosstable.crosstable_of``)."""
         self.table, self.edition, self.last = table, edition, last
-        self.bye_value, self.lowest_score, self.keep_rounds, self.de_mode = bye_value, lowest_score, keep_rounds, de_mode
+        self.bye_value, self.lowest_score = bye_value, lowest_score
+        self.keep_rounds, self.de_mode = keep_rounds, de_mode
         win, draw, loss = scoring["win"], scoring["draw"], scoring["loss"]
         match = scoring.get("match")
         self.win, self.draw = (match[0], match[1]) if match else (win, draw)
@@ -300,7 +300,7 @@ class _Sheet:
             "WON": lambda: self.own_results(True, False, played), "BPG": lambda: self.own_results(False, True, played),
             "BWG": lambda: self.own_results(True, True, played), "REP": self.rounds_elected,
             "KS": lambda: self.koya(limit, played), "ARO": lambda: self.aro(cut),
-            "FOUL": self.fouls, "TPN": lambda: list(self.table.tpn or ()), "RTNG": lambda: list(self.table.ratings),
+            "FOUL": self.fouls, "TPN": self.pairing_numbers, "RTNG": lambda: list(self.table.ratings),
         }[name]
         return code, SCORE, compute, name in _LOWER_IS_BETTER
 
@@ -474,6 +474,10 @@ class _Sheet:
             result.append(average_half_up(met) if met else None)
         return result
 
+    def pairing_numbers(self) -> list[Any]:
+        """TPN (C.07 7.8): each player's pairing number (``Crosstable.tpn``)."""
+        return list(self.table.tpn or ())
+
     def fouls(self) -> list[Any]:
         """FOUL (CXA 14.1-14.3): fouls recorded against the player."""
         if self.table.fouls is None:
@@ -512,3 +516,4 @@ class _Sheet:
                     pair[0] += value
                     pair[1] += 1
         return direct_encounter_tiers(group, totals, self.win, all_met)
+

@@ -274,7 +274,8 @@ def test_codes_are_read_as_the_registry_reads_them(code: str) -> None:
     assert parse_chain([code]) == [(code, spec.name, spec.cut, spec.median, spec.limit, spec.forfeits_played)]
 
 
-@pytest.mark.parametrize("code", ["BH/C1/C2", "BH/X1", "WIN/C1", "KS/C1", "BH/C10", "XX", " BH", "PS-D", "ARO/P", "BH/P/P"])
+@pytest.mark.parametrize("code", ["BH/C1/C2", "BH/X1", "WIN/C1", "KS/C1", "BH/C10", "XX", " BH", "PS-D", "ARO/P",
+                                  "BH/P/P"])
 def test_codes_it_does_not_read_are_left_to_the_registry(code: str) -> None:
     assert parse_chain([code]) is None
 

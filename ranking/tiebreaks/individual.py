@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ranking.event.rounds import NO_OPPONENT, Kind
-from ranking.scoring.rules import ByeValue, DirectEncounterMode, Edition, Outcome, PreviousMode
+from ranking.scoring.rules import ByeValue, Edition, Outcome, PreviousMode
 from ranking.scoring.scoresheet import RoundRecord, Scoresheet
-from ranking.standings.ordering import average_half_up, direct_encounter_tiers, runs_of_equal
+from ranking.standings.ordering import average_half_up, runs_of_equal
+from ranking.standings.scoresheet_columns import engine_of
 from ranking.tiebreaks.codes import TiebreakSpec, parse_code
 from ranking.tiebreaks.lots import lots, results_seed
 from ranking.tiebreaks.ratings import expected_score, rating_difference, round_half_up
@@ -170,7 +171,7 @@ def buchholz(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 8.1 with art. 16 for a Swiss's unplayed rounds (16.4 dummy, 16.5.1 cuts,
     Median-n low cuts first); in a round robin forfeits are games and the free round of an odd
     field adds nothing (15.2-15.3, docs/rules.md#c07-readings)."""
-    return _buchholz_totals(sheet, spec, _cached_contributions(sheet, spec))
+    return engine_of(sheet).buchholz(spec.cut, spec.median, spec.forfeits_played)
 
 
 def _buchholz_totals(sheet: Scoresheet, spec: TiebreakSpec, contributions: list[list[Contribution]]) -> list[Value]:
@@ -218,12 +219,7 @@ def sonneborn_berger(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 9.1; a cut drops the 14.1.1 least significant product, or the VUR product
     with the lowest contribution when it is not lower (16.5.1, docs/rules.md#c07-readings); a round robin's
     free round adds nothing (15.2-15.3)."""
-    contributions = _cached_contributions(sheet, spec)
-    if not (spec.cut or spec.median):
-        return [sum(value * fraction for value, fraction, _ in items) for items in contributions]
-    return [cut_total(sheet, spec, [(value * fraction, (value, value * fraction), vur)
-                                     for value, fraction, vur in items])
-            for items in contributions]
+    return engine_of(sheet).sonneborn_berger(spec.cut, spec.median, spec.forfeits_played)
 
 
 @_register("KS", "Koya", "FIDE C.07 9.2",
@@ -233,15 +229,7 @@ def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 9.2, 14.5: the limit is half the points of the games each player is
     scheduled to play; in a round robin that is (N-1) games per cycle, not every round (the
     free round of an odd field is no game, docs/rules.md#c07-readings)."""
-    seen = _seen_scores(sheet)
-    games = sheet.rounds
-    if sheet.round_robin:
-        games = max((sum(1 for record in rows if record.opponent != NO_OPPONENT) for rows in sheet.records),
-                    default=0)
-    threshold = sheet.win_value * games / 2 + spec.limit * sheet.win_value / 2
-    return [sum(record.points for record in rows
-                if _counts_as_game(sheet, record, spec) and seen[record.opponent] >= threshold)
-            for rows in sheet.records]
+    return engine_of(sheet).koya(spec.limit, spec.forfeits_played)
 
 
 # -- the player's own results (C.07 7) -----------------------------------------------------
@@ -249,17 +237,13 @@ def koya(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("WIN", "Wins", "FIDE C.07 7.1; CXA 14.1 胜局",
            "rounds in which a win's points were obtained, played or not")
 def wins(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    win, pending = Outcome.WIN, Kind.PENDING
-    return [sum([1 for record in rows if record.outcome is win and record.kind is not pending])
-            for rows in sheet.records]
+    return engine_of(sheet).wins()
 
 
 @_register("WON", "Games won", "FIDE C.07 7.2", "games won over the board", modifiers="P")
 def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 7.2; round-robin forfeit wins count in the 2026 edition only (15.2)."""
-    return [sum(1 for record in rows
-                if record.outcome is Outcome.WIN and _counts_for_own_results(sheet, record, spec))
-            for rows in sheet.records]
+    return engine_of(sheet).own_results(True, False, spec.forfeits_played)
 
 
 @_register("BPG", "Games with black", "FIDE C.07 7.3; CXA 14.1 后走局数",
@@ -267,31 +251,26 @@ def games_won(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 def games_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 7.3; a round-robin forfeit win with Black scheduled counts in the 2026 edition
     only, a forfeit loss in neither (15.2)."""
-    return [sum(1 for record in rows
-                if record.first_mover is False and _counts_for_own_results(sheet, record, spec))
-            for rows in sheet.records]
+    return engine_of(sheet).own_results(False, True, spec.forfeits_played)
 
 
 @_register("BWG", "Wins with black", "FIDE C.07 7.4; CXA 14.2 后走胜局; VN 21.3",
            "games won over the board as second mover (black)", modifiers="P")
 def wins_with_black(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
     """FIDE C.07 7.4; round-robin forfeit wins with Black count in the 2026 edition only (15.2)."""
-    return [sum(1 for record in rows
-                if record.first_mover is False and record.outcome is Outcome.WIN
-                and _counts_for_own_results(sheet, record, spec))
-            for rows in sheet.records]
+    return engine_of(sheet).own_results(True, True, spec.forfeits_played)
 
 
 @_register("PS", "Progressive score", "FIDE C.07 7.5; CXA 14.3.2 累进分",
            "sum of the running scores after each round (Cn drops the first n)", modifiers="C")
 def progressive_score(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [sum(running[spec.cut:]) for running in sheet.running_scores]
+    return engine_of(sheet).progressive(spec.cut)
 
 
 @_register("REP", "Rounds one elected to play", "FIDE C.07 7.6 (GE before 2024-08)",
            "rounds minus half- and zero-point byes and forfeit losses", aliases=("GE",))
 def rounds_elected_to_play(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [sheet.rounds - sum(1 for record in rows if record.vur) for rows in sheet.records]
+    return engine_of(sheet).rounds_elected()
 
 
 @_register("STD", "Standard points", "FIDE C.07 7.7 (2026)",
@@ -318,7 +297,7 @@ def standard_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("FOUL", "Fouls", "CXA 14.1-14.3 犯规",
            "fouls recorded against the player (fewer is better)", lower_is_better=True)
 def fouls(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [sum(record.fouls for record in rows) for rows in sheet.records]
+    return engine_of(sheet).fouls()
 
 
 @_register("GP", "Game points", "CXA 13.2, 14.2 局分; VN 21.2 điểm ván",
@@ -331,17 +310,14 @@ def game_points(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("TPN", "Pairing number", "FIDE C.07 7.8 (2026)",
            "the pairing number, the place in the initial ranking list (lower is better)", lower_is_better=True)
 def pairing_number(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    """The TPN (C.04.2 GHR 2): the starting number where the numbers are the pairing numbers,
-    else the place in the initial ranking list (``ranking.event.players``)."""
-    from ranking.event.players import pairing_numbers  # this code only (start-up time)
-
-    tpn = pairing_numbers(sheet.tournament)
-    return [tpn[player.id] for player in sheet.players]
+    """The TPN (C.04.2 GHR 2): the place in starting-number order where the numbers are the
+    pairing numbers, else the place in the initial ranking list (``ranking.event.players``)."""
+    return engine_of(sheet).pairing_numbers()
 
 
 @_register("RTNG", "Rating", "FIDE C.07 10.6 (2026)", "the player's own rating")
 def own_rating(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    return [player.rating for player in sheet.players]
+    return list(engine_of(sheet).table.ratings)
 
 
 # -- ratings (C.07 10) ---------------------------------------------------------------------
@@ -454,16 +430,7 @@ def _tiers_by_key(group: list[int], key: Callable[[int], Any]) -> list[list[int]
            "results among the tied players only; if not all met, a player is placed only when "
            "the missing games could not change it (6.3)", orders=True, modifiers="P")
 def direct_encounter(sheet: Scoresheet, spec: TiebreakSpec, group: list[int]) -> list[list[int]]:
-    members = set(group)
-    totals: dict[tuple[int, int], list[float]] = {}
-    for me in group:
-        for record in sheet.records[me]:
-            if record.opponent in members and _counts_as_game(sheet, record, spec):
-                pair = totals.setdefault((me, record.opponent), [0.0, 0])
-                pair[0] += record.points
-                pair[1] += 1
-    return direct_encounter_tiers(group, totals, sheet.win_value,
-                                  sheet.options.de_mode is DirectEncounterMode.ALL_MET)
+    return engine_of(sheet).direct_encounter(group, spec.forfeits_played)
 
 
 @_register("DEB", "Second mover in the direct game", "CXA 14.1 对局时后走 (inferred reading)",
