@@ -37,23 +37,6 @@ def _counts_as_game(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) 
     return record.kind is Kind.PLAYED or sheet.forfeit_counts_as_played(record, spec.forfeits_played)
 
 
-def _counts_for_own_results(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
-    """Games for type-B tie-breaks (WON, BPG, BWG; docs/rules.md#c07-readings).
-
-    2026 edition, C.07 15.2: in a round robin a forfeit win counts as a game and a forfeit
-    loss stays unplayed.  2024 edition: games over the board only, as for REP (7.6) and the
-    rating tie-breaks (10.1), round robin or not.  ``/P`` counts every forfeit as a game
-    against the scheduled opponent in both editions.
-    """
-    if record.kind is Kind.PLAYED:
-        return True
-    if not sheet.forfeit_counts_as_played(record, spec.forfeits_played):
-        return False
-    if spec.forfeits_played:
-        return True
-    return record.kind is Kind.FORFEIT_WIN and sheet.options.fide_edition is Edition.FIDE_2026
-
-
 def _counts_for_ratings(sheet: Scoresheet, record: RoundRecord, spec: TiebreakSpec) -> bool:
     """Rated games over the board against a rated opponent (C.07 10; 2026 15.2: forfeits stay
     unplayed for rating tie-breaks even in round robins)."""
