@@ -14,11 +14,13 @@ TYPE_CHECKING = False  # typing costs start-up time; type checkers read the bloc
 if TYPE_CHECKING:
     from ranking.scoring.scoresheet import Scoresheet
 
-#: The letter of an unplayed or pending round (``ranking.crosstable``).
-_KIND_LETTERS = {Kind.FORFEIT_WIN: "+", Kind.FORFEIT_LOSS: "-", Kind.PAIRING_BYE: "U", Kind.FULL_BYE: "F",
-                 Kind.HALF_BYE: "H", Kind.ZERO_BYE: "Z", Kind.PENDING: " "}
-#: The letter of a game played, by (outcome, rated).
-_PLAYED_LETTERS = {(2, True): "1", (1, True): "=", (0, True): "0", (2, False): "W", (1, False): "D", (0, False): "L"}
+#: A round's letter (``ranking.crosstable``) by (kind, outcome, rated): a game played by its outcome
+#: and whether it is rated, any other round by its kind.
+_LETTERS = {(kind, outcome, rated): letter for kind, letter in (
+    (Kind.FORFEIT_WIN, "+"), (Kind.FORFEIT_LOSS, "-"), (Kind.PAIRING_BYE, "U"), (Kind.FULL_BYE, "F"),
+    (Kind.HALF_BYE, "H"), (Kind.ZERO_BYE, "Z"), (Kind.PENDING, " ")) for outcome in (0, 1, 2) for rated in (False, True)}
+_LETTERS.update({(Kind.PLAYED, 2, True): "1", (Kind.PLAYED, 1, True): "=", (Kind.PLAYED, 0, True): "0",
+                 (Kind.PLAYED, 2, False): "W", (Kind.PLAYED, 1, False): "D", (Kind.PLAYED, 0, False): "L"})
 _SHADES = {True: "w", False: "b", None: "-"}
 
 
@@ -29,23 +31,27 @@ def crosstable_of(sheet: Scoresheet) -> Crosstable:
     built from any file, the store or the bot as it reads a file straight.  The points, game
     points and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
     letters, colours, opponents, fouls, points, game_points, rated = [], [], [], [], [], [], []
-    any_fouls = False
+    letter, shade = _LETTERS.__getitem__, _SHADES.__getitem__
     for rows in sheet.records:
-        letters.append("".join(_PLAYED_LETTERS[record.outcome, record.rated] if record.kind is Kind.PLAYED
-                               else _KIND_LETTERS[record.kind] for record in rows))
-        colours.append("".join(_SHADES[record.first_mover] for record in rows))
-        opponents.append([record.opponent for record in rows])
-        fouls.append([record.fouls for record in rows])
-        any_fouls = any_fouls or any(fouls[-1])
-        points.append([record.points for record in rows])
-        game_points.append([record.game_points for record in rows])
-        rated.append([record.rated for record in rows])
+        if not rows:
+            for column in (opponents, fouls, points, game_points, rated):
+                column.append([])
+            letters.append("")
+            colours.append("")
+            continue
+        _, kinds, against, first, outcomes, worth, games_worth, counted, fouled, _, _ = zip(*rows, strict=True)
+        letters.append("".join(map(letter, zip(kinds, outcomes, counted, strict=True))))
+        colours.append("".join(map(shade, first)))
+        opponents.append(list(against))
+        fouls.append(list(fouled))
+        points.append(list(worth))
+        game_points.append(list(games_worth))
+        rated.append(list(counted))
     players = sheet.players
-    last_bye = max((number for rows in sheet.records for number, record in enumerate(rows, start=1)
-                    if record.opponent < 0 and record.kind is not Kind.ZERO_BYE), default=0)
+    last_bye = max((max(row.rfind("U"), row.rfind("F"), row.rfind("H")) + 1 for row in letters), default=0)
     table = Crosstable(sheet.tournament.name, [player.id for player in players], [player.name for player in players],
                        [player.rating for player in players], [player.federation for player in players], sheet.rounds,
-                       letters, colours, opponents, fouls if any_fouls else None,
+                       letters, colours, opponents, fouls if any(map(any, fouls)) else None,
                        "round-robin" if sheet.round_robin else "swiss", None, (), last_bye)
     table.points, table.game_points, table.rated = points, game_points, rated
     tpn = pairing_numbers(sheet.tournament)
