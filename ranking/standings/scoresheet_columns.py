@@ -16,9 +16,10 @@ if TYPE_CHECKING:
 
 #: A round's letter (``ranking.crosstable``) by (kind, outcome, rated): a game played by its outcome
 #: and whether it is rated, any other round by its kind.
-_LETTERS = {(kind, outcome, rated): letter for kind, letter in (
-    (Kind.FORFEIT_WIN, "+"), (Kind.FORFEIT_LOSS, "-"), (Kind.PAIRING_BYE, "U"), (Kind.FULL_BYE, "F"),
-    (Kind.HALF_BYE, "H"), (Kind.ZERO_BYE, "Z"), (Kind.PENDING, " ")) for outcome in (0, 1, 2) for rated in (False, True)}
+_LETTERS = {(kind, outcome, rated): letter
+            for kind, letter in ((Kind.FORFEIT_WIN, "+"), (Kind.FORFEIT_LOSS, "-"), (Kind.PAIRING_BYE, "U"),
+                                 (Kind.FULL_BYE, "F"), (Kind.HALF_BYE, "H"), (Kind.ZERO_BYE, "Z"), (Kind.PENDING, " "))
+            for outcome in (0, 1, 2) for rated in (False, True)}
 _LETTERS.update({(Kind.PLAYED, 2, True): "1", (Kind.PLAYED, 1, True): "=", (Kind.PLAYED, 0, True): "0",
                  (Kind.PLAYED, 2, False): "W", (Kind.PLAYED, 1, False): "D", (Kind.PLAYED, 0, False): "L"})
 _SHADES = {True: "w", False: "b", None: "-"}
