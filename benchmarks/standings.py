@@ -15,8 +15,8 @@ ranking in-process.
    (``load_tournament`` + ``final_standings``, what the command runs when the columnar path
    hands over) is timed in the same turns, from a second copy of the install in which
    ``quick_standings`` hands over every time (issue 26: one standings engine).
-2. In-process, parsing included: the columnar path (``ranking.crosstable`` and
-   ``ranking.crosstable_standings``) on 10,000 x 13 (9,999 players: TRF start numbers end at
+2. In-process, parsing included: the columnar path (``ranking.formats.crosstable`` and
+   ``ranking.standings.engine``) on 10,000 x 13 (9,999 players: TRF start numbers end at
    9999) and 1,000 x 11 (CPU time; target under 0.4 s at 10,000 x 13), its peak memory against
    the memory of the tournament model of the same file (target: under 2x), and the cost per
    game for growing fields (linear).  The model's own path (``parse_trf`` + ``final_standings``)
@@ -46,12 +46,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from generators import generate_swiss
 
-from ranking.crosstable import read_trf
-from ranking.crosstable_standings import crosstable_standings
+from ranking.formats.crosstable import read_trf
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.trf_read import parse_trf
 from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules
+from ranking.standings.engine import crosstable_standings
 from ranking.standings.final import final_standings
 
 ROOT = Path(__file__).resolve().parents[1]

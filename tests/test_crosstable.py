@@ -1,4 +1,4 @@
-"""The columnar hot path (``ranking.crosstable``, ``ranking.crosstable_standings``) gives the
+"""The columnar hot path (``ranking.formats.crosstable``, ``ranking.standings.engine``) gives the
 standings the full model gives, to the byte, or steps aside (issue 13).
 
 Each case reads the same TRF or TOML text both ways: the model's way (``parse_trf`` or
@@ -25,16 +25,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import tournaments
 
-from ranking.crosstable import read_toml, read_trf
-from ranking.crosstable_standings import CODES, crosstable_standings, parse_chain, split_chain
 from ranking.errors import InputError
 from ranking.event.model import System, Team, Tournament
+from ranking.formats.crosstable import read_toml, read_trf
 from ranking.formats.toml_export import write_tournament_toml
 from ranking.formats.tomlfile import parse_tournament_toml
 from ranking.formats.trf_read import parse_trf
 from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules, Scoring
 from ranking.standings import ordering
+from ranking.standings.engine import CODES, crosstable_standings, parse_chain, split_chain
 from ranking.standings.final import final_standings
 from ranking.standings.individual import default_rules
 from ranking.tiebreaks.individual import REGISTRY
@@ -299,7 +299,7 @@ def test_the_rules_record_defaults_are_the_model_s() -> None:
     """A ``### tiebreak rules`` record is read on the columnar path only with default options."""
     from dataclasses import fields
 
-    from ranking import crosstable
+    from ranking.formats import crosstable
     from ranking.scoring.rules import Options
 
     scoring = {f.name: getattr(Scoring(), f.name) for f in fields(Scoring) if f.name != "match"}

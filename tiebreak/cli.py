@@ -211,8 +211,8 @@ def _flushed(status: int) -> int:
 
 
 def quick_standings(args: argparse.Namespace) -> int | None:
-    """``tiebreak standings FILE --json`` on the columnar path (``ranking.crosstable``,
-    ``ranking.crosstable_standings``): the exit status, or None when the full path must run
+    """``tiebreak standings FILE --json`` on the columnar path (``ranking.formats.crosstable``,
+    ``ranking.standings.engine``): the exit status, or None when the full path must run
     because the options, the file or the rules are anything that path does not handle exactly
     as the full one (a preset, teams, a named scoring, a slug, an unreadable file, a code it
     does not compute, an error in the file)."""
@@ -230,8 +230,8 @@ def quick_standings(args: argparse.Namespace) -> int | None:
         except ValueError:
             return None  # a scoring's name, or a mistake the full path words
         points = (scoring.win, scoring.draw, scoring.loss)
-    from ranking.crosstable import read_toml, read_trf  # the columnar path (start-up time)
-    from ranking.crosstable_standings import crosstable_standings, split_chain  # the columnar path (start-up time)
+    from ranking.formats.crosstable import read_toml, read_trf  # the columnar path (start-up time)
+    from ranking.standings.engine import crosstable_standings, split_chain  # the columnar path (start-up time)
     from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
 
     try:

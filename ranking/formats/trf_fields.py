@@ -1,5 +1,5 @@
 """TRF fields both TRF readers read the same way: the full reader (``ranking.formats.trf_read``, which
-builds the tournament model) and the columnar one (``ranking.crosstable``, which does not).
+builds the tournament model) and the columnar one (``ranking.formats.crosstable``, which does not).
 
 Rounds (``XXR``/``142``), scoring (JaVaFo ``XXS`` and TRF-2026 ``162``), tie-break lists
 (``202``/``212``), the system a ``092``/``192`` text names, and the system the pairings imply.

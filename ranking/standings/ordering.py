@@ -9,7 +9,7 @@
 - ``FIDE_SWISS_CHAIN`` and ``FIDE_RR_CHAIN``: the chains the ``fide-swiss`` and ``fide-rr``
   presets use when the regulations name none (C.07 2.1, 4.1.1).
 
-The registries (``ranking.tiebreaks.registry``) and the columnar standings (``ranking.crosstable_standings``)
+The registries (``ranking.tiebreaks.registry``) and the columnar standings (``ranking.standings.engine``)
 both rank with these, so the two can never order a tied group differently.  This module imports
 nothing: the columnar path starts a command quickly because it loads no model types.
 

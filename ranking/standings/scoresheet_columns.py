@@ -1,20 +1,20 @@
 """A scoresheet's rounds as the standings engine's columns: the registry's tie-breaks
-(``ranking.tiebreaks.individual``) compute on the columns of ``ranking.crosstable_standings``, fed
+(``ranking.tiebreaks.individual``) compute on the columns of ``ranking.standings.engine``, fed
 here from a ``ranking.scoring.scoresheet.Scoresheet`` (a tournament from any file, the store or
 the bot) as ``tiebreak standings FILE`` feeds them from the file's text."""
 
 from __future__ import annotations
 
-from ranking.crosstable import Crosstable
-from ranking.crosstable_standings import ColumnSheet
 from ranking.event.players import pairing_numbers
 from ranking.event.rounds import Kind
+from ranking.formats.crosstable import Crosstable
+from ranking.standings.engine import ColumnSheet
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
     from ranking.scoring.scoresheet import Scoresheet
 
-#: A round's letter (``ranking.crosstable``) by (kind, outcome, rated): a game played by its outcome
+#: A round's letter (``ranking.formats.crosstable``) by (kind, outcome, rated): a game played by its outcome
 #: and whether it is rated, any other round by its kind.
 _LETTERS = {(kind, outcome, rated): letter
             for kind, letter in ((Kind.FORFEIT_WIN, "+"), (Kind.FORFEIT_LOSS, "-"), (Kind.PAIRING_BYE, "U"),
@@ -28,7 +28,7 @@ _SHADES = {True: "w", False: "b", None: "-"}
 def crosstable_of(sheet: Scoresheet) -> Crosstable:
     """The crosstable of a ``ranking.scoring.scoresheet.Scoresheet``: each round as the scoresheet
     decided it (withdrawals applied, matches of several games made one round, every scoring's
-    points), so that the standings engine (``ranking.crosstable_standings``) reads a tournament
+    points), so that the standings engine (``ranking.standings.engine``) reads a tournament
     built from any file, the store or the bot as it reads a file straight.  The points, game
     points and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
     letters, colours, opponents, fouls, points, game_points, rated = [], [], [], [], [], [], []

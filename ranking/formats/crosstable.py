@@ -1,7 +1,7 @@
 """A tournament's crosstable read straight from TRF or tournament TOML text: one row per player
 (starting-number order), one cell per round, no model objects.
 
-This is the columnar hot path of ``tiebreak standings`` (issue 13): ``ranking.crosstable_standings``
+This is the columnar hot path of ``tiebreak standings`` (issue 13): ``ranking.standings.engine``
 computes the standings on a ``Crosstable`` with the same arithmetic as the model
 (``ranking.standings.ordering``), and a command that reads a file, ranks it and prints the standings
 loads neither ``ranking.event.model`` nor the registries.  Reading is strict in the other direction:
@@ -536,7 +536,7 @@ def _read_toml(text: str) -> Crosstable | None:
     chain: tuple[str, ...] = ()
     if chain_text is not None:
         chain = tuple(_ITEM.findall(chain_text))
-        from ranking.crosstable_standings import parse_chain  # the code grammar, light like this module
+        from ranking.standings.engine import parse_chain  # the code grammar, light like this module
 
         if any(not code.strip() or parse_chain([code]) is None for code in chain):
             return None  # a code the model checks (and may refuse)

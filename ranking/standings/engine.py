@@ -1,4 +1,4 @@
-"""Standings computed on a crosstable (``ranking.crosstable``): the columnar hot path of
+"""Standings computed on a crosstable (``ranking.formats.crosstable``): the columnar hot path of
 ``tiebreak standings`` (issue 13).
 
 ``crosstable_standings`` gives exactly what ``ranking.standings.final.final_standings(...).as_json()``
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-    from ranking.crosstable import Crosstable
+    from ranking.formats.crosstable import Crosstable
 
     #: A parsed code: (code as given, name, cut, median, limit, /P).
     Spec = tuple[str, str, int, int, int, bool]
@@ -62,7 +62,7 @@ _HYPHENATED = frozenset({"PS-D", "AROC-1"})
 _SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
 _MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
 
-#: Letters of a cell (``ranking.crosstable``) by what they are.
+#: Letters of a cell (``ranking.formats.crosstable``) by what they are.
 _GAMES = frozenset("10=WDL")  # played over the board
 _RATED = frozenset("10=")  # ... and rated
 _FORFEITS = frozenset("+-")
@@ -130,7 +130,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     loss; ``--points``), ``edition`` (``"2024"`` or ``"2026"``; ``--fide-edition``) and
     ``after_round`` (``--after-round``) applied; None where the model must compute them.
 
-    >>> from ranking.crosstable import read_trf
+    >>> from ranking.formats.crosstable import read_trf
     >>> table = read_trf('''012 Mini
     ... 001    1      Alpha, A                          2100                             1.0    1     2 w 1
     ... 001    2      Beta, B                           2000                             0.0    2     1 b 0
@@ -216,7 +216,7 @@ class ColumnSheet:
         round's worth is in match points, ``Crosstable.points``); ``bye_value``, ``keep_rounds`` and
         ``de_mode`` are the options of docs/rules.md#options, ``lowest_score`` the field's lowest
         score (CXA 14.4, for ``bye_value = "lowest-score"``); ``scores`` and ``adjusted`` the
-        scoresheet's totals where the table is one (``ranking.crosstable.crosstable_of``)."""
+        scoresheet's totals where the table is one (``ranking.formats.crosstable.crosstable_of``)."""
         self.table, self.edition, self.last = table, edition, last
         self.bye_value, self.lowest_score = bye_value, lowest_score
         self.keep_rounds, self.de_mode = keep_rounds, de_mode
