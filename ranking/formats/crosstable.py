@@ -99,6 +99,15 @@ class Crosstable:
         self.finished_round, self.last_bye = finished, last_bye
         self.has_games = any(max(row, default=-1) >= 0 for row in opponents)
 
+    def with_rounds(self, rounds: int, results: list[str], colours: list[str], opponents: list[list[int]],
+                    points: list[list[float]]) -> Crosstable:
+        """The same players with these ``rounds`` rounds: their letters, colours, opponents and
+        points (FB's view of the last round, ``ranking.standings.engine``)."""
+        table = Crosstable(self.name, self.ids, self.names, self.ratings, self.federations, rounds, results, colours,
+                           opponents, self.fouls, self.system, self.scoring, self.chain, self.last_bye)
+        table.points, table.game_points, table.rated, table.tpn = points, self.game_points, self.rated, self.tpn
+        return table
+
     @property
     def rounds_with_results(self) -> int:
         """The last round in which a game has a result (``Tournament.rounds_with_results``): 0

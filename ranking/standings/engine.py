@@ -41,6 +41,7 @@ from ranking.standings.ordering import (
     direct_encounter_tiers,
     runs_of_equal,
 )
+from ranking.tiebreaks.ratings import expected_score, rating_difference, round_half_up
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
@@ -54,17 +55,18 @@ if TYPE_CHECKING:
 
 #: The codes computed here and the modifier letters each takes here (a subset of what the
 #: registry's entry takes: ``tests/test_crosstable.py`` checks it).
-CODES = {"BH": "CMP", "SB": "CMP", "PS": "C", "WIN": "", "WON": "P", "BPG": "P", "BWG": "P", "REP": "", "KS": "LP",
-         "ARO": "C", "FOUL": "", "TPN": "", "RTNG": "", "DE": "P"}
+CODES = {"BH": "CMP", "FB": "CMP", "AOB": "P", "SB": "CMP", "KS": "LP", "WIN": "", "WON": "P", "BPG": "P",
+         "BWG": "P", "PS": "C", "REP": "", "STD": "", "FOUL": "", "GP": "", "TPN": "", "RTNG": "", "ARO": "CP",
+         "TPR": "P", "PTP": "P", "APRO": "P", "APPO": "P", "DE": "P", "DEB": "", "PREV": "", "PS-D": ""}
 _LOWER_IS_BETTER = frozenset({"FOUL", "TPN"})
 #: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.tiebreaks.codes.parse_code``).
 _HYPHENATED = frozenset({"PS-D", "AROC-1"})
-_SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
+_SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1"), "GE": ("REP", "")}
 _MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
 
 #: Letters of a cell (``ranking.formats.crosstable``) by what they are.
 _GAMES = frozenset("10=WDL")  # played over the board
-_RATED = frozenset("10=")  # ... and rated
+_UNRATED = frozenset("WDL")  # ... and not rated
 _FORFEITS = frozenset("+-")
 _BYES = frozenset("UFHZ")
 _CLASSES = {"1": PLAYED, "=": PLAYED, "0": PLAYED, "W": PLAYED, "D": PLAYED, "L": PLAYED, " ": PLAYED,
@@ -99,7 +101,7 @@ def parse_chain(codes: Sequence[str]) -> list[Spec] | None:
         head, *modifiers = code.upper().split("/")
         if head in _SPELLINGS:
             head, implied = _SPELLINGS[head]
-            modifiers = [implied, *modifiers]
+            modifiers = [implied, *modifiers] if implied else modifiers
         if head not in CODES and "-" in head and head not in _HYPHENATED:
             head, *dashed = head.split("-")
             modifiers = dashed + modifiers
@@ -217,7 +219,7 @@ class ColumnSheet:
         ``de_mode`` are the options of docs/rules.md#options, ``lowest_score`` the field's lowest
         score (CXA 14.4, for ``bye_value = "lowest-score"``); ``scores`` and ``adjusted`` the
         scoresheet's totals where the table is one (``ranking.formats.crosstable.crosstable_of``)."""
-        self.table, self.edition, self.last = table, edition, last
+        self.table, self.scoring, self.edition, self.last = table, scoring, edition, last
         self.bye_value, self.lowest_score = bye_value, lowest_score
         self.keep_rounds, self.de_mode = keep_rounds, de_mode
         win, draw, loss = scoring["win"], scoring["draw"], scoring["loss"]
@@ -265,6 +267,8 @@ class ColumnSheet:
         self.plain = [me for me, letters in enumerate(self.letters) if last and _GAMES.issuperset(letters)]
         self._contributions: dict[tuple[int, bool], tuple[list[float], list[float], list[bool] | None]] = {}
         self._games: dict[tuple[int, bool], list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
+        self._rated: dict[bool, list[list[tuple[int, int]]]] = {}  # (opponent, outcome) of the rated games
+        self._running: list[list[float]] | None = None
 
     def row_points(self, me: int) -> list[float]:
         """Player ``me``'s points in rounds 1..``last``."""
@@ -292,15 +296,22 @@ class ColumnSheet:
     def criterion(self, spec: Spec) -> tuple[str, str, Callable[..., Any], bool]:
         """The ``ranking.standings.ordering.apply_chain`` criterion of one parsed code."""
         code, name, cut, median, limit, played = spec
-        if name == "DE":
-            return code, ORDER, lambda group: self.direct_encounter(group, played), False
+        ordering = {"DE": lambda group: self.direct_encounter(group, played), "DEB": self.second_mover,
+                    "PREV": self.earlier_rounds, "PS-D": self.progressive_dropping}.get(name)
+        if ordering is not None:
+            return code, ORDER, ordering, False
         compute = {
-            "BH": lambda: self.buchholz(cut, median, played), "SB": lambda: self.sonneborn_berger(cut, median, played),
-            "PS": lambda: self.progressive(cut), "WIN": self.wins,
-            "WON": lambda: self.own_results(True, False, played), "BPG": lambda: self.own_results(False, True, played),
-            "BWG": lambda: self.own_results(True, True, played), "REP": self.rounds_elected,
-            "KS": lambda: self.koya(limit, played), "ARO": lambda: self.aro(cut),
-            "FOUL": self.fouls, "TPN": self.pairing_numbers, "RTNG": lambda: list(self.table.ratings),
+            "BH": lambda: self.buchholz(cut, median, played), "FB": lambda: self.fore_buchholz(cut, median, played),
+            "AOB": lambda: self.average_of_opponents_buchholz(played),
+            "SB": lambda: self.sonneborn_berger(cut, median, played), "KS": lambda: self.koya(limit, played),
+            "WIN": self.wins, "WON": lambda: self.own_results(True, False, played),
+            "BPG": lambda: self.own_results(False, True, played), "BWG": lambda: self.own_results(True, True, played),
+            "PS": lambda: self.progressive(cut), "REP": self.rounds_elected, "STD": self.standard_points,
+            "FOUL": self.fouls, "GP": self.game_points, "TPN": self.pairing_numbers,
+            "RTNG": lambda: list(self.table.ratings), "ARO": lambda: self.aro(cut, played),
+            "TPR": lambda: self.performance(played), "PTP": lambda: self.perfect_performance(played),
+            "APRO": lambda: self.average_of_opponents(self.performance(played), played),
+            "APPO": lambda: self.average_of_opponents(self.perfect_performance(played), played),
         }[name]
         return code, SCORE, compute, name in _LOWER_IS_BETTER
 
@@ -463,16 +474,83 @@ class ColumnSheet:
                 for points, letters, opponents in zip(map(self.row_points, range(len(self.letters))), self.letters,
                                                       self.opponents, strict=True)]
 
-    def aro(self, cut: int) -> list[Any]:
-        """ARO (C.07 10.1): the average rating of the rated opponents met in rated games over the
-        board, rounded half up; Cn drops the n lowest."""
+    # -- ratings (C.07 10) ---------------------------------------------------------------------
+
+    def rated_games(self, played: bool = False) -> list[list[tuple[int, int]]]:
+        """Per player, the (opponent, outcome) of the games the rating tie-breaks count (C.07 10):
+        rated games over the board against a rated opponent; with ``played`` (``/P``) rated
+        forfeits against a scheduled rated opponent too (2026 15.2: without it forfeits stay
+        unplayed for them even in a round robin)."""
+        found = self._rated.get(played)
+        if found is not None:
+            return found
+        ratings, outcome_of, flags = self.table.ratings, self.outcome_of, self.table.rated
+        found = []
+        for me, (letters, opponents) in enumerate(zip(self.letters, self.opponents, strict=True)):
+            rated = flags[me] if flags is not None else None
+            found.append([(opponent, outcome_of[letter]) for number, (letter, opponent)
+                          in enumerate(zip(letters, opponents, strict=True))
+                          if (letter in _GAMES or (played and opponent >= 0 and letter in _FORFEITS))
+                          and (rated[number] if rated is not None else letter not in _UNRATED)
+                          and ratings[opponent] > 0])
+        self._rated[played] = found
+        return found
+
+    def aro(self, cut: int, played: bool = False) -> list[Any]:
+        """ARO (C.07 10.1): the average rating of the opponents of ``rated_games``, rounded half
+        up; Cn drops the n lowest."""
         ratings = self.table.ratings
         result: list[Any] = []
-        for letters, opponents in zip(self.letters, self.opponents, strict=True):
-            met = sorted(ratings[opponent] for letter, opponent in zip(letters, opponents, strict=True)
-                         if letter in _RATED and ratings[opponent] > 0)[cut:]
+        for games in self.rated_games(played):
+            met = sorted(ratings[opponent] for opponent, _ in games)[cut:]
             result.append(average_half_up(met) if met else None)
         return result
+
+    def performance(self, played: bool = False) -> list[Any]:
+        """TPR (C.07 10.2): ARO plus the FIDE B.02 8.1.1 rating difference of the fractional score
+        of ``rated_games``."""
+        return [None if aro is None else int(aro) + rating_difference(sum(outcome for _, outcome in games), len(games))
+                for aro, games in zip(self.aro(0, played), self.rated_games(played), strict=True)]
+
+    def perfect_performance(self, played: bool = False) -> list[Any]:
+        """PTP (C.07 10.3): the lowest rating whose expected score (B.02 8.1.2) against the
+        opponents of ``rated_games`` reaches the score; 800 below the lowest opponent for no
+        point, 800 above the highest for every point."""
+        from fractions import Fraction  # the rating-based codes only (start-up time)
+
+        ratings = self.table.ratings
+        result: list[Any] = []
+        for games in self.rated_games(played):
+            if not games:
+                result.append(None)
+                continue
+            met = [ratings[opponent] for opponent, _ in games]
+            score = Fraction(sum(outcome for _, outcome in games), 2)
+            if score == 0:
+                result.append(min(met) - 800)
+            elif score == len(games):
+                result.append(max(met) + 800)
+            else:
+                low, high = min(met) - 800, max(met) + 800
+                while low < high:  # the expected score never falls as the rating rises
+                    middle = (low + high) // 2
+                    if sum(expected_score(middle - rating) for rating in met) >= score:
+                        high = middle
+                    else:
+                        low = middle + 1
+                result.append(low)
+        return result
+
+    def average_of_opponents(self, values: list[Any], played: bool = False) -> list[Any]:
+        """APRO (C.07 10.4) and APPO (10.5): the average of the opponents' ``values`` (their TPR
+        or PTP) over ``rated_games``, rounded half up; None where no opponent has one."""
+        result: list[Any] = []
+        for games in self.rated_games(played):
+            known = [values[opponent] for opponent, _ in games if values[opponent] is not None]
+            result.append(average_half_up(known) if known else None)
+        return result
+
+    # -- the player's own values --------------------------------------------------------------
 
     def pairing_numbers(self) -> list[Any]:
         """TPN (C.07 7.8): each player's pairing number (``Crosstable.tpn``)."""
@@ -483,6 +561,124 @@ class ColumnSheet:
         if self.table.fouls is None:
             return [0] * len(self.letters)
         return [sum(row[:self.last]) for row in self.table.fouls]
+
+    def standard_points(self) -> list[Any]:
+        """STD (C.07 7.7, 2026): 1 for each round scoring more than the opponent (unpaired: more
+        than a draw), 1/2 for each round scoring the same; pending games and a round robin's
+        free round are no rounds (15.2-15.3)."""
+        result: list[Any] = []
+        outcome_of, draw, round_robin = self.outcome_of, self.draw, self.round_robin
+        for me, (letters, opponents) in enumerate(zip(self.letters, self.opponents, strict=True)):
+            total = 0.0
+            for letter, opponent, value in zip(letters, opponents, self.row_points(me), strict=True):
+                if letter == " " or (round_robin and opponent < 0):
+                    continue
+                difference = value - draw if opponent < 0 else outcome_of[letter] - 1
+                total += 1.0 if difference > 0 else 0.5 if difference == 0 else 0.0
+            result.append(total)
+        return result
+
+    def game_points(self) -> list[Any]:
+        """GP (CXA 13.2, 14.2; VN 21.2): the game points of the rounds with a result (under match
+        scoring the games' points, not the match's: ``Crosstable.game_points``)."""
+        rows = self.table.game_points
+        result: list[Any] = []
+        for me, letters in enumerate(self.letters):
+            values = rows[me][:self.last] if rows is not None else self.row_points(me)
+            result.append(sum(value for value, letter in zip(values, letters, strict=True) if letter != " "))
+        return result
+
+    def average_of_opponents_buchholz(self, played: bool = False) -> list[Any]:
+        """AOB (C.07 8.2): the average Buchholz of the opponents met over the board (forfeits too
+        with ``/P``), exactly, rounded half up to two decimals."""
+        from fractions import Fraction  # exact averages for this code only (start-up time)
+
+        values = self.buchholz(0, 0, played)
+        counts = self._counts_as_game
+        result: list[Any] = []
+        for letters, opponents in zip(self.letters, self.opponents, strict=True):
+            met = [values[opponent] for letter, opponent in zip(letters, opponents, strict=True)
+                   if counts(letter, opponent, played)]
+            result.append(round_half_up(Fraction(sum(Fraction(value) for value in met)) / len(met), 2)
+                          if met else None)
+        return result
+
+    def fore_buchholz(self, cut: int, median: int, played: bool = False) -> list[Any]:
+        """FB (C.07 8.3, docs/rules.md#c07-readings): Buchholz with every game paired in the last
+        round, whatever happened (forfeits and a result not known yet included), a played draw
+        against the scheduled opponent: never a dummy nor a VUR, so a requested bye before it is
+        category 16.2.3, not .5; last-round byes keep their points and their category."""
+        last = self.last
+        if not last:
+            return self.buchholz(cut, median, played)
+        letters, points, scores = list(self.letters), [], list(self.scores)
+        for me, row in enumerate(self.letters):
+            values = self.row_points(me)
+            if self.opponents[me][-1] >= 0:
+                scores[me] += self.draw - values[-1]
+                letters[me] = row[:-1] + "="
+                values[-1] = self.draw
+            points.append(values)
+        fore = self.table.with_rounds(last, letters, [row[:last] for row in self.table.colours], self.opponents, points)
+        return ColumnSheet(fore, self.scoring, self.edition, last, bye_value=self.bye_value,
+                           lowest_score=self.lowest_score, keep_rounds=self.keep_rounds, de_mode=self.de_mode,
+                           scores=scores).buchholz(cut, median, played)
+
+    # -- criteria that order a tied group -----------------------------------------------------
+
+    def running_scores(self) -> list[list[float]]:
+        """Each player's score after round 1, 2, ... (PREV, PS-D)."""
+        if self._running is None:
+            self._running = []
+            for me in range(len(self.letters)):
+                total = 0.0
+                running = []
+                for value in self.row_points(me):
+                    total += value
+                    running.append(total)
+                self._running.append(running)
+        return self._running
+
+    def second_mover(self, group: list[int]) -> list[list[int]]:
+        """DEB (CXA 14.1, an inferred reading): of exactly two tied players who met once over the
+        board with known colours, the one who moved second (black) first."""
+        if len(group) != 2:
+            return [group]
+        first, second = group
+        meetings = [shade for letter, opponent, shade in zip(self.letters[first], self.opponents[first],
+                                                             self.table.colours[first], strict=False)
+                    if opponent == second and letter in _GAMES and shade != "-"]
+        if len(meetings) != 1:
+            return [group]
+        return [[first], [second]] if meetings[0] == "b" else [[second], [first]]
+
+    def earlier_rounds(self, group: list[int], mode: str = "cumulative") -> list[list[int]]:
+        """PREV (CXA 14.3.1, tail): the score after round n-1, then n-2, ...; ``mode``
+        ``"round-result"``: the points scored in round n, n-1, ... (docs/rules.md#options)."""
+        if mode == "round-result":
+            def key(me: int) -> tuple[float, ...]:
+                return tuple(reversed(self.row_points(me)))
+        else:
+            running = self.running_scores()
+
+            def key(me: int) -> tuple[float, ...]:
+                return tuple(reversed(running[me][:-1]))
+        return runs_of_equal(sorted(group, key=key, reverse=True), key)
+
+    def progressive_dropping(self, group: list[int]) -> list[list[int]]:
+        """PS-D (CXA 14.3.2, tail): the progressive score without round 1, then without rounds
+        1-2, and so on."""
+        running = self.running_scores()
+
+        def key(me: int) -> tuple[float, ...]:
+            return tuple(sum(running[me][cut:]) for cut in range(1, len(running[me])))
+        return runs_of_equal(sorted(group, key=key, reverse=True), key)
+
+    def drawing_of_lots(self, group: list[int], seed: str) -> list[list[int]]:
+        """LOT (C.07 4.2): the reproducible draw of ``ranking.tiebreaks.lots`` with ``seed``."""
+        from ranking.tiebreaks.lots import lots  # only when lots are drawn (start-up time)
+
+        return lots(group, seed, self.table.ids)
 
     @property
     def _bounded(self) -> bool:
