@@ -244,19 +244,6 @@ class Scoresheet:
     # -- derived values ------------------------------------------------------------
 
     @cached_property
-    def running_scores(self) -> list[list[float]]:
-        """Each player's score after round 1, 2, ... (for PS and PREV)."""
-        result = []
-        for rows in self.records:
-            total = 0.0
-            running = []
-            for record in rows:
-                total += record.points
-                running.append(total)
-            result.append(running)
-        return result
-
-    @cached_property
     def lowest_score(self) -> float:
         """The lowest final score in the field (CXA 14.4 bye value); a player who left before
         round 1 is not in the field (CXA 14.4, ``ranking.event.withdrawals.left_before_the_start``)."""
@@ -264,20 +251,12 @@ class Scoresheet:
         return min((score for player, score in zip(self.players, self.scores, strict=True) if player.id not in gone),
                    default=0.0)
 
+
     def is_free_round(self, record: RoundRecord) -> bool:
         """The round a player sits out in a round robin (C.07 15.2-15.3, docs/rules.md#c07-readings): not an
         unplayed round; it adds nothing to BH, FB, SB, AOB, KS or STD (its points, if the event
         awards any, count in the score and in WIN only)."""
         return self.round_robin and record.opponent == NO_OPPONENT and record.kind is not Kind.PENDING
-
-    def forfeit_counts_as_played(self, record: RoundRecord, forfeits_played: bool) -> bool:
-        """Whether a forfeit is treated as a game against the scheduled opponent.
-
-        FIDE C.07 15.2: in round robins forfeits count as regular games; the ``/P``
-        modifier asks for the same in a Swiss.
-        """
-        return record.kind.is_forfeit and record.opponent != NO_OPPONENT and (
-            self.round_robin or forfeits_played)
 
 
 _new_record = tuple.__new__  # builds a RoundRecord without NamedTuple's slower __new__
