@@ -11,16 +11,16 @@ ranking in-process.
    ranked by it in turn (``benchmarks/tiebreak_core_standings.py``), A B A B ..., and the ratio
    is taken pair by pair.  CPU time (user + system, from the operating system's accounting of
    the finished child) and wall time, median and spread; the machine's load before and after.
-   Target: at least 5 times faster than tiebreak-core, whole process.  The model's path alone
-   (``load_tournament`` + ``final_standings``, what the command runs when the columnar path
-   hands over) is timed in the same turns, from a second copy of the install in which
-   ``quick_standings`` hands over every time (issue 26: one standings engine).
-2. In-process, parsing included: the columnar path (``ranking.formats.crosstable`` and
-   ``ranking.standings.engine``) on 10,000 x 13 (9,999 players: TRF start numbers end at
-   9999) and 1,000 x 11 (CPU time; target under 0.4 s at 10,000 x 13), its peak memory against
-   the memory of the tournament model of the same file (target: under 2x), and the cost per
-   game for growing fields (linear).  The model's own path (``parse_trf`` + ``final_standings``)
-   is timed too, for comparison.
+   Target: at least 5 times faster than tiebreak-core, whole process.  The same command with the
+   file read into the model (``load_tournament`` + ``final_standings``: the way of a file the
+   columns' readers leave to the model; the same engine ranks it) is timed in the same turns,
+   from a second copy of the install in which ``quick_standings`` hands over every time.
+2. In-process, parsing included: the file read into columns (``ranking.formats.crosstable``) and
+   ranked by the engine (``ranking.standings.engine``) on 10,000 x 13 (9,999 players: TRF start
+   numbers end at 9999) and 1,000 x 11 (CPU time; target under 0.4 s at 10,000 x 13), its peak
+   memory against the memory of the tournament model of the same file (target: under 2x), and
+   the cost per game for growing fields (linear).  The model's reader (``parse_trf`` +
+   ``final_standings``) is timed too, for comparison.
 """
 
 from __future__ import annotations
@@ -73,14 +73,14 @@ def load() -> str:
 def plain_install(folder: Path, model_only: bool = False) -> Path:
     """A new virtual environment holding the packages a standings command imports, as an
     installer lays them out (bytecode compiled); returns its ``tiebreak`` script.  ``model_only``:
-    its ``tiebreak.cli`` never takes the columnar path (the model's path alone is timed)."""
+    its ``tiebreak.cli`` never reads the file into columns (the model's reader is timed)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
     python = folder / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              check=True, capture_output=True, text=True).stdout.strip()
     for package in ("ranking", "tiebreak"):
         shutil.copytree(ROOT / package, Path(purelib) / package, ignore=shutil.ignore_patterns("__pycache__"))
-    for module in ("tomli_w", "tiebreak_core"):  # what the model's path and the yardstick import
+    for module in ("tomli_w", "tiebreak_core"):  # what the model's reader and the yardstick import
         spec = importlib.util.find_spec(module)
         if spec is not None and spec.origin:
             source = Path(spec.origin).parent
@@ -148,7 +148,7 @@ def side_by_side(scripts: dict[str, Path], path: Path, repeat: int, peer: bool) 
 
 
 def in_process(text: str, repeat: int) -> tuple[float, int]:
-    """(best CPU seconds, standings rows) of the columnar path on ``text``, parsing included."""
+    """(best CPU seconds, standings rows) of the file read into columns and ranked, on ``text``, parsing included."""
     best = float("inf")
     rows = 0
     for _ in range(repeat):
@@ -168,7 +168,7 @@ def model_path(text: str) -> float:
 
 
 def memory(text: str) -> tuple[float, float]:
-    """(MiB of the tournament model of ``text``, peak MiB of the columnar path on it)."""
+    """(MiB of the tournament model of ``text``, peak MiB of reading it into columns and ranking them)."""
     gc.collect()
     tracemalloc.start()
     model = parse_trf(text, "benchmark.trf")
@@ -198,7 +198,7 @@ def main() -> int:
         trf.write_text(write_trf(tournament), encoding="utf-8")
         toml.write_text(write_tournament_toml(tournament), encoding="utf-8")
         scripts = {"tiebreak": plain_install(base / "venv"),
-                   "the model's path alone": plain_install(base / "model", model_only=True)}
+                   "read into the model": plain_install(base / "model", model_only=True)}
         print(f"whole process, {args.repeat} runs each, plain install in a new virtual environment"
               + ("" if peer else " (tiebreak-core is not installed: `pip install tiebreak-core` to compare)"))
         for path in (trf, toml):
@@ -206,7 +206,7 @@ def main() -> int:
     print(load())
     if args.skip_in_process:
         return 0
-    print("in-process, parsing included (columnar path; the model's path for comparison):")
+    print("in-process, parsing included (read into columns; read into the model for comparison):")
     for players, rounds in ((1000, 11), (9999, 13)):
         tournament = generate_swiss(players, rounds)
         text = write_trf(tournament)
@@ -215,10 +215,10 @@ def main() -> int:
         model_mib, peak_mib = memory(text)
         target = "  target 0.4 s: " + ("ok" if cpu < 0.4 else "OVER TARGET") if players > 5000 else ""
         print(f"  {players:>5} x {rounds:<2} ({len(tournament.games):>6} games, {rows} rows): CPU {cpu * 1000:6.1f} ms"
-              f" (model's path {model_cpu * 1000:6.1f} ms){target}")
-        print(f"  {'':13}memory: model {model_mib:5.1f} MiB, columnar peak {peak_mib:5.1f} MiB "
+              f" (read into the model {model_cpu * 1000:6.1f} ms){target}")
+        print(f"  {'':13}memory: model {model_mib:5.1f} MiB, columns peak {peak_mib:5.1f} MiB "
               f"({peak_mib / model_mib:.2f}x the model; target under 2x)")
-    print("cost per game (in-process, columnar path, 11 rounds):")
+    print("cost per game (in-process, read into columns, 11 rounds):")
     for players in (1000, 2000, 4000, 8000):
         tournament = generate_swiss(players, 11)
         cpu, _ = in_process(write_trf(tournament), 3)

@@ -12,11 +12,12 @@
 
 Bad input prints one line naming the file, line and problem and exits with status 2.
 
-``tiebreak standings FILE --json``, its arguments read by the one parser, first tries the
-columnar path (``quick_standings``: the file read straight into a crosstable and ranked on it,
-loading no tournament model); whatever that path does not handle exactly as the full one does
-(another option, a code it does not compute, a layout it does not check, any error) goes the
-full way, so the output and every message are the same either way.  Every command ends
+``tiebreak standings FILE --json``, its arguments read by the one parser, first reads the file
+straight into the standings engine's columns (``quick_standings``: a crosstable, no tournament
+model loaded) and ranks it with the engine every standings uses (``ranking.standings.engine``);
+a file that reader leaves to the model (options, teams, a layout it does not check, any error)
+is read into the model and ranked by the same engine, so the output and every message are the
+same either way.  Every command ends
 normally, its exit status returned, without the garbage collection at exit
 (``tiebreak.process``).
 """
@@ -151,7 +152,7 @@ def build_parser(only_standings: bool = False) -> argparse.ArgumentParser:
 
 def _edition(text: str) -> str:
     """``--fide-edition``: one of ``ranking.scoring.rules.Edition``'s values, checked only when given (the
-    rules' module costs a third of a columnar standings command's start-up)."""
+    rules' module costs a third of a standings command's start-up when the file is read into columns)."""
     import argparse  # loaded by the parser already
 
     from ranking.scoring.rules import Edition  # only when the option is given (start-up time)
@@ -211,11 +212,11 @@ def _flushed(status: int) -> int:
 
 
 def quick_standings(args: argparse.Namespace) -> int | None:
-    """``tiebreak standings FILE --json`` on the columnar path (``ranking.formats.crosstable``,
-    ``ranking.standings.engine``): the exit status, or None when the full path must run
-    because the options, the file or the rules are anything that path does not handle exactly
-    as the full one (a preset, teams, a named scoring, a slug, an unreadable file, a code it
-    does not compute, an error in the file)."""
+    """``tiebreak standings FILE --json`` with the file read straight into the engine's columns
+    (``ranking.formats.crosstable``, ranked by ``ranking.standings.engine``): the exit status, or
+    None when the file must be read into the model because the options, the file or the rules
+    are anything the columns' readers do not read exactly as the model's readers do (a preset,
+    teams, a named scoring, a slug, an unreadable file, LOT, an error in the file)."""
     path = args.input
     if not args.json or args.rules is not None or args.teams or args.team_tiebreaks is not None:
         return None
@@ -230,8 +231,8 @@ def quick_standings(args: argparse.Namespace) -> int | None:
         except ValueError:
             return None  # a scoring's name, or a mistake the full path words
         points = (scoring.win, scoring.draw, scoring.loss)
-    from ranking.formats.crosstable import read_toml, read_trf  # the columnar path (start-up time)
-    from ranking.standings.engine import crosstable_standings, split_chain  # the columnar path (start-up time)
+    from ranking.formats.crosstable import read_toml, read_trf  # the columns' readers (start-up time)
+    from ranking.standings.engine import crosstable_standings, split_chain  # no model loaded (start-up time)
     from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
 
     try:

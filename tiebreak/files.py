@@ -3,7 +3,7 @@
 The format is told by content (docs/architecture.md#command-line: "detected by content"): a TOML
 file has a ``[tournament]`` table, a TRF has records such as ``001 `` or ``012 ``.  The
 file name's extension only decides when the content does not.  Reading a file and telling its
-format load neither reader, so the command line's columnar path (``ranking.formats.crosstable``) can
+format load neither reader, so the command line's columns' readers (``ranking.formats.crosstable``) can
 read the file without the tournament model.
 """
 

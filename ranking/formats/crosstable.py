@@ -1,10 +1,11 @@
-"""A tournament's crosstable read straight from TRF or tournament TOML text: one row per player
-(starting-number order), one cell per round, no model objects.
+"""A tournament's crosstable, the standings engine's columns (``ranking.standings.engine``): one
+row per player (starting-number order), one cell per round, no model objects; read straight
+from TRF or tournament TOML text here, or made from a scoresheet
+(``ranking.standings.scoresheet_columns.crosstable_of``).
 
-This is the columnar hot path of ``tiebreak standings`` (issue 13): ``ranking.standings.engine``
-computes the standings on a ``Crosstable`` with the same arithmetic as the model
-(``ranking.standings.ordering``), and a command that reads a file, ranks it and prints the standings
-loads neither ``ranking.event.model`` nor the registries.  Reading is strict in the other direction:
+``tiebreak standings FILE --json`` reads the file here, so that a command that reads a file,
+ranks it and prints the standings loads neither ``ranking.event.model`` nor the registries.
+Reading is strict in the other direction:
 ``read_trf`` and ``read_toml`` return None for anything they do not read exactly as
 ``ranking.formats.trf_read.parse_trf`` and ``ranking.formats.tomlfile.parse_tournament_toml`` would (a malformed
 line, a record that changes the standings and is not read here, teams, a TOML layout other than
@@ -613,7 +614,9 @@ def _toml_crosstable(name: str, system: str, rounds: int, chain: tuple[str, ...]
         if opponents[first][cell] >= 0 or opponents[second][cell] >= 0:
             return None  # two games in a round: another opponent (refused), or a match (the model's)
         white_letter, black_letter = _RESULTS[result]
-        if unrated and result not in ("+-", "-+", "--", None):
+        if unrated and result in ("+-", "-+", "--"):
+            return None  # an unrated forfeit: a letter cannot say it (ARO/P and its kin count only rated ones)
+        if unrated and result is not None:
             white_letter, black_letter = white_letter.translate(_UNRATED), black_letter.translate(_UNRATED)
         opponents[first][cell], opponents[second][cell] = second, first
         letters[first][cell], letters[second][cell] = white_letter, black_letter

@@ -1,20 +1,25 @@
-"""Standings computed on a crosstable (``ranking.formats.crosstable``): the columnar hot path of
-``tiebreak standings`` (issue 13).
+"""The standings engine: every individual tie-break, computed on a crosstable's columns.
+
+A ``ColumnSheet`` holds one tournament's rounds 1..n as columns (``ranking.formats.crosstable``: per
+player a string of result letters, the opponents, the colours, the points of each round) and
+what the tie-breaks share: scores, the C.07 16.2 categories and VURs, the 16.3 adjusted scores,
+the 16.4 dummies of both editions, the contributions BH, FB and SB add up, the rated games of
+the rating codes.  Each tie-break is one method citing its article; the chain is applied with
+``ranking.standings.ordering``.  This is the only computation of the individual tie-breaks:
+
+- the registry (``ranking.tiebreaks.individual``) computes each code on the engine of a
+  scoresheet (``ranking.standings.scoresheet_columns.engine_of``): the standings of the bot, the
+  site, the store and every file the model reads;
+- ``tiebreak standings FILE --json`` reads the file straight into a crosstable and calls
+  ``crosstable_standings``, which loads no model types (``dataclasses``, which imports
+  ``inspect``, and the model's frozen dataclasses cost more to import than the ranking itself:
+  docs/architecture.md#the-standings-engine).
 
 ``crosstable_standings`` gives exactly what ``ranking.standings.final.final_standings(...).as_json()``
-gives for the same file and options, value for value and in the same order, or None when it
-cannot: a code it does not compute, the ``/P`` modifier, match scoring or colour-dependent draws,
-scoring values that are not quarters, an ``--after-round`` out of range (the model says why).
-It computes the C.07 16.2 categories, the 16.3 adjusted scores, the 16.4 dummies of both
-editions and the 16.5.1 cuts as ``ranking.scoring.scoresheet`` and ``ranking.tiebreaks.individual`` do, and ranks
-with the same ``ranking.standings.ordering`` functions; ``tests/test_crosstable.py`` compares the two on
-generated tournaments of every kind.  It imports nothing but ``ranking.standings.ordering``: a command
-that ranks a file loads no model types (they cost more to import than the ranking itself).
-
-Codes computed here: ``BH`` and ``SB`` (with Cn, Mn), ``PS`` (Cn), ``WIN``, ``WON``, ``BPG``,
-``BWG``, ``REP``, ``KS`` (L±n), ``ARO`` (Cn; also ``AROC``), ``FOUL``, ``TPN``, ``RTNG`` and
-``DE``.  Options: ``fide_edition`` 2024 or 2026; the others at their defaults (a tournament file
-that sets options is read by the model).
+gives for the same file and options, or None where the file must be read into the model first:
+LOT (its seed is a digest of the model's results), match scoring or colour-dependent draws,
+scoring values that are not quarters, an ``--after-round`` out of range (the model says why),
+a cut that leaves no value (the model warns).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ranking.standings.ordering import (
     direct_encounter_tiers,
     runs_of_equal,
 )
-from ranking.tiebreaks.ratings import expected_score, rating_difference, round_half_up
+from ranking.tiebreaks.ratings import expected_hundredths, rating_difference, round_half_up
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
@@ -90,7 +95,7 @@ def parse_chain(codes: Sequence[str]) -> list[Spec] | None:
     >>> parse_chain(["BH-C1", "SB/M1", "AROC", "KS/L+1/P"])
     [('BH-C1', 'BH', 1, 0, 0, False), ('SB/M1', 'SB', 0, 1, 0, False), ('AROC', 'ARO', 1, 0, 0, False), \
 ('KS/L+1/P', 'KS', 0, 0, 1, True)]
-    >>> parse_chain(["ARO/P"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
+    >>> parse_chain(["LOT"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
     (True, True)
     """
     specs = []
@@ -515,9 +520,8 @@ class ColumnSheet:
     def perfect_performance(self, played: bool = False) -> list[Any]:
         """PTP (C.07 10.3): the lowest rating whose expected score (B.02 8.1.2) against the
         opponents of ``rated_games`` reaches the score; 800 below the lowest opponent for no
-        point, 800 above the highest for every point."""
-        from fractions import Fraction  # the rating-based codes only (start-up time)
-
+        point, 800 above the highest for every point.  In hundredths and half points: whole
+        numbers (``expected_hundredths``)."""
         ratings = self.table.ratings
         result: list[Any] = []
         for games in self.rated_games(played):
@@ -525,16 +529,16 @@ class ColumnSheet:
                 result.append(None)
                 continue
             met = [ratings[opponent] for opponent, _ in games]
-            score = Fraction(sum(outcome for _, outcome in games), 2)
-            if score == 0:
+            half_points = sum(outcome for _, outcome in games)
+            if half_points == 0:
                 result.append(min(met) - 800)
-            elif score == len(games):
+            elif half_points == 2 * len(games):
                 result.append(max(met) + 800)
             else:
                 low, high = min(met) - 800, max(met) + 800
                 while low < high:  # the expected score never falls as the rating rises
                     middle = (low + high) // 2
-                    if sum(expected_score(middle - rating) for rating in met) >= score:
+                    if sum([expected_hundredths(middle - rating) for rating in met]) >= 50 * half_points:
                         high = middle
                     else:
                         low = middle + 1

@@ -1,8 +1,8 @@
 """FIDE rating tables used by the rating-based tie-breaks (FIDE B.02 8.1.1 and 8.1.2).
 
 ``rating_difference(half_points, games)`` is the table 8.1.1 (fractional score -> rating
-difference dp) used for the tournament performance rating (C.07 10.2); ``expected_score(d)`` is the table
-8.1.2 (rating difference -> expected score) used for the perfect tournament performance
+difference dp) used for the tournament performance rating (C.07 10.2); ``expected_hundredths(d)`` is the table
+8.1.2 (rating difference -> expected score, in hundredths) used for the perfect tournament performance
 (C.07 10.3).
 """
 
@@ -55,15 +55,12 @@ def rating_difference(half_points: int, games: int) -> int:
     return -_DP[50 - hundredths]
 
 
-def expected_score(difference: int) -> Fraction:
-    """B.02 8.1.2: the expected score of a player rated ``difference`` points above the other.
+def expected_hundredths(difference: int) -> int:
+    """B.02 8.1.2: the expected score, in hundredths, of a player rated ``difference`` points
+    above the other (the table's values are whole hundredths: PTP adds them up in integers).
 
-    >>> expected_score(0), expected_score(100), expected_score(-800)
-    (Fraction(1, 2), Fraction(16, 25), Fraction(0, 1))
+    >>> expected_hundredths(0), expected_hundredths(100), expected_hundredths(-800)
+    (50, 64, 0)
     """
-    from fractions import Fraction
-
-    distance = abs(difference)
-    band = bisect_left(_BAND_UPPER, distance)
-    higher = Fraction(50 + band, 100)
-    return higher if difference >= 0 else 1 - higher
+    band = bisect_left(_BAND_UPPER, abs(difference))
+    return 50 + band if difference >= 0 else 50 - band
