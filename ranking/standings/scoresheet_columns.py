@@ -22,6 +22,7 @@ _LETTERS = {(kind, outcome, rated): letter
             for outcome in (0, 1, 2) for rated in (False, True)}
 _LETTERS.update({(Kind.PLAYED, 2, True): "1", (Kind.PLAYED, 1, True): "=", (Kind.PLAYED, 0, True): "0",
                  (Kind.PLAYED, 2, False): "W", (Kind.PLAYED, 1, False): "D", (Kind.PLAYED, 0, False): "L"})
+_RATED_GAMES = "0=1"  # a rated game's letter by its outcome
 _SHADES = {True: "w", False: "b", None: "-"}
 
 
@@ -41,7 +42,10 @@ def crosstable_of(sheet: Scoresheet) -> Crosstable:
             colours.append("")
             continue
         _, kinds, against, first, outcomes, worth, games_worth, counted, fouled, _, _ = zip(*rows, strict=True)
-        letters.append("".join(map(letter, zip(kinds, outcomes, counted, strict=True))))
+        if kinds.count(Kind.PLAYED) == len(kinds) and all(counted):  # rated games only (the usual row)
+            letters.append("".join(map(_RATED_GAMES.__getitem__, outcomes)))
+        else:
+            letters.append("".join(map(letter, zip(kinds, outcomes, counted, strict=True))))
         colours.append("".join(map(shade, first)))
         opponents.append(list(against))
         fouls.append(list(fouled))
