@@ -34,9 +34,10 @@ from ranking.formats.trf_read import parse_trf
 from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules, Scoring
 from ranking.standings import ordering
-from ranking.standings.engine import CODES, crosstable_standings, parse_chain, split_chain
+from ranking.standings.engine import CODES, crosstable_standings, parse_chain
 from ranking.standings.final import final_standings
 from ranking.standings.individual import default_rules
+from ranking.tiebreaks.codes import split_codes
 from ranking.tiebreaks.individual import REGISTRY
 from ranking.tiebreaks.presets import PRESETS
 from tiebreak.cli import choose_rules
@@ -79,7 +80,7 @@ def columnar_json(text: str, kind: str, tiebreaks: str | None, points: str | Non
     if table is None:
         return None
     parsed = tuple(float(part) for part in points.split(",")) if points else None
-    data = crosstable_standings(table, None if tiebreaks is None else split_chain(tiebreaks), parsed, edition,
+    data = crosstable_standings(table, None if tiebreaks is None else split_codes(tiebreaks), parsed, edition,
                                 after_round)
     return None if data is None else json.dumps(data, ensure_ascii=False)
 
@@ -273,7 +274,7 @@ def test_every_trf_of_the_tests(path: Path) -> None:
                                   "KS/L+1/P", "WON/P", "BPG/P", "BWG/P", "DE/P"])
 def test_codes_are_read_as_the_registry_reads_them(code: str) -> None:
     spec = REGISTRY.parse(code)
-    assert parse_chain([code]) == [(code, spec.name, spec.cut, spec.median, spec.limit, spec.forfeits_played)]
+    assert parse_chain([code]) == [spec]
 
 
 @pytest.mark.parametrize("code", ["BH/C1/C2", "BH/X1", "WIN/C1", "KS/C1", "BH/C10", "XX", " BH", "LOT", "BH/P/P",
@@ -282,19 +283,21 @@ def test_codes_it_does_not_read_are_left_to_the_registry(code: str) -> None:
     assert parse_chain([code]) is None
 
 
-def test_it_computes_a_subset_of_the_registry() -> None:
+def test_the_engine_computes_every_code_of_the_registry() -> None:
+    """Every registry code but LOT (whose seed is the model's) on a file's columns, with the
+    registry's modifiers, its lower-is-better codes and its ordering codes."""
+    from ranking.standings import engine
+
+    entries = {entry.code: entry for entry in REGISTRY.values()}
+    assert set(CODES) == set(entries) - {"LOT"}
     for name, letters in CODES.items():
-        assert set(letters) <= set(REGISTRY[name].modifiers), name
-    assert {code for code in REGISTRY if "-" in code} == {"PS-D", "AROC-1"}
+        assert letters == entries[name].modifiers, name
+    assert {name for name, entry in entries.items() if entry.lower_is_better} == engine._LOWER_IS_BETTER
+    sheet = engine.ColumnSheet(read_trf(write_trf(generate_swiss(10, 3)), "t"), dict(engine._CHESS), "2026", 3)
+    ordering_codes = {name for name in CODES if sheet.criterion(parse_chain([name])[0])[1] == ordering.ORDER}
+    assert ordering_codes == {name for name, entry in entries.items() if entry.orders} - {"LOT"}
     assert (PRESETS["fide-swiss"].tiebreaks, PRESETS["fide-rr"].tiebreaks) == (ordering.FIDE_SWISS_CHAIN,
                                                                                ordering.FIDE_RR_CHAIN)
-
-
-def test_the_chain_is_split_as_the_command_line_splits_it() -> None:
-    from ranking.tiebreaks.codes import split_codes
-
-    for text in ("BH-C1,BH,SB", "BH , SB", " DE\tWIN ", "", ",,"):
-        assert split_chain(text) == split_codes(text)
 
 
 def test_the_rules_record_defaults_are_the_model_s() -> None:

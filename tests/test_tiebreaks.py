@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from build import make
 
@@ -32,7 +30,7 @@ def table(tournament, *codes: str, scoring: Scoring | None = None, **options) ->
 
 def test_slash_and_dash_modifiers_are_the_same_code() -> None:
     assert REGISTRY.parse("BH/C1").canonical == REGISTRY.parse("BH-C1").canonical == "BH/C1"
-    assert REGISTRY.parse("bh/m2/p") == replace(REGISTRY.parse("BH/M2/P"), code="bh/m2/p")
+    assert REGISTRY.parse("bh/m2/p") == REGISTRY.parse("BH/M2/P")._replace(code="bh/m2/p")
     assert REGISTRY.parse("PS-D").name == "PS-D"
     assert REGISTRY.parse("GE").name == "GE"
 

@@ -232,7 +232,8 @@ def quick_standings(args: argparse.Namespace) -> int | None:
             return None  # a scoring's name, or a mistake the full path words
         points = (scoring.win, scoring.draw, scoring.loss)
     from ranking.formats.crosstable import read_toml, read_trf  # the columns' readers (start-up time)
-    from ranking.standings.engine import crosstable_standings, split_chain  # no model loaded (start-up time)
+    from ranking.standings.engine import crosstable_standings  # no model loaded (start-up time)
+    from ranking.tiebreaks.codes import split_codes  # the code grammar, loaded with the engine
     from tiebreak.files import decode, detect_format, read_file  # reading files, without their readers
 
     try:
@@ -244,7 +245,7 @@ def quick_standings(args: argparse.Namespace) -> int | None:
     table = read_trf(text, path) if kind == "trf" else read_toml(text, path) if kind == "toml" and utf8 else None
     if table is None:
         return None
-    tiebreaks = split_chain(args.tiebreaks) if args.tiebreaks is not None else None
+    tiebreaks = split_codes(args.tiebreaks) if args.tiebreaks is not None else None
     standings = crosstable_standings(table, tiebreaks, points, args.fide_edition, args.after_round)
     if standings is None:
         return None

@@ -25,9 +25,10 @@ a cut that leaves no value (the model warns).
 from __future__ import annotations
 
 import gc
-import re
 from operator import add, mul, sub
+from types import SimpleNamespace
 
+from ranking.errors import InputError
 from ranking.standings.ordering import (
     FIDE_RR_CHAIN,
     FIDE_SWISS_CHAIN,
@@ -46,6 +47,7 @@ from ranking.standings.ordering import (
     direct_encounter_tiers,
     runs_of_equal,
 )
+from ranking.tiebreaks.codes import TiebreakSpec, parse_code
 from ranking.tiebreaks.ratings import expected_hundredths, rating_difference, round_half_up
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
@@ -55,8 +57,6 @@ if TYPE_CHECKING:
 
     from ranking.formats.crosstable import Crosstable
 
-    #: A parsed code: (code as given, name, cut, median, limit, /P).
-    Spec = tuple[str, str, int, int, int, bool]
 
 #: The codes computed here and the modifier letters each takes here (a subset of what the
 #: registry's entry takes: ``tests/test_crosstable.py`` checks it).
@@ -64,10 +64,10 @@ CODES = {"BH": "CMP", "FB": "CMP", "AOB": "P", "SB": "CMP", "KS": "LP", "WIN": "
          "BWG": "P", "PS": "C", "REP": "", "STD": "", "FOUL": "", "GP": "", "TPN": "", "RTNG": "", "ARO": "CP",
          "TPR": "P", "PTP": "P", "APRO": "P", "APPO": "P", "DE": "P", "DEB": "", "PREV": "", "PS-D": ""}
 _LOWER_IS_BETTER = frozenset({"FOUL", "TPN"})
-#: Registry names that contain a hyphen and so are not ``NAME-Cn`` (``ranking.tiebreaks.codes.parse_code``).
-_HYPHENATED = frozenset({"PS-D", "AROC-1"})
-_SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1"), "GE": ("REP", "")}
-_MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
+#: The grammar's view of the codes computed here (``ranking.tiebreaks.codes.parse_code``): the
+#: modifiers each takes, and ``GE``, the older name of ``REP``.
+_KNOWN = {name: SimpleNamespace(modifiers=letters) for name, letters in {**CODES, "GE": CODES["REP"]}.items()}
+_ALIASES = {"GE": "REP"}
 
 #: Letters of a cell (``ranking.formats.crosstable``) by what they are.
 _GAMES = frozenset("10=WDL")  # played over the board
@@ -81,51 +81,30 @@ _CHESS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second
           "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
 
 
-def split_chain(text: str) -> list[str]:
-    """The codes of ``--tiebreaks`` (comma- or space-separated), as ``ranking.tiebreaks.codes.split_codes``
-    splits them."""
-    return [part for part in re.split(r"[,\s]+", text) if part]
+def parse_chain(codes: Sequence[str]) -> list[TiebreakSpec] | None:
+    """Each code read as the registry reads it (``ranking.tiebreaks.codes.parse_code``); None when a
+    code is not one computed here or would be refused (a code given twice, in any spelling: the
+    model words the refusal).
 
-
-def parse_chain(codes: Sequence[str]) -> list[Spec] | None:
-    """Each code as (code, name, cut, median, limit, /P), read as ``ranking.tiebreaks.codes.parse_code``
-    reads it; None when a code is not one computed here, takes a modifier not computed here, or the
-    chain would be refused (a code given twice, in any spelling).
-
-    >>> parse_chain(["BH-C1", "SB/M1", "AROC", "KS/L+1/P"])
-    [('BH-C1', 'BH', 1, 0, 0, False), ('SB/M1', 'SB', 0, 1, 0, False), ('AROC', 'ARO', 1, 0, 0, False), \
-('KS/L+1/P', 'KS', 0, 0, 1, True)]
-    >>> parse_chain(["LOT"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None
-    (True, True)
+    >>> parse_chain(["BH-C1", "KS/L+1/P"])
+    [TiebreakSpec(code='BH-C1', name='BH', cut=1, median=0, limit=0, forfeits_played=False), \
+TiebreakSpec(code='KS/L+1/P', name='KS', cut=0, median=0, limit=1, forfeits_played=True)]
+    >>> parse_chain(["LOT"]) is None, parse_chain(["BH-C1", "BH/C1"]) is None, parse_chain([" BH"]) is None
+    (True, True, True)
     """
     specs = []
     seen = set()
     for code in codes:
         if not code or code != code.strip():
             return None
-        head, *modifiers = code.upper().split("/")
-        if head in _SPELLINGS:
-            head, implied = _SPELLINGS[head]
-            modifiers = [implied, *modifiers] if implied else modifiers
-        if head not in CODES and "-" in head and head not in _HYPHENATED:
-            head, *dashed = head.split("-")
-            modifiers = dashed + modifiers
-        if head not in CODES:
+        try:
+            spec = parse_code(code, _KNOWN)
+        except InputError:
             return None
-        fields: dict[str, int] = {}
-        for modifier in modifiers:
-            matched = _MODIFIER.match(modifier)
-            kind = matched.lastgroup if matched else None
-            if kind is None or kind in fields or kind[0].upper() not in CODES[head]:
-                return None
-            fields[kind] = 1 if kind == "played" else int(modifier[1:])
-        cut, median, limit = fields.get("cut", 0), fields.get("median", 0), fields.get("limit", 0)
-        played = bool(fields.get("played"))
-        canonical = (head, cut, median, limit, played)
-        if canonical in seen:
+        if spec.canonical in seen:
             return None
-        seen.add(canonical)
-        specs.append((code, head, cut, median, limit, played))
+        seen.add(spec.canonical)
+        specs.append(spec)
     return specs
 
 
@@ -174,7 +153,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
             gc.enable()
 
 
-def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[Spec],
+def _standings(table: Crosstable, tiebreaks: Sequence[str], specs: list[TiebreakSpec],
                scoring: dict[str, Any], edition: str, last: int) -> dict[str, Any]:
     sheet = ColumnSheet(table, scoring, edition, last)
     scores = sheet.scores
@@ -298,9 +277,10 @@ class ColumnSheet:
 
     # -- the criteria ------------------------------------------------------------------------
 
-    def criterion(self, spec: Spec) -> tuple[str, str, Callable[..., Any], bool]:
+    def criterion(self, spec: TiebreakSpec) -> tuple[str, str, Callable[..., Any], bool]:
         """The ``ranking.standings.ordering.apply_chain`` criterion of one parsed code."""
         code, name, cut, median, limit, played = spec
+        name = _ALIASES.get(name, name)
         ordering = {"DE": lambda group: self.direct_encounter(group, played), "DEB": self.second_mover,
                     "PREV": self.earlier_rounds, "PS-D": self.progressive_dropping}.get(name)
         if ordering is not None:

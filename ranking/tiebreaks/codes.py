@@ -16,11 +16,21 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Protocol
+from collections import namedtuple
 
 from ranking.errors import InputError
+
+TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Protocol
+
+    class Entry(Protocol):
+        """What the grammar needs of a registry entry: the modifier letters it accepts (and, for
+        the team grammar, its code: a ``NAME:T`` code takes no score suffix)."""
+
+        @property
+        def modifiers(self) -> str: ...
 
 #: Older FIDE lists and other programs write ARO-C1 as AROC or AROC-1 (the registry lists
 #: them as aliases of ARO).
@@ -29,16 +39,15 @@ _SPELLINGS = {"AROC": ("ARO", "C1"), "AROC-1": ("ARO", "C1")}
 _MODIFIER = re.compile(r"^(?:(?P<cut>C\d)|(?P<median>M\d)|(?P<limit>L[+-]?\d)|(?P<played>P))$")
 
 
-@dataclass(frozen=True)
-class TiebreakSpec:
-    """A parsed code: the tie-break's ``name`` and its modifiers (FIDE C.07 14)."""
+class TiebreakSpec(namedtuple("TiebreakSpec", "code name cut median limit forfeits_played", defaults=(0, 0, 0, False))):
+    """A parsed code: the tie-break's ``name`` and its modifiers (FIDE C.07 14): ``code`` as
+    given (JSON keys use it); ``cut`` Cn, drop the n least significant values; ``median`` Mn,
+    drop the n least and the n most significant values; ``limit`` L±n, move the Koya threshold
+    by n half-points; ``forfeits_played`` P, forfeits count as games against the scheduled
+    opponent.  A named tuple, not a frozen dataclass: the standings engine parses codes with it
+    on the command line's path, which loads no dataclasses (docs/architecture.md#the-standings-engine)."""
 
-    code: str  # as given; JSON keys use it
-    name: str
-    cut: int = 0  # Cn: drop the n least significant values
-    median: int = 0  # Mn: drop the n least and the n most significant values
-    limit: int = 0  # L±n: move the Koya threshold by n half-points
-    forfeits_played: bool = False  # P: forfeits count as games against the scheduled opponent
+    __slots__ = ()
 
     @property
     def canonical(self) -> str:
@@ -53,14 +62,6 @@ class TiebreakSpec:
         if self.forfeits_played:
             parts.append("P")
         return "/".join(parts)
-
-
-class Entry(Protocol):
-    """What the grammar needs of a registry entry: the modifier letters it accepts (and, for
-    the team grammar, its code: a ``NAME:T`` code takes no score suffix)."""
-
-    @property
-    def modifiers(self) -> str: ...
 
 
 def parse_code(code: str, known: Mapping[str, Entry]) -> TiebreakSpec:
@@ -107,18 +108,13 @@ def parse_code(code: str, known: Mapping[str, Entry]) -> TiebreakSpec:
 # -- team codes (C.07 11-13) ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TeamSpec:
-    """A parsed team code: ``score`` is "MP", "GP" or "" (the event's primary score);
-    ``esb`` the ESB letters (opponent's score, own score)."""
+class TeamSpec(namedtuple("TeamSpec", "code name score esb cut median forfeits_played",
+                          defaults=("", "", 0, 0, False))):
+    """A parsed team code: ``score`` is "MP", "GP" or "" (the event's primary score); ``esb``
+    the ESB letters (opponent's score, own score); ``cut``, ``median`` and ``forfeits_played``
+    as in ``TiebreakSpec``."""
 
-    code: str
-    name: str
-    score: str = ""
-    esb: str = ""
-    cut: int = 0
-    median: int = 0
-    forfeits_played: bool = False
+    __slots__ = ()
 
 
 _ESB_NAMES = {"EMMSB": "MM", "EMGSB": "MG", "EGMSB": "GM", "EGGSB": "GG"}

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from ranking.event.model import Player, Tournament
@@ -132,7 +131,7 @@ def score_strength_combination(sheet: TeamSheet, spec: TeamSpec) -> list[Value]:
     primary, secondary = _primary(sheet), _secondary(sheet)
     scoring = sheet.scoring
     factor = max(1, math.floor(sheet.rounds * scoring.win_value(primary) / scoring.win_value(secondary)))
-    bh = buchholz(sheet, replace(spec, score=primary, cut=0, median=0))
+    bh = buchholz(sheet, spec._replace(score=primary, cut=0, median=0))
     return [round(own + value / factor, 2) for own, value in zip(sheet.score(secondary), bh, strict=True)]  # type: ignore[operator]
 
 
