@@ -1,14 +1,15 @@
-"""The columnar hot path (``ranking.formats.crosstable``, ``ranking.standings.engine``) gives the
-standings the full model gives, to the byte, or steps aside (issue 13).
+"""A file read straight into the engine's columns (``ranking.formats.crosstable``, ranked by
+``ranking.standings.engine``) gives the standings the model's readers give, to the byte, or is
+left to them (issue 13; one engine since issue 26).
 
 Each case reads the same TRF or TOML text both ways: the model's way (``parse_trf`` or
-``parse_tournament_toml``, the command line's ``choose_rules``, ``final_standings``) and the
-columnar way; the JSON texts must be equal wherever the columnar path answers, and it must
-answer for every tournament the generators make (byes, forfeits, double forfeits, unfinished
-games, withdrawals, unrated games and players, gaps in the starting numbers, round robins and
-double round robins) with the chains and options it computes.  Where the model refuses a text,
-the columnar readers must refuse it too (return None), so that every error message stays the
-model's.
+``parse_tournament_toml``, the command line's ``choose_rules``, ``final_standings``, whose
+tie-breaks the same engine computes on the scoresheet's columns) and straight into columns; the
+JSON texts must be equal wherever the columns' reader answers, and it must answer for every
+tournament the generators make (byes, forfeits, double forfeits, unfinished games, withdrawals,
+unrated games and players, gaps in the starting numbers, round robins and double round robins)
+with every code but LOT and every modifier.  Where the model refuses a text, the columns'
+readers must refuse it too (return None), so that every error message stays the model's.
 """
 
 from __future__ import annotations
