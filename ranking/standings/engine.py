@@ -25,6 +25,7 @@ a cut that leaves no value (the model warns).
 from __future__ import annotations
 
 import gc
+from itertools import accumulate, islice
 from operator import add, mul, sub
 from types import SimpleNamespace
 
@@ -233,6 +234,7 @@ class ColumnSheet:
             self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
         else:  # the scoresheet's
             self.points_by_round = [list(column) for column in zip(*table.points, strict=True)][:last] if count else []
+        self._point_rows: list[tuple[float, ...]] | None = None  # ``points_by_round`` a player at a time
         self.scores = _added([0] * count, self.points_by_round) if scores is None else scores
         self.vurs = self._vurs()
         if adjusted is None:
@@ -254,9 +256,11 @@ class ColumnSheet:
         self._rated: dict[bool, list[list[tuple[int, int]]]] = {}  # (opponent, outcome) of the rated games
         self._running: list[list[float]] | None = None
 
-    def row_points(self, me: int) -> list[float]:
+    def row_points(self, me: int) -> tuple[float, ...]:
         """Player ``me``'s points in rounds 1..``last``."""
-        return [column[me] for column in self.points_by_round]
+        if self._point_rows is None:
+            self._point_rows = list(zip(*self.points_by_round, strict=True)) if self.last else [()] * len(self.letters)
+        return self._point_rows[me]
 
     def _vurs(self) -> list[list[bool] | None]:
         """Each player's VURs (C.07 16.1: requested byes and forfeit losses; in a round robin only
@@ -411,15 +415,8 @@ class ColumnSheet:
     def progressive(self, cut: int) -> list[Any]:
         """PS (C.07 7.5): the sum of the running scores after each round, the first ``cut`` left
         out, added in round order."""
-        result = []
-        for me in range(len(self.letters)):
-            total = running = 0.0
-            for number, value in enumerate(self.row_points(me)):
-                running += value
-                if number >= cut:
-                    total += running
-            result.append(total if self.last > cut else 0)
-        return result
+        return [sum(islice(accumulate(self.row_points(me), initial=0.0), cut + 1, None))
+                for me in range(len(self.letters))]
 
     def wins(self) -> list[Any]:
         """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
@@ -597,7 +594,7 @@ class ColumnSheet:
             return self.buchholz(cut, median, played)
         letters, points, scores = list(self.letters), [], list(self.scores)
         for me, row in enumerate(self.letters):
-            values = self.row_points(me)
+            values = list(self.row_points(me))
             if self.opponents[me][-1] >= 0:
                 scores[me] += self.draw - values[-1]
                 letters[me] = row[:-1] + "="
@@ -613,14 +610,7 @@ class ColumnSheet:
     def running_scores(self) -> list[list[float]]:
         """Each player's score after round 1, 2, ... (PREV, PS-D)."""
         if self._running is None:
-            self._running = []
-            for me in range(len(self.letters)):
-                total = 0.0
-                running = []
-                for value in self.row_points(me):
-                    total += value
-                    running.append(total)
-                self._running.append(running)
+            self._running = [list(accumulate(self.row_points(me), initial=0.0))[1:] for me in range(len(self.letters))]
         return self._running
 
     def second_mover(self, group: list[int]) -> list[list[int]]:
