@@ -49,7 +49,6 @@ from ranking.standings.ordering import (
     runs_of_equal,
 )
 from ranking.tiebreaks.codes import TiebreakSpec, parse_code
-from ranking.tiebreaks.ratings import expected_hundredths, rating_difference, round_half_up
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
@@ -491,6 +490,8 @@ class ColumnSheet:
     def performance(self, played: bool = False) -> list[Any]:
         """TPR (C.07 10.2): ARO plus the FIDE B.02 8.1.1 rating difference of the fractional score
         of ``rated_games``."""
+        from ranking.tiebreaks.ratings import rating_difference  # the rating codes only (start-up time)
+
         return [None if aro is None else int(aro) + rating_difference(sum(outcome for _, outcome in games), len(games))
                 for aro, games in zip(self.aro(0, played), self.rated_games(played), strict=True)]
 
@@ -499,6 +500,8 @@ class ColumnSheet:
         opponents of ``rated_games`` reaches the score; 800 below the lowest opponent for no
         point, 800 above the highest for every point.  In hundredths and half points: whole
         numbers (``expected_hundredths``)."""
+        from ranking.tiebreaks.ratings import expected_hundredths  # the rating codes only (start-up time)
+
         ratings = self.table.ratings
         result: list[Any] = []
         for games in self.rated_games(played):
@@ -573,6 +576,8 @@ class ColumnSheet:
         """AOB (C.07 8.2): the average Buchholz of the opponents met over the board (forfeits too
         with ``/P``), exactly, rounded half up to two decimals."""
         from fractions import Fraction  # exact averages for this code only (start-up time)
+
+        from ranking.tiebreaks.ratings import round_half_up  # this code only (start-up time)
 
         values = self.buchholz(0, 0, played)
         counts = self._counts_as_game
