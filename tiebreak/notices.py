@@ -27,7 +27,7 @@ _LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 def chain_warnings(standings: Standings) -> list[str]:
     """One line per code whose cut or median would drop every value it has: ``BH-C9 cuts 9
     values but there are 7 rounds: it is 0 for everyone``."""
-    from ranking.standings.individual import parse_chain  # (the columnar standings path's start-up time)
+    from ranking.standings.individual import parse_chain  # (the start-up time of a file read into columns)
     from ranking.standings.ordering import cut_leaves_nothing
     from ranking.tiebreaks.codes import TiebreakSpec  # the model loads only where a warning needs it
 
@@ -80,7 +80,7 @@ def file_warnings(path: str, tournament: Tournament, computed: FinalStandings | 
 
 def printed_totals_warnings(path: str, points: Callable[[], Mapping[int, float]]) -> list[str]:
     """``totals_warnings`` for the TRF at ``path`` against ``points()`` (called only for a
-    TRF); the columnar standings path gives the points it computed."""
+    TRF); a file read into columns gives the points the engine computed on them."""
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
             text = handle.read()

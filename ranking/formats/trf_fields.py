@@ -1,10 +1,10 @@
 """TRF fields both TRF readers read the same way: the full reader (``ranking.formats.trf_read``, which
-builds the tournament model) and the columnar one (``ranking.formats.crosstable``, which does not).
+builds the tournament model) and the columns' reader (``ranking.formats.crosstable``, which does not).
 
 Rounds (``XXR``/``142``), scoring (JaVaFo ``XXS`` and TRF-2026 ``162``), tie-break lists
 (``202``/``212``), the system a ``092``/``192`` text names, and the system the pairings imply.
-Plain values in and out; only ``re`` and ``ranking.errors`` are imported, so the columnar path
-starts quickly.
+Plain values in and out; only ``re`` and ``ranking.errors`` are imported, so a command that reads
+a file into columns starts quickly.
 
 >>> scoring_fields(parse_xxs("W=2 D=1", 1, "<trf>"), "<trf>", 1)["win"]
 2.0

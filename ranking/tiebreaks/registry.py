@@ -13,8 +13,8 @@ in ``ranking.tiebreaks.team``).  An entry is of one of three kinds, each with on
   group (docs/architecture.md#command-line).
 
 Here too: ranking by a chain (C.07 4.2, ``rank_by_chain``) and the cuts and medians of C.07 14
-and 16.5 (``cut_total``), whose arithmetic is ``ranking.standings.ordering``'s, which the columnar
-standings share; the drawing of lots is ``ranking.tiebreaks.lots``'s.
+and 16.5 (``cut_total``), whose arithmetic is ``ranking.standings.ordering``'s, which the standings
+engine shares; the drawing of lots is ``ranking.tiebreaks.lots``'s.
 """
 
 from __future__ import annotations
