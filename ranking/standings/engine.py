@@ -58,8 +58,9 @@ if TYPE_CHECKING:
     from ranking.formats.crosstable import Crosstable
 
 
-#: The codes computed here and the modifier letters each takes here (a subset of what the
-#: registry's entry takes: ``tests/test_crosstable.py`` checks it).
+#: The codes computed here and the modifier letters each takes: every code of the registry
+#: (``ranking.tiebreaks.individual``) with its modifiers, but LOT, whose seed the model gives
+#: (``tests/test_crosstable.py`` checks it).
 CODES = {"BH": "CMP", "FB": "CMP", "AOB": "P", "SB": "CMP", "KS": "LP", "WIN": "", "WON": "P", "BPG": "P",
          "BWG": "P", "PS": "C", "REP": "", "STD": "", "FOUL": "", "GP": "", "TPN": "", "RTNG": "", "ARO": "CP",
          "TPR": "P", "PTP": "P", "APRO": "P", "APPO": "P", "DE": "P", "DEB": "", "PREV": "", "PS-D": ""}
@@ -137,7 +138,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     specs = parse_chain(tiebreaks)
     if specs is None or edition not in (None, "2024", "2026"):
         return None
-    if table.tpn is None and any(spec[1] == "TPN" for spec in specs):
+    if table.tpn is None and any(spec.name == "TPN" for spec in specs):
         return None  # pairing numbers from an initial ranking list: the model's
     last = table.rounds_with_results if after_round is None else after_round
     if last < 0 or last > max(table.rounds, table.rounds_with_results):
@@ -191,9 +192,10 @@ def _quarters(value: float) -> bool:
 
 
 class ColumnSheet:
-    """The crosstable's rounds 1..``last`` as ``ranking.scoring.scoresheet.Scoresheet`` sees them:
-    points, outcomes, C.07 16.2 categories and VURs, scores and the 16.3 adjusted scores, and the
-    tie-breaks computed on them."""
+    """A crosstable's rounds 1..``last`` as the tie-break rules see them (points, outcomes, C.07
+    16.2 categories and VURs, scores and the 16.3 adjusted scores), and every individual
+    tie-break computed on them, one method a code; ``criterion`` gives a parsed code's criterion
+    for ``ranking.standings.ordering.apply_chain``."""
 
     def __init__(self, table: Crosstable, scoring: dict[str, Any], edition: str, last: int, *,
                  bye_value: str = "fide", lowest_score: float = 0.0, keep_rounds: int = 0, de_mode: str = "fide",
@@ -202,7 +204,7 @@ class ColumnSheet:
         round's worth is in match points, ``Crosstable.points``); ``bye_value``, ``keep_rounds`` and
         ``de_mode`` are the options of docs/rules.md#options, ``lowest_score`` the field's lowest
         score (CXA 14.4, for ``bye_value = "lowest-score"``); ``scores`` and ``adjusted`` the
-        scoresheet's totals where the table is one (``ranking.formats.crosstable.crosstable_of``)."""
+        scoresheet's totals where the table is one (``ranking.standings.scoresheet_columns.crosstable_of``)."""
         self.table, self.scoring, self.edition, self.last = table, scoring, edition, last
         self.bye_value, self.lowest_score = bye_value, lowest_score
         self.keep_rounds, self.de_mode = keep_rounds, de_mode
@@ -383,6 +385,44 @@ class ColumnSheet:
                 vurs = flags or [False] * len(values)
                 result[me] = cut_values([(value, value, vur) for value, vur in zip(values, vurs, strict=True)],
                                         cut + median, median, self.keep_rounds)
+        return result
+
+    def fore_buchholz(self, cut: int, median: int, played: bool = False) -> list[Any]:
+        """FB (C.07 8.3, docs/rules.md#c07-readings): Buchholz with every game paired in the last
+        round, whatever happened (forfeits and a result not known yet included), a played draw
+        against the scheduled opponent: never a dummy nor a VUR, so a requested bye before it is
+        category 16.2.3, not .5; last-round byes keep their points and their category."""
+        last = self.last
+        if not last:
+            return self.buchholz(cut, median, played)
+        letters, points, scores = list(self.letters), [], list(self.scores)
+        for me, row in enumerate(self.letters):
+            values = list(self.row_points(me))
+            if self.opponents[me][-1] >= 0:
+                scores[me] += self.draw - values[-1]
+                letters[me] = row[:-1] + "="
+                values[-1] = self.draw
+            points.append(values)
+        fore = self.table.with_rounds(last, letters, [row[:last] for row in self.table.colours], self.opponents, points)
+        return ColumnSheet(fore, self.scoring, self.edition, last, bye_value=self.bye_value,
+                           lowest_score=self.lowest_score, keep_rounds=self.keep_rounds, de_mode=self.de_mode,
+                           scores=scores).buchholz(cut, median, played)
+
+    def average_of_opponents_buchholz(self, played: bool = False) -> list[Any]:
+        """AOB (C.07 8.2): the average Buchholz of the opponents met over the board (forfeits too
+        with ``/P``), exactly, rounded half up to two decimals."""
+        from fractions import Fraction  # exact averages for this code only (start-up time)
+
+        from ranking.tiebreaks.ratings import round_half_up  # this code only (start-up time)
+
+        values = self.buchholz(0, 0, played)
+        counts = self._counts_as_game
+        result: list[Any] = []
+        for letters, opponents in zip(self.letters, self.opponents, strict=True):
+            met = [values[opponent] for letter, opponent in zip(letters, opponents, strict=True)
+                   if counts(letter, opponent, played)]
+            result.append(round_half_up(Fraction(sum(Fraction(value) for value in met)) / len(met), 2)
+                          if met else None)
         return result
 
     def sonneborn_berger(self, cut: int, median: int, played: bool = False) -> list[Any]:
@@ -571,44 +611,6 @@ class ColumnSheet:
             values = rows[me][:self.last] if rows is not None else self.row_points(me)
             result.append(sum(value for value, letter in zip(values, letters, strict=True) if letter != " "))
         return result
-
-    def average_of_opponents_buchholz(self, played: bool = False) -> list[Any]:
-        """AOB (C.07 8.2): the average Buchholz of the opponents met over the board (forfeits too
-        with ``/P``), exactly, rounded half up to two decimals."""
-        from fractions import Fraction  # exact averages for this code only (start-up time)
-
-        from ranking.tiebreaks.ratings import round_half_up  # this code only (start-up time)
-
-        values = self.buchholz(0, 0, played)
-        counts = self._counts_as_game
-        result: list[Any] = []
-        for letters, opponents in zip(self.letters, self.opponents, strict=True):
-            met = [values[opponent] for letter, opponent in zip(letters, opponents, strict=True)
-                   if counts(letter, opponent, played)]
-            result.append(round_half_up(Fraction(sum(Fraction(value) for value in met)) / len(met), 2)
-                          if met else None)
-        return result
-
-    def fore_buchholz(self, cut: int, median: int, played: bool = False) -> list[Any]:
-        """FB (C.07 8.3, docs/rules.md#c07-readings): Buchholz with every game paired in the last
-        round, whatever happened (forfeits and a result not known yet included), a played draw
-        against the scheduled opponent: never a dummy nor a VUR, so a requested bye before it is
-        category 16.2.3, not .5; last-round byes keep their points and their category."""
-        last = self.last
-        if not last:
-            return self.buchholz(cut, median, played)
-        letters, points, scores = list(self.letters), [], list(self.scores)
-        for me, row in enumerate(self.letters):
-            values = list(self.row_points(me))
-            if self.opponents[me][-1] >= 0:
-                scores[me] += self.draw - values[-1]
-                letters[me] = row[:-1] + "="
-                values[-1] = self.draw
-            points.append(values)
-        fore = self.table.with_rounds(last, letters, [row[:last] for row in self.table.colours], self.opponents, points)
-        return ColumnSheet(fore, self.scoring, self.edition, last, bye_value=self.bye_value,
-                           lowest_score=self.lowest_score, keep_rounds=self.keep_rounds, de_mode=self.de_mode,
-                           scores=scores).buchholz(cut, median, played)
 
     # -- criteria that order a tied group -----------------------------------------------------
 
