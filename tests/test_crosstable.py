@@ -35,7 +35,7 @@ from ranking.formats.trf_read import parse_trf
 from ranking.formats.trf_write import write_trf
 from ranking.scoring.rules import Rules, Scoring
 from ranking.standings import ordering
-from ranking.standings.engine import CODES, crosstable_standings, parse_chain
+from ranking.standings.engine import CHESS_SCORING, CODES, crosstable_standings, parse_chain
 from ranking.standings.final import final_standings
 from ranking.standings.individual import default_rules
 from ranking.tiebreaks.codes import split_codes
@@ -294,7 +294,7 @@ def test_the_engine_computes_every_code_of_the_registry() -> None:
     for name, letters in CODES.items():
         assert letters == entries[name].modifiers, name
     assert {name for name, entry in entries.items() if entry.lower_is_better} == engine._LOWER_IS_BETTER
-    sheet = engine.ColumnSheet(read_trf(write_trf(generate_swiss(10, 3)), "t"), dict(engine._CHESS), "2026", 3)
+    sheet = engine.ColumnSheet(read_trf(write_trf(generate_swiss(10, 3)), "t"), dict(engine.CHESS_SCORING), "2026", 3)
     ordering_codes = {name for name in CODES if sheet.criterion(parse_chain([name])[0])[1] == ordering.ORDER}
     assert ordering_codes == {name for name, entry in entries.items() if entry.orders} - {"LOT"}
     assert (PRESETS["fide-swiss"].tiebreaks, PRESETS["fide-rr"].tiebreaks) == (ordering.FIDE_SWISS_CHAIN,
@@ -311,7 +311,7 @@ def test_the_rules_record_defaults_are_the_model_s() -> None:
     scoring = {f.name: getattr(Scoring(), f.name) for f in fields(Scoring) if f.name != "match"}
     options = {f.name: getattr(getattr(Options(), f.name), "value", getattr(Options(), f.name))
                for f in fields(Options)}
-    assert scoring == crosstable._SCORING_DEFAULTS
+    assert scoring == CHESS_SCORING
     assert options == crosstable._DEFAULT_OPTIONS
 
 

@@ -17,9 +17,8 @@ straight into the standings engine's columns (``quick_standings``: a crosstable,
 model loaded) and ranks it with the engine every standings uses (``ranking.standings.engine``);
 a file that reader leaves to the model (options, teams, a layout it does not check, any error)
 is read into the model and ranked by the same engine, so the output and every message are the
-same either way.  Every command ends
-normally, its exit status returned, without the garbage collection at exit
-(``tiebreak.process``).
+same either way.  Every command ends normally, its exit status returned, without the garbage
+collection at exit (``tiebreak.process``).
 """
 
 from __future__ import annotations

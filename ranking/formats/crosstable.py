@@ -279,11 +279,8 @@ def _column(heads: str, first: int, last: int) -> list[str]:
     return list(map("".join, zip(*(heads[column - 1::91] for column in range(first, last + 1)), strict=True)))
 
 
-#: ``ranking.scoring.rules.Scoring()`` and ``Options()`` as ``ranking.formats.trf_extras`` writes them (a test
-#: keeps them equal): a ``### tiebreak rules`` record with other options is left to the model.
-_SCORING_DEFAULTS: dict[str, float | None] = {
-    "win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
-    "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
+#: ``ranking.scoring.rules.Options()`` as ``ranking.formats.trf_extras`` writes them (a test keeps them
+#: equal): a ``### tiebreak rules`` record with other options is left to the model.
 _DEFAULT_OPTIONS = {"fide_edition": "2026", "bye_value_in_bh": "fide", "keep_rounds": 0, "de_mode": "fide",
                     "prev_mode": "cumulative", "lots_seed": "", "rr_withdrawal": "keep"}
 
@@ -293,6 +290,8 @@ def _plain_rules(text: str) -> tuple[dict[str, float | None], tuple[str, ...]] |
     defaults and it has no play-off rule; None otherwise (the model reads it)."""
     import json  # only for a file Tiebreak wrote
 
+    from ranking.standings.engine import CHESS_SCORING  # the engine's: loaded to rank the file anyway
+
     try:
         data = json.loads(text)
     except ValueError:
@@ -300,12 +299,12 @@ def _plain_rules(text: str) -> tuple[dict[str, float | None], tuple[str, ...]] |
     if not isinstance(data, dict) or data.get("options") != _DEFAULT_OPTIONS or data.get("playoff") is not None:
         return None
     values, chain = data.get("scoring"), data.get("tiebreaks")
-    if not isinstance(values, dict) or not set(values) <= set(_SCORING_DEFAULTS) or not all(
+    if not isinstance(values, dict) or not set(values) <= set(CHESS_SCORING) or not all(
             type(value) in (int, float) for value in values.values()):
         return None
     if not isinstance(chain, list) or not all(isinstance(code, str) for code in chain):
         return None
-    return {**_SCORING_DEFAULTS, **{key: float(value) for key, value in values.items()}}, tuple(chain)
+    return {**CHESS_SCORING, **{key: float(value) for key, value in values.items()}}, tuple(chain)
 
 
 def _fouls_of(records: list[tuple[int, ...]], index: dict[int, int], opponents: list[list[int]],

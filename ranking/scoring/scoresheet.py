@@ -86,9 +86,7 @@ class Scoresheet:
         self.rounds = last
         self.round_robin = tournament.system.is_round_robin
         match = self.scoring.match
-        self.win_value = match[0] if match else self.scoring.win
         self.draw_value = match[1] if match else self.scoring.draw
-        self.loss_value = match[2] if match else self.scoring.loss
         self.cache: dict[object, object] = {}  # tie-breaks share intermediate results here
         #: The seed of the drawing of lots (LOT; ``ranking.tiebreaks.lots``): the ``lots_seed`` option, or
         #: "" for the digest of the results (``compute_standings`` sets it from the tournament as
@@ -250,7 +248,6 @@ class Scoresheet:
         gone = left_before_the_start(self.tournament)
         return min((score for player, score in zip(self.players, self.scores, strict=True) if player.id not in gone),
                    default=0.0)
-
 
     def is_free_round(self, record: RoundRecord) -> bool:
         """The round a player sits out in a round robin (C.07 15.2-15.3, docs/rules.md#c07-readings): not an

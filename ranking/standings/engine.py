@@ -25,7 +25,7 @@ a cut that leaves no value (the model warns).
 from __future__ import annotations
 
 import gc
-from itertools import accumulate, islice
+from itertools import accumulate
 from operator import add, mul, sub
 from types import SimpleNamespace
 
@@ -78,8 +78,11 @@ _BYES = frozenset("UFHZ")
 _CLASSES = {"1": PLAYED, "=": PLAYED, "0": PLAYED, "W": PLAYED, "D": PLAYED, "L": PLAYED, " ": PLAYED,
             "+": FORFEIT_WIN, "-": FORFEIT_LOSS, "U": FULL_BYE, "F": FULL_BYE, "H": REQUESTED_BYE,
             "Z": REQUESTED_BYE}
-_CHESS = {"win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
-          "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
+#: ``ranking.scoring.rules.Scoring()``'s fields but ``match``: the scoring of a file that sets none
+#: (``tests/test_crosstable.py`` checks it against the model's).
+CHESS_SCORING: dict[str, float | None] = {
+    "win": 1.0, "draw": 0.5, "loss": 0.0, "draw_first": None, "draw_second": None, "pairing_bye": None,
+    "full_bye": None, "half_bye": None, "zero_bye": 0.0, "forfeit_win": None, "forfeit_loss": None}
 
 
 def parse_chain(codes: Sequence[str]) -> list[TiebreakSpec] | None:
@@ -126,7 +129,7 @@ def crosstable_standings(table: Crosstable, tiebreaks: Sequence[str] | None = No
     >>> [(row["rank"], row["name"], row["tiebreaks"]) for row in rows]
     [(1, 'Alpha, A', {'BH': 0.0, 'WIN': 1}), (2, 'Beta, B', {'BH': 1.0, 'WIN': 0})]
     """
-    scoring = dict(_CHESS if table.scoring is None else table.scoring)
+    scoring = dict(CHESS_SCORING if table.scoring is None else table.scoring)
     if points is not None:
         scoring.update(win=points[0], draw=points[1], loss=points[2], draw_first=None, draw_second=None)
     if scoring["draw_first"] is not None or scoring["draw_second"] is not None:
@@ -231,11 +234,13 @@ class ColumnSheet:
         count = len(self.letters)
         # A round at a time, every player at once: a few calls a round rather than a few a player.
         self.by_round = list(zip(*self.letters, strict=True)) if last and count else []
+        #: ``points_by_round`` a player at a time (made when first asked, unless the table has them)
+        self._point_rows: list[Sequence[float]] | None = None
         if table.points is None:
             self.points_by_round = [list(map(points.__getitem__, letters)) for letters in self.by_round]
-        else:  # the scoresheet's
-            self.points_by_round = [list(column) for column in zip(*table.points, strict=True)][:last] if count else []
-        self._point_rows: list[tuple[float, ...]] | None = None  # ``points_by_round`` a player at a time
+        else:  # the scoresheet's, a player at a time
+            self._point_rows = table.points if whole else [row[:last] for row in table.points]
+            self.points_by_round = [list(column) for column in zip(*self._point_rows, strict=True)]
         self.scores = _added([0] * count, self.points_by_round) if scores is None else scores
         self.vurs = self._vurs()
         if adjusted is None:
@@ -245,7 +250,6 @@ class ColumnSheet:
                     adjusted[me] = self.scores[me] + sum([self.draw - value for value, category
                                                           in zip(self.row_points(me), cats, strict=True)
                                                           if category == 5])
-        self.adjusted = adjusted
         #: Opponents' scores as BH, SB and KS see them: adjusted (C.07 16.3), unless an option
         #: replaces articles 16.3-16.5 (16.6).
         self.seen = adjusted if bye_value == "fide" else self.scores
@@ -257,7 +261,7 @@ class ColumnSheet:
         self._rated: dict[bool, list[list[tuple[int, int]]]] = {}  # (opponent, outcome) of the rated games
         self._running: list[list[float]] | None = None
 
-    def row_points(self, me: int) -> tuple[float, ...]:
+    def row_points(self, me: int) -> Sequence[float]:
         """Player ``me``'s points in rounds 1..``last``."""
         if self._point_rows is None:
             self._point_rows = list(zip(*self.points_by_round, strict=True)) if self.last else [()] * len(self.letters)
@@ -300,8 +304,8 @@ class ColumnSheet:
             "FOUL": self.fouls, "GP": self.game_points, "TPN": self.pairing_numbers,
             "RTNG": lambda: list(self.table.ratings), "ARO": lambda: self.aro(cut, played),
             "TPR": lambda: self.performance(played), "PTP": lambda: self.perfect_performance(played),
-            "APRO": lambda: self.average_of_opponents(self.performance(played), played),
-            "APPO": lambda: self.average_of_opponents(self.perfect_performance(played), played),
+            "APRO": lambda: self.performance_of_opponents(played),
+            "APPO": lambda: self.perfect_performance_of_opponents(played),
         }[name]
         return code, SCORE, compute, name in _LOWER_IS_BETTER
 
@@ -321,7 +325,7 @@ class ColumnSheet:
         found = self._contributions.get((me, played))
         if found is not None:
             return found
-        seen, share, round_robin = self.seen, self.share, self.round_robin
+        seen, share, round_robin, counts = self.seen, self.share, self.round_robin, self._counts_as_game
         letters, opponents, vurs = self.letters[me], self.opponents[me], self.vurs[me]
         own, cap = self.scores[me], self.draw * self.last
         fide = self.bye_value == "fide"
@@ -329,7 +333,7 @@ class ColumnSheet:
         for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
             if letter == " " or (round_robin and opponent < 0):
                 continue
-            if letter in _GAMES or ((round_robin or played) and opponent >= 0 and letter in _FORFEITS):
+            if counts(letter, opponent, played):
                 values.append(seen[opponent])
                 flags.append(False)
             else:
@@ -454,8 +458,7 @@ class ColumnSheet:
     def progressive(self, cut: int) -> list[Any]:
         """PS (C.07 7.5): the sum of the running scores after each round, the first ``cut`` left
         out, added in round order."""
-        return [sum(islice(accumulate(self.row_points(me), initial=0.0), cut + 1, None))
-                for me in range(len(self.letters))]
+        return [sum(running[cut:]) for running in self.running_scores()]
 
     def wins(self) -> list[Any]:
         """WIN (C.07 7.1): rounds in which a win's points were obtained, played or not."""
@@ -564,6 +567,14 @@ class ColumnSheet:
                         low = middle + 1
                 result.append(low)
         return result
+
+    def performance_of_opponents(self, played: bool = False) -> list[Any]:
+        """APRO (C.07 10.4): the average TPR of the opponents of ``rated_games``."""
+        return self.average_of_opponents(self.performance(played), played)
+
+    def perfect_performance_of_opponents(self, played: bool = False) -> list[Any]:
+        """APPO (C.07 10.5): the average PTP of the opponents of ``rated_games``."""
+        return self.average_of_opponents(self.perfect_performance(played), played)
 
     def average_of_opponents(self, values: list[Any], played: bool = False) -> list[Any]:
         """APRO (C.07 10.4) and APPO (10.5): the average of the opponents' ``values`` (their TPR

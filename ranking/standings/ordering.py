@@ -9,10 +9,10 @@
 - ``FIDE_SWISS_CHAIN`` and ``FIDE_RR_CHAIN``: the chains the ``fide-swiss`` and ``fide-rr``
   presets use when the regulations name none (C.07 2.1, 4.1.1).
 
-The standings engine (``ranking.standings.engine``) and the team registry
-(``ranking.tiebreaks.registry``) both rank with these, so the two can never order a tied group
-differently.  This module imports nothing: a command that reads a file into the engine's columns
-starts quickly because it loads no model types.
+The standings engine (``ranking.standings.engine``) and the registries' chains
+(``ranking.tiebreaks.registry.rank_by_chain``, individual and team) all rank with these, so they
+can never order a tied group differently.  This module imports nothing: a command that reads a
+file into the engine's columns starts quickly because it loads no model types.
 
 >>> runs_of_equal([3, 1, 2, 0], [5, 7, 5, 5].__getitem__)
 [[3], [1], [2, 0]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ranking.event.players import pairing_numbers
 from ranking.event.rounds import Kind
 from ranking.formats.crosstable import Crosstable
-from ranking.standings.engine import ColumnSheet
+from ranking.standings.engine import CHESS_SCORING, ColumnSheet
 
 TYPE_CHECKING = False  # typing costs start-up time; type checkers read the block below
 if TYPE_CHECKING:
@@ -65,8 +65,7 @@ def crosstable_of(sheet: Scoresheet) -> Crosstable:
 
 
 #: ``ranking.scoring.rules.Scoring``'s fields, as a sheet reads them.
-_SCORING_FIELDS = ("win", "draw", "loss", "draw_first", "draw_second", "pairing_bye", "full_bye", "half_bye",
-                   "zero_bye", "forfeit_win", "forfeit_loss", "match")
+_SCORING_FIELDS = (*CHESS_SCORING, "match")
 
 
 def engine_of(scoresheet: Scoresheet) -> ColumnSheet:

@@ -170,15 +170,13 @@ def perfect_performance(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
 @_register("APRO", "Average performance rating of opponents", "FIDE C.07 10.4",
            "average TPR of the opponents, rounded half up", modifiers="P")
 def average_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    engine = engine_of(sheet)
-    return engine.average_of_opponents(engine.performance(spec.forfeits_played), spec.forfeits_played)
+    return engine_of(sheet).performance_of_opponents(spec.forfeits_played)
 
 
 @_register("APPO", "Average perfect performance of opponents", "FIDE C.07 10.5",
            "average PTP of the opponents, rounded half up", modifiers="P")
 def average_perfect_performance_of_opponents(sheet: Scoresheet, spec: TiebreakSpec) -> list[Value]:
-    engine = engine_of(sheet)
-    return engine.average_of_opponents(engine.perfect_performance(spec.forfeits_played), spec.forfeits_played)
+    return engine_of(sheet).perfect_performance_of_opponents(spec.forfeits_played)
 
 
 # -- criteria that order a tied group ------------------------------------------------------
