@@ -161,6 +161,16 @@ def test_match_scoring_counts_match_points_and_game_points() -> None:
     assert rows[2][1:] == (1.0, 3.0)
 
 
+def test_a_match_drawn_by_forfeits_is_a_drawn_unplayed_round() -> None:
+    """Two games between the same two players in a round, each won by forfeit by one side, make
+    a drawn match of forfeits: an unplayed round (a forfeit, C.07 16.2.4) with a draw's outcome.
+    SB counts half of its 2026 dummy (the lower of the two scores), STD half a point."""
+    rounds = ["1-2 +-; 2-1 +-; 3-4 1-0; 4-3 0-1", "1-3 1-0; 3-1 0-1; 2-4 =; 4-2 ="]
+    rows = table(make(rounds), "SB", "STD", scoring=Scoring(match=(2.0, 1.0, 0.0)))
+    assert rows[1][1:] == (3.0, 1.0 + 2.0, 1.5)  # a drawn forfeit round: min(3, 2) / 2; then 2 x 1
+    assert rows[2][1:] == (2.0, 1.0 + 0.5, 1.0)  # min(2, 3) / 2; then a drawn match against 1 MP
+
+
 def test_unfinished_games_count_for_nothing_yet() -> None:
     rows = table(make(["1-2 1-0; 3-4 ?"]), "BH")
     assert rows[3][1] == rows[4][1] == 0.0

@@ -72,8 +72,8 @@ class Crosstable:
     """
 
     __slots__ = ("chain", "colours", "federations", "finished_round", "fouls", "game_points", "has_games", "ids",
-                 "last_bye", "name", "names", "opponents", "points", "rated", "ratings", "results", "rounds", "scoring",
-                 "system", "tpn")
+                 "last_bye", "name", "names", "opponents", "outcomes", "points", "rated", "ratings", "results",
+                 "rounds", "scoring", "system", "tpn")
 
     def __init__(self, name: str, ids: list[int], names: list[str], ratings: list[int], federations: list[str],
                  rounds: int, results: list[str], colours: list[str], opponents: list[list[int]],
@@ -87,6 +87,9 @@ class Crosstable:
         self.points: list[list[float]] | None = None
         self.game_points: list[list[float]] | None = None
         self.rated: list[list[bool]] | None = None
+        #: ... and the outcomes (2 win, 1 draw, 0 loss): a letter says a game's, but a forfeit loss may
+        #: be a drawn match of forfeits (one won by each side) under match scoring
+        self.outcomes: list[list[int]] | None = None
         #: Each player's pairing number (C.04.2 GHR 2): the place in starting-number order where the
         #: starting numbers are the pairing numbers (every TRF); None where the model must work
         #: them out (a TOML file seeded by rating).
@@ -101,12 +104,13 @@ class Crosstable:
         self.has_games = any(max(row, default=-1) >= 0 for row in opponents)
 
     def with_rounds(self, rounds: int, results: list[str], colours: list[str], opponents: list[list[int]],
-                    points: list[list[float]]) -> Crosstable:
-        """The same players with these ``rounds`` rounds: their letters, colours, opponents and
-        points (FB's view of the last round, ``ranking.standings.engine``)."""
+                    points: list[list[float]], outcomes: list[list[int]]) -> Crosstable:
+        """The same players with these ``rounds`` rounds: their letters, colours, opponents, points
+        and outcomes (FB's view of the last round, ``ranking.standings.engine``)."""
         table = Crosstable(self.name, self.ids, self.names, self.ratings, self.federations, rounds, results, colours,
                            opponents, self.fouls, self.system, self.scoring, self.chain, self.last_bye)
         table.points, table.game_points, table.rated, table.tpn = points, self.game_points, self.rated, self.tpn
+        table.outcomes = outcomes
         return table
 
     @property

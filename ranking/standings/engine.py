@@ -260,12 +260,23 @@ class ColumnSheet:
         self._games: dict[tuple[int, bool], list[tuple[int, float]]] = {}  # (opponent, points) of the games DE counts
         self._rated: dict[bool, list[list[tuple[int, int]]]] = {}  # (opponent, outcome) of the rated games
         self._running: list[list[float]] | None = None
+        #: each player's outcomes a round (the scoresheet's, else the letters')
+        self._outcome_rows: list[Sequence[int]] | None = None
+        if table.outcomes is not None:
+            self._outcome_rows = table.outcomes if whole else [row[:last] for row in table.outcomes]
 
     def row_points(self, me: int) -> Sequence[float]:
         """Player ``me``'s points in rounds 1..``last``."""
         if self._point_rows is None:
             self._point_rows = list(zip(*self.points_by_round, strict=True)) if self.last else [()] * len(self.letters)
         return self._point_rows[me]
+
+    def row_outcomes(self, me: int) -> Sequence[int]:
+        """Player ``me``'s outcomes (2 win, 1 draw, 0 loss) in rounds 1..``last``."""
+        if self._outcome_rows is None:
+            outcome_of = self.outcome_of.__getitem__
+            self._outcome_rows = [list(map(outcome_of, letters)) for letters in self.letters]
+        return self._outcome_rows[me]
 
     def _vurs(self) -> list[list[bool] | None]:
         """Each player's VURs (C.07 16.1: requested byes and forfeit losses; in a round robin only
@@ -325,12 +336,13 @@ class ColumnSheet:
         found = self._contributions.get((me, played))
         if found is not None:
             return found
-        seen, share, round_robin, counts = self.seen, self.share, self.round_robin, self._counts_as_game
+        seen, round_robin, counts = self.seen, self.round_robin, self._counts_as_game
         letters, opponents, vurs = self.letters[me], self.opponents[me], self.vurs[me]
         own, cap = self.scores[me], self.draw * self.last
         fide = self.bye_value == "fide"
         values, fractions, flags = [], [], []
-        for number, (letter, opponent) in enumerate(zip(letters, opponents, strict=True)):
+        for number, (letter, opponent, outcome) in enumerate(zip(letters, opponents, self.row_outcomes(me),
+                                                                  strict=True)):
             if letter == " " or (round_robin and opponent < 0):
                 continue
             if counts(letter, opponent, played):
@@ -346,7 +358,7 @@ class ColumnSheet:
                 else:
                     values.append(min(own, cap))
                 flags.append(fide and vurs is not None and vurs[number])
-            fractions.append(share(letter))
+            fractions.append(outcome / 2)
         found = self._contributions[me, played] = (values, fractions, flags if any(flags) else None)
         return found
 
@@ -399,15 +411,17 @@ class ColumnSheet:
         last = self.last
         if not last:
             return self.buchholz(cut, median, played)
-        letters, points, scores = list(self.letters), [], list(self.scores)
+        letters, points, outcomes, scores = list(self.letters), [], [], list(self.scores)
         for me, row in enumerate(self.letters):
-            values = list(self.row_points(me))
+            values, results = list(self.row_points(me)), list(self.row_outcomes(me))
             if self.opponents[me][-1] >= 0:
                 scores[me] += self.draw - values[-1]
                 letters[me] = row[:-1] + "="
-                values[-1] = self.draw
+                values[-1], results[-1] = self.draw, 1
             points.append(values)
-        fore = self.table.with_rounds(last, letters, [row[:last] for row in self.table.colours], self.opponents, points)
+            outcomes.append(results)
+        fore = self.table.with_rounds(last, letters, [row[:last] for row in self.table.colours], self.opponents, points,
+                                      outcomes)
         return ColumnSheet(fore, self.scoring, self.edition, last, bye_value=self.bye_value,
                            lowest_score=self.lowest_score, keep_rounds=self.keep_rounds, de_mode=self.de_mode,
                            scores=scores).buchholz(cut, median, played)
@@ -508,12 +522,12 @@ class ColumnSheet:
         found = self._rated.get(played)
         if found is not None:
             return found
-        ratings, outcome_of, flags = self.table.ratings, self.outcome_of, self.table.rated
+        ratings, flags = self.table.ratings, self.table.rated
         found = []
         for me, (letters, opponents) in enumerate(zip(self.letters, self.opponents, strict=True)):
             rated = flags[me] if flags is not None else None
-            found.append([(opponent, outcome_of[letter]) for number, (letter, opponent)
-                          in enumerate(zip(letters, opponents, strict=True))
+            found.append([(opponent, outcome) for number, (letter, opponent, outcome)
+                          in enumerate(zip(letters, opponents, self.row_outcomes(me), strict=True))
                           if (letter in _GAMES or (played and opponent >= 0 and letter in _FORFEITS))
                           and (rated[number] if rated is not None else letter not in _UNRATED)
                           and ratings[opponent] > 0])
@@ -602,13 +616,14 @@ class ColumnSheet:
         than a draw), 1/2 for each round scoring the same; pending games and a round robin's
         free round are no rounds (15.2-15.3)."""
         result: list[Any] = []
-        outcome_of, draw, round_robin = self.outcome_of, self.draw, self.round_robin
+        draw, round_robin = self.draw, self.round_robin
         for me, (letters, opponents) in enumerate(zip(self.letters, self.opponents, strict=True)):
             total = 0.0
-            for letter, opponent, value in zip(letters, opponents, self.row_points(me), strict=True):
+            for letter, opponent, value, outcome in zip(letters, opponents, self.row_points(me), self.row_outcomes(me),
+                                                        strict=True):
                 if letter == " " or (round_robin and opponent < 0):
                     continue
-                difference = value - draw if opponent < 0 else outcome_of[letter] - 1
+                difference = value - draw if opponent < 0 else outcome - 1
                 total += 1.0 if difference > 0 else 0.5 if difference == 0 else 0.0
             result.append(total)
         return result

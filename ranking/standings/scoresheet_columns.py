@@ -31,12 +31,12 @@ def crosstable_of(sheet: Scoresheet) -> Crosstable:
     decided it (withdrawals applied, matches of several games made one round, every scoring's
     points), so that the standings engine (``ranking.standings.engine``) reads a tournament
     built from any file, the store or the bot as it reads a file straight.  The points, game
-    points and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
-    letters, colours, opponents, fouls, points, game_points, rated = [], [], [], [], [], [], []
+    points, outcomes and rated flags of each round are the scoresheet's (``Crosstable.points``)."""
+    letters, colours, opponents, fouls, points, game_points, rated, results = [], [], [], [], [], [], [], []
     letter, shade = _LETTERS.__getitem__, _SHADES.__getitem__
     for rows in sheet.records:
         if not rows:
-            for column in (opponents, fouls, points, game_points, rated):
+            for column in (opponents, fouls, points, game_points, rated, results):
                 column.append([])
             letters.append("")
             colours.append("")
@@ -52,13 +52,14 @@ def crosstable_of(sheet: Scoresheet) -> Crosstable:
         points.append(list(worth))
         game_points.append(list(games_worth))
         rated.append(list(counted))
+        results.append(list(outcomes))
     players = sheet.players
     last_bye = max((max(row.rfind("U"), row.rfind("F"), row.rfind("H")) + 1 for row in letters), default=0)
     table = Crosstable(sheet.tournament.name, [player.id for player in players], [player.name for player in players],
                        [player.rating for player in players], [player.federation for player in players], sheet.rounds,
                        letters, colours, opponents, fouls if any(map(any, fouls)) else None,
                        "round-robin" if sheet.round_robin else "swiss", None, (), last_bye)
-    table.points, table.game_points, table.rated = points, game_points, rated
+    table.points, table.game_points, table.rated, table.outcomes = points, game_points, rated, results
     tpn = pairing_numbers(sheet.tournament)
     table.tpn = [tpn[player.id] for player in players]
     return table
